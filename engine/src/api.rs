@@ -1,0 +1,518 @@
+//! SQS actions as data: one request type and one response type per action, with AWS's JSON member
+//! names (AWS JSON 1.0 protocol, `X-Amz-Target: AmazonSQS.<Action>`), so that a request serialises
+//! exactly as an SDK sends it and a response exactly as SQS answers.
+//!
+//! A [`Request`] serialises adjacently tagged, `{"call": "SendMessage", "input": {...}}`, which is
+//! also the step format of `sqs-sim run` scenario files.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A string-to-string attribute map (queue attributes, message system attributes), sorted so that
+/// output is deterministic.
+pub type Attributes = BTreeMap<String, String>;
+
+/// One SQS action with its input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "call", content = "input")]
+#[allow(missing_docs)]
+pub enum Request {
+    CreateQueue(CreateQueueInput),
+    DeleteQueue(QueueUrlInput),
+    ListQueues(ListQueuesInput),
+    GetQueueUrl(GetQueueUrlInput),
+    GetQueueAttributes(GetQueueAttributesInput),
+    SetQueueAttributes(SetQueueAttributesInput),
+    PurgeQueue(QueueUrlInput),
+    SendMessage(SendMessageInput),
+    SendMessageBatch(SendMessageBatchInput),
+    ReceiveMessage(ReceiveMessageInput),
+    DeleteMessage(DeleteMessageInput),
+    DeleteMessageBatch(DeleteMessageBatchInput),
+    ChangeMessageVisibility(ChangeMessageVisibilityInput),
+    ChangeMessageVisibilityBatch(ChangeMessageVisibilityBatchInput),
+    ListDeadLetterSourceQueues(ListDeadLetterSourceQueuesInput),
+    StartMessageMoveTask(StartMessageMoveTaskInput),
+    ListMessageMoveTasks(ListMessageMoveTasksInput),
+    CancelMessageMoveTask(CancelMessageMoveTaskInput),
+}
+
+impl Request {
+    /// The action's name as AWS spells it (`"ReceiveMessage"`).
+    pub fn action(&self) -> &'static str {
+        match self {
+            Request::CreateQueue(_) => "CreateQueue",
+            Request::DeleteQueue(_) => "DeleteQueue",
+            Request::ListQueues(_) => "ListQueues",
+            Request::GetQueueUrl(_) => "GetQueueUrl",
+            Request::GetQueueAttributes(_) => "GetQueueAttributes",
+            Request::SetQueueAttributes(_) => "SetQueueAttributes",
+            Request::PurgeQueue(_) => "PurgeQueue",
+            Request::SendMessage(_) => "SendMessage",
+            Request::SendMessageBatch(_) => "SendMessageBatch",
+            Request::ReceiveMessage(_) => "ReceiveMessage",
+            Request::DeleteMessage(_) => "DeleteMessage",
+            Request::DeleteMessageBatch(_) => "DeleteMessageBatch",
+            Request::ChangeMessageVisibility(_) => "ChangeMessageVisibility",
+            Request::ChangeMessageVisibilityBatch(_) => "ChangeMessageVisibilityBatch",
+            Request::ListDeadLetterSourceQueues(_) => "ListDeadLetterSourceQueues",
+            Request::StartMessageMoveTask(_) => "StartMessageMoveTask",
+            Request::ListMessageMoveTasks(_) => "ListMessageMoveTasks",
+            Request::CancelMessageMoveTask(_) => "CancelMessageMoveTask",
+        }
+    }
+}
+
+/// The successful answer to a [`Request`]; serialises untagged, as AWS's response body.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+#[allow(missing_docs)]
+pub enum Response {
+    CreateQueue(QueueUrlOutput),
+    GetQueueUrl(QueueUrlOutput),
+    ListQueues(ListQueuesOutput),
+    GetQueueAttributes(GetQueueAttributesOutput),
+    SendMessage(SendMessageOutput),
+    SendMessageBatch(SendMessageBatchOutput),
+    ReceiveMessage(ReceiveMessageOutput),
+    /// DeleteMessageBatch and ChangeMessageVisibilityBatch.
+    Batch(BatchOutput),
+    ListDeadLetterSourceQueues(ListDeadLetterSourceQueuesOutput),
+    StartMessageMoveTask(StartMessageMoveTaskOutput),
+    ListMessageMoveTasks(ListMessageMoveTasksOutput),
+    CancelMessageMoveTask(CancelMessageMoveTaskOutput),
+    /// Actions whose AWS response has no members (`{}`).
+    Empty(Empty),
+}
+
+/// `{}`: the response of DeleteQueue, SetQueueAttributes, PurgeQueue, DeleteMessage and
+/// ChangeMessageVisibility.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Empty {}
+
+/// Input of the actions that only name a queue (DeleteQueue, PurgeQueue).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct QueueUrlInput {
+    pub queue_url: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct CreateQueueInput {
+    pub queue_name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attributes: Option<Attributes>,
+    /// Lower-case on the wire, as in AWS's model.
+    #[serde(default, rename = "tags", skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Attributes>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct QueueUrlOutput {
+    pub queue_url: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct ListQueuesInput {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_name_prefix: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_token: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_results: Option<i64>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct ListQueuesOutput {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_urls: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_token: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct GetQueueUrlInput {
+    pub queue_name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_owner_a_w_s_account_id: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct GetQueueAttributesInput {
+    pub queue_url: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribute_names: Option<Vec<String>>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct GetQueueAttributesOutput {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attributes: Option<Attributes>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct SetQueueAttributesInput {
+    pub queue_url: String,
+    pub attributes: Attributes,
+}
+
+/// A message attribute value: `{"DataType": "String", "StringValue": "..."}`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct MessageAttributeValue {
+    pub data_type: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub string_value: Option<String>,
+    /// Base64 on the wire.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub binary_value: Option<String>,
+}
+
+/// Message attributes by name, sorted (the MD5 of attributes is computed in name order anyway).
+pub type MessageAttributes = BTreeMap<String, MessageAttributeValue>;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct SendMessageInput {
+    pub queue_url: String,
+    pub message_body: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_seconds: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_attributes: Option<MessageAttributes>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_system_attributes: Option<MessageAttributes>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_deduplication_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_group_id: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct SendMessageOutput {
+    pub message_id: String,
+    #[serde(rename = "MD5OfMessageBody")]
+    pub md5_of_message_body: String,
+    #[serde(
+        rename = "MD5OfMessageAttributes",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub md5_of_message_attributes: Option<String>,
+    #[serde(
+        rename = "MD5OfMessageSystemAttributes",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub md5_of_message_system_attributes: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequence_number: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct SendMessageBatchInput {
+    pub queue_url: String,
+    pub entries: Vec<SendMessageBatchEntry>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct SendMessageBatchEntry {
+    pub id: String,
+    pub message_body: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_seconds: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_attributes: Option<MessageAttributes>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_system_attributes: Option<MessageAttributes>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_deduplication_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_group_id: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct SendMessageBatchOutput {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub successful: Vec<SendMessageBatchResultEntry>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed: Vec<BatchResultErrorEntry>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct SendMessageBatchResultEntry {
+    pub id: String,
+    pub message_id: String,
+    #[serde(rename = "MD5OfMessageBody")]
+    pub md5_of_message_body: String,
+    #[serde(
+        rename = "MD5OfMessageAttributes",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub md5_of_message_attributes: Option<String>,
+    #[serde(
+        rename = "MD5OfMessageSystemAttributes",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub md5_of_message_system_attributes: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequence_number: Option<String>,
+}
+
+/// A per-entry failure of a batch action (HTTP 200 overall).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct BatchResultErrorEntry {
+    pub id: String,
+    pub sender_fault: bool,
+    pub code: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct ReceiveMessageInput {
+    pub queue_url: String,
+    /// Deprecated by AWS in favour of `MessageSystemAttributeNames`; the union of both applies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribute_names: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_system_attribute_names: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_attribute_names: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_number_of_messages: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub visibility_timeout: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wait_time_seconds: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receive_request_attempt_id: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct ReceiveMessageOutput {
+    /// Absent (not empty) when no message was received, as AWS answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub messages: Option<Vec<Message>>,
+}
+
+/// A received message.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct Message {
+    pub message_id: String,
+    pub receipt_handle: String,
+    #[serde(rename = "MD5OfBody")]
+    pub md5_of_body: String,
+    pub body: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attributes: Option<Attributes>,
+    #[serde(
+        rename = "MD5OfMessageAttributes",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub md5_of_message_attributes: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_attributes: Option<MessageAttributes>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct DeleteMessageInput {
+    pub queue_url: String,
+    pub receipt_handle: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct DeleteMessageBatchInput {
+    pub queue_url: String,
+    pub entries: Vec<DeleteMessageBatchEntry>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct DeleteMessageBatchEntry {
+    pub id: String,
+    pub receipt_handle: String,
+}
+
+/// The answer of DeleteMessageBatch and ChangeMessageVisibilityBatch.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct BatchOutput {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub successful: Vec<BatchResultEntry>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed: Vec<BatchResultErrorEntry>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct BatchResultEntry {
+    pub id: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct ChangeMessageVisibilityInput {
+    pub queue_url: String,
+    pub receipt_handle: String,
+    pub visibility_timeout: i64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct ChangeMessageVisibilityBatchInput {
+    pub queue_url: String,
+    pub entries: Vec<ChangeMessageVisibilityBatchEntry>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct ChangeMessageVisibilityBatchEntry {
+    pub id: String,
+    pub receipt_handle: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub visibility_timeout: Option<i64>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct ListDeadLetterSourceQueuesInput {
+    pub queue_url: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_token: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_results: Option<i64>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[allow(missing_docs)]
+pub struct ListDeadLetterSourceQueuesOutput {
+    /// Lower-case on the wire, as AWS answers.
+    #[serde(rename = "queueUrls")]
+    pub queue_urls: Vec<String>,
+    #[serde(rename = "NextToken", default, skip_serializing_if = "Option::is_none")]
+    pub next_token: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct StartMessageMoveTaskInput {
+    pub source_arn: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destination_arn: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_number_of_messages_per_second: Option<i64>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct StartMessageMoveTaskOutput {
+    pub task_handle: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct ListMessageMoveTasksInput {
+    pub source_arn: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_results: Option<i64>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct ListMessageMoveTasksOutput {
+    pub results: Vec<MessageMoveTask>,
+}
+
+/// One entry of ListMessageMoveTasks.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct MessageMoveTask {
+    /// Only while the task is RUNNING.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_handle: Option<String>,
+    /// RUNNING, COMPLETED, CANCELLING, CANCELLED or FAILED.
+    pub status: String,
+    pub source_arn: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destination_arn: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_number_of_messages_per_second: Option<i64>,
+    pub approximate_number_of_messages_moved: i64,
+    pub approximate_number_of_messages_to_move: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure_reason: Option<String>,
+    /// Epoch milliseconds.
+    pub started_timestamp: i64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct CancelMessageMoveTaskInput {
+    pub task_handle: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct CancelMessageMoveTaskOutput {
+    pub approximate_number_of_messages_moved: i64,
+}

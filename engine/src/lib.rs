@@ -1,0 +1,34 @@
+//! # sqs-engine
+//!
+//! A deterministic, sans-IO state machine that behaves like Amazon SQS.
+//!
+//! * **Time is an argument.** The engine never reads a clock. [`Engine::advance_to`] moves virtual
+//!   time (milliseconds, [`Millis`]) forward and does all the work due by then (visibility expiries,
+//!   delays ending, long polls timing out, retention, dedup windows, move tasks);
+//!   [`Engine::next_deadline`] tells the caller when the next such work is due.
+//! * **Commands in**: [`Engine::call`] takes one SQS action ([`Request`], AWS's JSON member names)
+//!   and answers with AWS's response shape or AWS's error ([`SqsError`]). A long poll that cannot be
+//!   answered at once stays pending ([`Reply::Pending`]) and is answered later through
+//!   [`Engine::take_completed_polls`].
+//! * **Events out, as data**: every state change is recorded as an [`Event`] with its time;
+//!   [`Engine::drain_events`] hands them over, in order.
+//! * **Seeded**: message ids, receipt handles and the optional realism knobs draw from a seed the
+//!   engine holds, so the same inputs give the same outputs, byte for byte.
+//!
+//! The semantics follow `shared/reference/sqs-semantics.md`; where AWS is random or silent, its
+//! section 13 fixes the choice.
+#![warn(missing_docs)]
+
+pub mod api;
+mod engine;
+pub mod error;
+pub mod event;
+pub mod view;
+
+pub use api::{Request, Response};
+pub use engine::{Engine, Knobs, PollId, Reply};
+pub use error::{ErrorCode, SqsError};
+pub use event::{Event, EventKind};
+
+/// Virtual time: milliseconds since the simulation started.
+pub type Millis = u64;

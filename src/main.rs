@@ -1,0 +1,4 @@
+//! The browser entry point.
+fn main() {
+    sqs_playground::start();
+}
