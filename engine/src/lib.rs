@@ -39,3 +39,4 @@ pub mod script;
 /// Virtual time 0 as epoch milliseconds (2026-01-01T12:00:00Z): SentTimestamp and the other
 /// timestamps SQS reports are `EPOCH_MS + virtual time`, and the UI shows 0 as 12:00:00.
 pub const EPOCH_MS: u64 = 1_767_268_800_000;
+mod deliver;

@@ -3,3 +3,30 @@
 //! The world around the queue, as deterministic Rust on top of `sqs-engine`: producers, workers
 //! (each talking to the engine only through the SQS actions a real worker calls), side effects
 //! and their ledger, injected faults, metrics, and the scenario files that drive it all.
+//!
+//! CONTRACT for the UI (keep these signatures; add freely):
+//! * [`World::new`], [`World::load`] (a [`Scenario`]: its steps at time 0 run at once, later
+//!   steps are scheduled and run when the clock reaches them).
+//! * [`World::now`], [`World::advance_to`], [`World::next_deadline`]: the same clock contract as
+//!   the engine; the UI's frame loop calls `advance_to(now + wall_dt * speed)`.
+//! * [`World::apply`]: one user action ([`Step`]) at the current time, appended to the command
+//!   log. Errors are SQS's own (or a plain message for simulation-level mistakes) and change
+//!   nothing.
+//! * [`World::drain_events`]: what happened, narrated ([`WorldEvent::text`]), with the actor.
+//! * Read-only: [`World::engine`], [`World::workers`], [`World::holder_of`], [`World::ledger`],
+//!   [`World::metrics`], [`World::summary`], [`World::log`].
+#![warn(missing_docs)]
+
+pub mod command;
+pub mod ledger;
+pub mod metrics;
+pub mod scenario;
+pub mod worker;
+mod world;
+
+pub use command::{LoggedStep, Step};
+pub use ledger::{Effect, Ledger};
+pub use metrics::{Metrics, Sample, Summary};
+pub use scenario::Scenario;
+pub use worker::{WorkerPolicy, WorkerStatus, WorkerView};
+pub use world::{Actor, World, WorldEvent};

@@ -1,0 +1,163 @@
+//! Workers and producers: their policies (data, part of the command log) and what the UI sees of
+//! them. A worker talks to the engine only through ReceiveMessage, ChangeMessageVisibility,
+//! DeleteMessage and their batch forms, as a real worker would.
+
+use serde::{Deserialize, Serialize};
+use sqs_engine::Millis;
+
+/// How long a job takes, drawn from the world's seed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind")]
+pub enum ProcessingTime {
+    /// Always this many seconds.
+    Fixed {
+        /// Seconds.
+        seconds: f64,
+    },
+    /// Uniform in [min, max] seconds.
+    Uniform {
+        /// Seconds.
+        min: f64,
+        /// Seconds.
+        max: f64,
+    },
+    /// Mostly near `median`, occasionally up to `max` (a long tail).
+    LongTail {
+        /// Seconds.
+        median: f64,
+        /// Seconds.
+        max: f64,
+    },
+}
+
+/// The heartbeat pattern: while the job makes progress, extend visibility every `every` seconds
+/// by `extend_by` seconds, at most `max_extensions` times.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Heartbeat {
+    /// Seconds between ChangeMessageVisibility calls.
+    pub every: f64,
+    /// The VisibilityTimeout each call sets (counted from the call).
+    pub extend_by: u32,
+    /// A cap on extensions (None: until the job ends or fails).
+    pub max_extensions: Option<u32>,
+}
+
+/// One named side effect of a job (for example "record ticket", "send staff notice").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EffectStep {
+    /// What the effect is.
+    pub name: String,
+    /// Check an idempotency key against the durable ledger before performing it.
+    pub idempotent: bool,
+}
+
+/// How a worker consumes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind")]
+pub enum WorkerMode {
+    /// Polls and processes by itself.
+    Auto,
+    /// The user is the worker: messages arrive only by drag (Deliver); delete/extend by hand.
+    Manual,
+    /// A Lambda event-source mapping: batches, a function timeout, optional partial batch
+    /// failure reporting (ReportBatchItemFailures).
+    Lambda {
+        /// BatchSize.
+        batch_size: u32,
+        /// The function timeout in seconds.
+        function_timeout: u32,
+        /// FunctionResponseTypes = ["ReportBatchItemFailures"].
+        report_batch_item_failures: bool,
+    },
+}
+
+/// A worker's policy.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WorkerPolicy {
+    /// The queue it consumes (queue name).
+    pub queue: String,
+    /// Auto, manual or Lambda.
+    pub mode: WorkerMode,
+    /// ReceiveMessage WaitTimeSeconds (0 = short poll).
+    pub wait_time_seconds: u32,
+    /// ReceiveMessage MaxNumberOfMessages.
+    pub max_messages: u32,
+    /// ReceiveMessage VisibilityTimeout override (None: the queue's).
+    pub visibility_timeout: Option<u32>,
+    /// Pause after an empty short poll, in seconds.
+    pub idle_pause: f64,
+    /// How long each job takes.
+    pub processing: ProcessingTime,
+    /// Optional heartbeat.
+    pub heartbeat: Option<Heartbeat>,
+    /// The job's side effects, in order.
+    pub effects: Vec<EffectStep>,
+    /// Bodies containing this text always fail (a poison message). None: never.
+    pub poison_marker: Option<String>,
+}
+
+/// What a worker is doing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WorkerStatus {
+    /// Between polls.
+    Idle,
+    /// A ReceiveMessage is waiting (long poll).
+    Polling,
+    /// Working on messages.
+    Processing,
+    /// Crashed (Kill): does nothing until restarted.
+    Dead,
+    /// Alive but stuck: no progress, no heartbeats.
+    Hung,
+}
+
+/// One message a worker holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeldMessage {
+    /// MessageId.
+    pub message_id: String,
+    /// The receipt handle this worker got.
+    pub receipt_handle: String,
+    /// When its job started.
+    pub started_at: Millis,
+    /// When the job will finish (None when dead or hung).
+    pub done_at: Option<Millis>,
+    /// Side effects done so far, by name.
+    pub effects_done: Vec<String>,
+}
+
+/// What the UI draws for a worker lane.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WorkerView {
+    /// The worker's name.
+    pub name: String,
+    /// Its policy.
+    pub policy: WorkerPolicy,
+    /// What it is doing.
+    pub status: WorkerStatus,
+    /// What it holds (on a dead or hung worker: what it held when it stopped).
+    pub holding: Vec<HeldMessage>,
+    /// Faults armed for its next job (e.g. "CrashAfterCommit").
+    pub armed_faults: Vec<String>,
+}
+
+/// A steady producer: sends `count` messages (None: forever), one every `every` seconds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProducerSpec {
+    /// Unique name.
+    pub name: String,
+    /// Target queue (queue name).
+    pub queue: String,
+    /// Seconds between sends.
+    pub every: f64,
+    /// How many to send (None: until removed).
+    pub count: Option<u64>,
+    /// Body template; `{n}` is replaced by the message's number.
+    pub body: String,
+    /// Per-message DelaySeconds (standard queues).
+    pub delay_seconds: Option<u32>,
+    /// FIFO: MessageGroupId template (`{n}`, `{n%K}` for K groups).
+    pub group_id: Option<String>,
+    /// FIFO: MessageDeduplicationId template (None: content-based or none).
+    pub deduplication_id: Option<String>,
+}
