@@ -1,0 +1,9 @@
+//! Share, embed and export: sessions that travel as links and files.
+
+mod base64url;
+pub mod embed;
+pub mod export;
+pub mod launch;
+pub mod permalink;
+pub mod session;
+pub mod snippets;

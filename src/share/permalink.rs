@@ -1,0 +1,110 @@
+//! Permalinks: the whole session — scenario, command log, playhead, speed — in the URL fragment,
+//! so a link copied at any moment reopens that exact moment anywhere (deterministic replay does
+//! the rest).
+//!
+//! Format: `s=<version>.<base64url(raw DEFLATE(JSON of Session))>`. The version is the first
+//! thing read, so a link made by a newer format is refused by name instead of misread; a format
+//! that only grows (new optional fields) keeps its number.
+
+use super::base64url;
+use super::session::Session;
+
+/// The format this build writes. Readers accept every version up to it.
+pub const FORMAT: u32 = 1;
+
+/// The fragment key holding the session.
+pub const KEY: &str = "s";
+
+/// Limits that keep a hostile link from freezing the page.
+const MAX_ENCODED: usize = 2 * 1024 * 1024;
+const MAX_DECODED: usize = 8 * 1024 * 1024;
+
+/// Encodes a session as the value of the `s=` fragment key.
+pub fn encode(session: &Session) -> String {
+    let json = serde_json::to_vec(session).expect("a session always serialises");
+    let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    format!("{FORMAT}.{}", base64url::encode(&packed))
+}
+
+/// Decodes the value of the `s=` fragment key. Every error says what is wrong with the link.
+pub fn decode(value: &str) -> Result<Session, String> {
+    if value.len() > MAX_ENCODED {
+        return Err(format!(
+            "The link is too long ({} characters; at most {MAX_ENCODED}).",
+            value.len()
+        ));
+    }
+    let (version, data) = value
+        .split_once('.')
+        .ok_or("The link is damaged: it has no format version.")?;
+    let version: u32 = version
+        .parse()
+        .map_err(|_| format!("The link is damaged: {version:?} is not a format version."))?;
+    if version == 0 || version > FORMAT {
+        return Err(format!(
+            "This link was made by a newer SQS Playground (format {version}); this one reads formats up to {FORMAT}."
+        ));
+    }
+    let packed = base64url::decode(data).map_err(|e| format!("The link is damaged: {e}."))?;
+    let json =
+        miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_DECODED).map_err(|_| {
+            "The link is truncated or damaged: its data does not decompress.".to_string()
+        })?;
+    serde_json::from_slice(&json)
+        .map_err(|e| format!("The link does not hold a valid session: {e}."))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::share::session::ScenarioSource;
+
+    fn sample() -> Session {
+        Session {
+            scenario: ScenarioSource::Library("crash-before-delete".into()),
+            actions: Vec::new(),
+            playhead: 12_500,
+            speed: 10.0,
+        }
+    }
+
+    #[test]
+    fn round_trips() {
+        let s = sample();
+        assert_eq!(decode(&encode(&s)).unwrap(), s);
+    }
+
+    #[test]
+    fn refuses_newer_formats_by_name() {
+        let link = encode(&sample()).replacen("1.", "7.", 1);
+        assert!(decode(&link).unwrap_err().contains("format 7"));
+    }
+
+    #[test]
+    fn refuses_truncated_and_tampered_links() {
+        let link = encode(&sample());
+        let cut = &link[..link.len() / 2];
+        assert!(decode(cut).is_err());
+        assert!(decode(&link.replace('.', ""))
+            .unwrap_err()
+            .contains("no format version"));
+        assert!(decode("1.@@@").unwrap_err().contains("not base64url"));
+        let not_a_session = format!(
+            "1.{}",
+            base64url::encode(&miniz_oxide::deflate::compress_to_vec(b"[1,2]", 9))
+        );
+        assert!(decode(&not_a_session)
+            .unwrap_err()
+            .contains("valid session"));
+    }
+
+    #[test]
+    fn refuses_deeply_nested_json_without_overflowing() {
+        let nested = "[".repeat(100_000);
+        let link = format!(
+            "1.{}",
+            base64url::encode(&miniz_oxide::deflate::compress_to_vec(nested.as_bytes(), 9))
+        );
+        assert!(decode(&link).is_err());
+    }
+}
