@@ -1,1 +1,281 @@
 //! The lifecycle benchmark behind `sqs-sim bench`, shared by the native and the wasm build.
+//!
+//! One *lifecycle* is one message sent, received and deleted through [`Engine::call`] with typed
+//! requests, as a worker would do it. One message in ten is not deleted after its first receive:
+//! its visibility timeout (30 s) runs out, the clock jumps past it, and the message is received a
+//! second time and then deleted. Messages go in rounds of [`ROUND`] (so the virtual clock stays
+//! well inside the 4-day retention period even for millions of messages).
+//!
+//! Two [`Batching`] modes: [`Batching::Single`] sends, receives (MaxNumberOfMessages 1) and
+//! deletes one message per call; [`Batching::Ten`] uses SendMessageBatch, ReceiveMessage with
+//! MaxNumberOfMessages 10 and DeleteMessageBatch, as a real high-throughput worker does.
+//!
+//! The engine crate never reads a clock: [`measure`] takes the caller's clock as a closure.
+
+use crate::api::{
+    CreateQueueInput, DeleteMessageBatchEntry, DeleteMessageBatchInput, DeleteMessageInput,
+    Message, ReceiveMessageInput, SendMessageBatchEntry, SendMessageBatchInput, SendMessageInput,
+};
+use crate::{Engine, Reply, Request, Response};
+use std::fmt;
+
+/// Messages per round: sent, received and (mostly) deleted before the clock jumps 30 s.
+pub const ROUND: u64 = 1000;
+
+/// The queue's visibility timeout in seconds.
+const VISIBILITY_TIMEOUT: u64 = 30;
+
+/// How many messages each call handles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Batching {
+    /// One message per call.
+    Single,
+    /// Up to ten messages per call (SendMessageBatch, receive 10, DeleteMessageBatch).
+    Ten,
+}
+
+impl Batching {
+    fn size(self) -> usize {
+        match self {
+            Batching::Single => 1,
+            Batching::Ten => 10,
+        }
+    }
+}
+
+impl fmt::Display for Batching {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Batching::Single => "single",
+            Batching::Ten => "batch10",
+        })
+    }
+}
+
+/// What one run did (the same for every run with the same arguments).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LifecycleCounts {
+    /// Messages sent, received and deleted.
+    pub lifecycles: u64,
+    /// Messages received a second time after their visibility timeout ran out.
+    pub redeliveries: u64,
+    /// SQS calls made.
+    pub calls: u64,
+}
+
+/// Runs `n` lifecycles on a fresh engine. Panics if the engine loses or duplicates a message
+/// (the benchmark doubles as a smoke test).
+pub fn run_lifecycles(n: u64, seed: u64, batching: Batching) -> LifecycleCounts {
+    let mut bench = Bench::new(seed);
+    let mut sent = 0;
+    while sent < n {
+        let round = ROUND.min(n - sent);
+        bench.send(sent, round, batching);
+        sent += round;
+        let mut first = 0;
+        let mut kept = Vec::new();
+        while first < round {
+            let messages = bench.receive(batching);
+            assert!(!messages.is_empty(), "the engine lost visible messages");
+            let base = first;
+            first += messages.len() as u64;
+            let (keep, delete): (Vec<_>, Vec<_>) = messages
+                .into_iter()
+                .enumerate()
+                .partition(|(i, _)| (base + *i as u64) % 10 == 9);
+            kept.extend(keep.into_iter().map(|(_, m)| m));
+            bench.delete(delete.into_iter().map(|(_, m)| m).collect(), batching);
+        }
+        let now = bench.engine.now();
+        bench.engine.advance_to(now + VISIBILITY_TIMEOUT * 1000);
+        // A driver hands the events on (the UI animates them); keeping them would only grow.
+        bench.engine.drain_events();
+        let mut again = 0;
+        while again < kept.len() {
+            let messages = bench.receive(batching);
+            assert!(!messages.is_empty(), "an expired message did not come back");
+            again += messages.len();
+            bench.counts.redeliveries += messages.len() as u64;
+            bench.delete(messages, batching);
+        }
+    }
+    assert_eq!(
+        bench.counts.lifecycles, n,
+        "every message completes one lifecycle"
+    );
+    bench.counts
+}
+
+struct Bench {
+    engine: Engine,
+    queue_url: String,
+    counts: LifecycleCounts,
+}
+
+impl Bench {
+    fn new(seed: u64) -> Self {
+        let mut engine = Engine::new(seed);
+        let create = Request::CreateQueue(CreateQueueInput {
+            queue_name: "bench".into(),
+            attributes: Some(
+                [(
+                    "VisibilityTimeout".to_string(),
+                    VISIBILITY_TIMEOUT.to_string(),
+                )]
+                .into(),
+            ),
+            tags: None,
+        });
+        let Ok(Response::CreateQueue(out)) = done(engine.call(create)) else {
+            panic!("CreateQueue failed");
+        };
+        Bench {
+            engine,
+            queue_url: out.queue_url,
+            counts: LifecycleCounts::default(),
+        }
+    }
+
+    fn call(&mut self, request: Request) -> Response {
+        self.counts.calls += 1;
+        done(self.engine.call(request)).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn send(&mut self, from: u64, count: u64, batching: Batching) {
+        let bodies: Vec<String> = (from..from + count)
+            .map(|i| format!("message {i}"))
+            .collect();
+        for chunk in bodies.chunks(batching.size()) {
+            let request = match batching {
+                Batching::Single => Request::SendMessage(SendMessageInput {
+                    queue_url: self.queue_url.clone(),
+                    message_body: chunk[0].clone(),
+                    ..Default::default()
+                }),
+                Batching::Ten => Request::SendMessageBatch(SendMessageBatchInput {
+                    queue_url: self.queue_url.clone(),
+                    entries: chunk
+                        .iter()
+                        .enumerate()
+                        .map(|(i, body)| SendMessageBatchEntry {
+                            id: i.to_string(),
+                            message_body: body.clone(),
+                            ..Default::default()
+                        })
+                        .collect(),
+                }),
+            };
+            self.call(request);
+        }
+    }
+
+    fn receive(&mut self, batching: Batching) -> Vec<Message> {
+        let request = Request::ReceiveMessage(ReceiveMessageInput {
+            queue_url: self.queue_url.clone(),
+            max_number_of_messages: Some(batching.size() as i64),
+            ..Default::default()
+        });
+        match self.call(request) {
+            Response::ReceiveMessage(out) => out.messages.unwrap_or_default(),
+            other => panic!("unexpected ReceiveMessage answer {other:?}"),
+        }
+    }
+
+    fn delete(&mut self, messages: Vec<Message>, batching: Batching) {
+        self.counts.lifecycles += messages.len() as u64;
+        match batching {
+            Batching::Single => {
+                for message in messages {
+                    self.call(Request::DeleteMessage(DeleteMessageInput {
+                        queue_url: self.queue_url.clone(),
+                        receipt_handle: message.receipt_handle,
+                    }));
+                }
+            }
+            Batching::Ten if messages.is_empty() => {}
+            Batching::Ten => {
+                let entries = messages
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, m)| DeleteMessageBatchEntry {
+                        id: i.to_string(),
+                        receipt_handle: m.receipt_handle,
+                    })
+                    .collect();
+                let request = Request::DeleteMessageBatch(DeleteMessageBatchInput {
+                    queue_url: self.queue_url.clone(),
+                    entries,
+                });
+                if let Response::Batch(out) = self.call(request) {
+                    assert!(
+                        out.failed.is_empty(),
+                        "DeleteMessageBatch failed: {:?}",
+                        out.failed
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn done(reply: Reply) -> Result<Response, crate::SqsError> {
+    match reply {
+        Reply::Done(result) => result,
+        Reply::Pending(_) => panic!("a short poll was left pending"),
+    }
+}
+
+/// The figures of [`measure`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchResult {
+    /// The batching mode measured.
+    pub batching: Batching,
+    /// What each run did.
+    pub counts: LifecycleCounts,
+    /// Each run's duration in seconds, in run order.
+    pub run_secs: Vec<f64>,
+    /// The median run's duration in seconds.
+    pub median_secs: f64,
+    /// Lifecycles per second of the median run.
+    pub lifecycles_per_sec: f64,
+}
+
+impl fmt::Display for BenchResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let runs: Vec<String> = self.run_secs.iter().map(|s| format!("{s:.3}")).collect();
+        write!(
+            f,
+            "{}: lifecycles={} redeliveries={} calls={} runs_s=[{}] median_s={:.3} lifecycles_per_sec={:.0} calls_per_sec={:.0}",
+            self.batching,
+            self.counts.lifecycles,
+            self.counts.redeliveries,
+            self.counts.calls,
+            runs.join(","),
+            self.median_secs,
+            self.lifecycles_per_sec,
+            self.counts.calls as f64 / self.median_secs,
+        )
+    }
+}
+
+/// Runs [`run_lifecycles`] `runs` times (at least once) and reports the median. `clock` returns
+/// seconds from any fixed origin (the caller's monotonic clock).
+pub fn measure(n: u64, batching: Batching, runs: usize, clock: impl Fn() -> f64) -> BenchResult {
+    let mut counts = LifecycleCounts::default();
+    let mut run_secs = Vec::new();
+    for run in 0..runs.max(1) {
+        let start = clock();
+        counts = run_lifecycles(n, run as u64, batching);
+        run_secs.push(clock() - start);
+    }
+    let mut sorted = run_secs.clone();
+    sorted.sort_by(f64::total_cmp);
+    let median_secs = sorted[sorted.len() / 2];
+    BenchResult {
+        batching,
+        counts,
+        run_secs,
+        median_secs,
+        lifecycles_per_sec: n as f64 / median_secs.max(f64::MIN_POSITIVE),
+    }
+}

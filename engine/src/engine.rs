@@ -10,13 +10,23 @@
 //! * `drain_events()`: events since the last call of it, in order.
 //! * read-only inspection: `queue_names()`, `queue_url(name)`, `queue_arn(name)`,
 //!   `messages(name)`, `attributes(name)` (what GetQueueAttributes(All) would answer).
+//!
+//! This file holds the engine's state, the clock and the dispatcher; the actions live in
+//! `actions/`, one module per family.
 
 use crate::api::{Attributes, ReceiveMessageOutput, Request, Response};
 use crate::error::SqsError;
-use crate::event::Event;
-use crate::view::MessageView;
+use crate::event::{Event, EventKind, VisibleReason};
+use crate::message::State;
+use crate::move_task::MoveTask;
+use crate::queue::Queue;
+use crate::receipt::{self, Receipt};
+use crate::rng::Rng;
+use crate::timers::{Timer, Timers};
+use crate::view::{MessageState, MessageView};
 use crate::Millis;
 use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
 
 /// Identifies a long poll left pending by [`Engine::call`].
 pub type PollId = u64;
@@ -37,18 +47,40 @@ pub enum Reply {
 pub struct Knobs {
     /// Standard queues: probability (0..=1) that a received message is also left receivable,
     /// so a second consumer can get it while the first still holds it (at-least-once delivery).
+    /// Each receipt handle stays valid; the message is deleted by whichever delete comes first.
     pub duplicate_delivery: f64,
     /// Standard queues: a short poll samples a subset of servers and may return fewer messages
-    /// than are available, or none.
+    /// than are available, or none. Modelled as: each message a strict short poll would return
+    /// is kept with probability 1/2.
     pub short_poll_sampling: bool,
-    /// Standard queues: receive order is only best-effort (shuffled by the seed).
+    /// Standard queues: receive order is only best-effort. Modelled as: the messages returned
+    /// are a seeded random choice among the 2×MaxNumberOfMessages oldest receivable ones.
     pub best_effort_ordering: bool,
 }
 
 /// The SQS model. See the crate documentation.
 #[derive(Clone, Debug)]
 pub struct Engine {
-    now: Millis,
+    pub(crate) now: Millis,
+    pub(crate) rng: Rng,
+    pub(crate) knobs: Knobs,
+    /// Keys receipt-handle checks; drawn from the seed.
+    pub(crate) secret: u64,
+    /// Queues by uid (uids are never reused).
+    pub(crate) queues: Vec<Option<Queue>>,
+    pub(crate) by_name: BTreeMap<String, u32>,
+    /// When each recently deleted queue name was deleted (QueueDeletedRecently).
+    pub(crate) deleted_at: HashMap<String, Millis>,
+    pub(crate) timers: Timers,
+    /// Global send order, shared by all queues.
+    pub(crate) next_seq: u64,
+    pub(crate) polls: HashMap<PollId, crate::actions::receive::Poll>,
+    pub(crate) next_poll: PollId,
+    /// Queues where a message became receivable while long polls wait.
+    pub(crate) woken: Vec<u32>,
+    pub(crate) completed: Vec<(PollId, ReceiveMessageOutput)>,
+    pub(crate) events: Vec<Event>,
+    pub(crate) tasks: Vec<MoveTask>,
 }
 
 impl Engine {
@@ -58,8 +90,26 @@ impl Engine {
     }
 
     /// An engine with realism knobs.
-    pub fn with_knobs(_seed: u64, _knobs: Knobs) -> Self {
-        Engine { now: 0 }
+    pub fn with_knobs(seed: u64, knobs: Knobs) -> Self {
+        let mut rng = Rng::new(seed);
+        let secret = rng.next_u64();
+        Engine {
+            now: 0,
+            rng,
+            knobs,
+            secret,
+            queues: Vec::new(),
+            by_name: BTreeMap::new(),
+            deleted_at: HashMap::new(),
+            timers: Timers::default(),
+            next_seq: 0,
+            polls: HashMap::new(),
+            next_poll: 1,
+            woken: Vec::new(),
+            completed: Vec::new(),
+            events: Vec::new(),
+            tasks: Vec::new(),
+        }
     }
 
     /// The current virtual time.
@@ -67,53 +117,322 @@ impl Engine {
         self.now
     }
 
-    /// Moves the clock to `t`, doing all work due at or before `t` in time order.
+    /// Moves the clock to `t`, doing all work due at or before `t` in time order. Each event
+    /// carries the instant its work was due.
     pub fn advance_to(&mut self, t: Millis) {
+        while let Some((at, _)) = self.timers.peek() {
+            if at > t {
+                break;
+            }
+            self.now = self.now.max(at);
+            self.run_due();
+        }
         self.now = self.now.max(t);
+        self.run_due();
     }
 
     /// The earliest instant at which [`Engine::advance_to`] has work to do.
     pub fn next_deadline(&self) -> Option<Millis> {
-        None
+        self.timers.peek().map(|(at, _)| at)
     }
 
     /// Runs one SQS action at the current time.
-    pub fn call(&mut self, _request: Request) -> Reply {
-        todo!("engine not implemented yet")
+    pub fn call(&mut self, request: Request) -> Reply {
+        let done = |r: Result<Response, SqsError>| Reply::Done(r);
+        let reply = match request {
+            Request::CreateQueue(i) => done(self.create_queue(i)),
+            Request::DeleteQueue(i) => done(self.delete_queue(i)),
+            Request::ListQueues(i) => done(self.list_queues(i)),
+            Request::GetQueueUrl(i) => done(self.get_queue_url(i)),
+            Request::GetQueueAttributes(i) => done(self.get_queue_attributes(i)),
+            Request::SetQueueAttributes(i) => done(self.set_queue_attributes(i)),
+            Request::PurgeQueue(i) => done(self.purge_queue(i)),
+            Request::SendMessage(i) => done(self.send_message(i)),
+            Request::SendMessageBatch(i) => done(self.send_message_batch(i)),
+            Request::ReceiveMessage(i) => self.receive_message(i),
+            Request::DeleteMessage(i) => done(self.delete_message(i)),
+            Request::DeleteMessageBatch(i) => done(self.delete_message_batch(i)),
+            Request::ChangeMessageVisibility(i) => done(self.change_message_visibility(i)),
+            Request::ChangeMessageVisibilityBatch(i) => {
+                done(self.change_message_visibility_batch(i))
+            }
+            Request::ListDeadLetterSourceQueues(i) => done(self.list_dead_letter_source_queues(i)),
+            Request::StartMessageMoveTask(i) => done(self.start_message_move_task(i)),
+            Request::ListMessageMoveTasks(i) => done(self.list_message_move_tasks(i)),
+            Request::CancelMessageMoveTask(i) => done(self.cancel_message_move_task(i)),
+        };
+        self.run_due();
+        reply
     }
 
     /// Long polls answered since the last call, in the order they were answered.
     pub fn take_completed_polls(&mut self) -> Vec<(PollId, ReceiveMessageOutput)> {
-        Vec::new()
+        std::mem::take(&mut self.completed)
     }
 
     /// Events since the last call, in order.
     pub fn drain_events(&mut self) -> Vec<Event> {
-        Vec::new()
+        std::mem::take(&mut self.events)
     }
 
     /// Names of the existing queues, sorted.
     pub fn queue_names(&self) -> Vec<String> {
-        Vec::new()
+        self.by_name.keys().cloned().collect()
     }
 
     /// The URL of a queue by name.
-    pub fn queue_url(&self, _name: &str) -> Option<String> {
-        None
+    pub fn queue_url(&self, name: &str) -> Option<String> {
+        Some(self.named(name)?.url.clone())
     }
 
     /// The ARN of a queue by name.
-    pub fn queue_arn(&self, _name: &str) -> Option<String> {
-        None
+    pub fn queue_arn(&self, name: &str) -> Option<String> {
+        Some(self.named(name)?.arn.clone())
     }
 
     /// The stored messages of a queue (delayed, visible and in flight), oldest first.
-    pub fn messages(&self, _name: &str) -> Vec<MessageView> {
-        Vec::new()
+    pub fn messages(&self, name: &str) -> Vec<MessageView> {
+        let Some(q) = self.named(name) else {
+            return Vec::new();
+        };
+        // FIFO: the sequence of each group's first message that is not visible (§4.5).
+        let mut first_blocker: HashMap<u32, Option<u64>> = HashMap::new();
+        let mut rows: Vec<(Millis, u64, MessageView)> = q
+            .iter()
+            .map(|(slot, m)| {
+                let blocked_by_group = q.fifo()
+                    && matches!(m.state, State::Visible { .. })
+                    && first_blocker
+                        .entry(m.group_slot)
+                        .or_insert_with(|| {
+                            q.groups
+                                .get(m.group_slot)
+                                .members
+                                .iter()
+                                .find(|&&(_, s)| {
+                                    !matches!(q.msg(s).state, State::Visible { .. })
+                                })
+                                .map(|&(seq, _)| seq)
+                        })
+                        .is_some_and(|blocker| blocker < m.seq);
+                let state = match m.state {
+                    State::Delayed { until } => MessageState::Delayed { until },
+                    State::Visible { .. } => MessageState::Visible,
+                    State::InFlight { until, .. } => MessageState::InFlight {
+                        until,
+                        receipt_handle: self.handle_of(q, slot),
+                    },
+                };
+                let view = MessageView {
+                    message_id: m.id.clone(),
+                    body: m.body.clone(),
+                    state,
+                    receive_count: m.receive_count,
+                    group_id: m.group.clone(),
+                    sent_at: m.enqueued_at,
+                    blocked_by_group,
+                };
+                (m.enqueued_at, m.seq, view)
+            })
+            .collect();
+        rows.sort_by_key(|(at, seq, _)| (*at, *seq));
+        rows.into_iter().map(|(.., view)| view).collect()
     }
 
     /// What GetQueueAttributes with `All` answers now.
-    pub fn attributes(&self, _name: &str) -> Option<Attributes> {
-        None
+    pub fn attributes(&self, name: &str) -> Option<Attributes> {
+        Some(self.all_attributes(self.named(name)?))
+    }
+
+    // ----- shared helpers for the action modules -----
+
+    fn named(&self, name: &str) -> Option<&Queue> {
+        self.q_opt(*self.by_name.get(name)?)
+    }
+
+    pub(crate) fn q_opt(&self, uid: u32) -> Option<&Queue> {
+        self.queues.get(uid as usize)?.as_ref()
+    }
+
+    pub(crate) fn q(&self, uid: u32) -> &Queue {
+        self.q_opt(uid).expect("live queue")
+    }
+
+    pub(crate) fn q_mut(&mut self, uid: u32) -> &mut Queue {
+        self.queues[uid as usize].as_mut().expect("live queue")
+    }
+
+    /// The uid of the queue a QueueUrl names (`…/000000000000/<name>`), or QueueDoesNotExist.
+    pub(crate) fn resolve(&self, url: &str) -> Result<u32, SqsError> {
+        let (account, name) = match url.rsplit_once('/') {
+            Some((head, name)) => (head.rsplit('/').next().unwrap_or(""), name),
+            None => ("000000000000", url),
+        };
+        match self.by_name.get(name) {
+            Some(&uid) if account == "000000000000" => Ok(uid),
+            _ => Err(SqsError::no_queue()),
+        }
+    }
+
+    /// The uid of the queue with this ARN.
+    pub(crate) fn by_arn(&self, arn: &str) -> Option<u32> {
+        let name = arn.strip_prefix("arn:aws:sqs:us-east-1:000000000000:")?;
+        self.by_name.get(name).copied()
+    }
+
+    pub(crate) fn emit(&mut self, kind: EventKind) {
+        self.events.push(Event { at: self.now, kind });
+    }
+
+    pub(crate) fn next_seq(&mut self) -> u64 {
+        self.next_seq += 1;
+        self.next_seq
+    }
+
+    /// The latest receipt handle of the message in `slot`.
+    pub(crate) fn handle_of(&self, q: &Queue, slot: u32) -> String {
+        let m = q.msg(slot);
+        let receipt = Receipt {
+            queue: q.uid,
+            slot,
+            slot_gen: q.slot_gen(slot),
+            receipt_gen: m.receipt_gen,
+        };
+        receipt::encode(self.secret, receipt, m.receipt_nonce)
+    }
+
+    /// Notes that a message became receivable in `uid`: waiting long polls get a chance.
+    pub(crate) fn wake(&mut self, uid: u32) {
+        if !self.q(uid).polls.is_empty() && !self.woken.contains(&uid) {
+            self.woken.push(uid);
+        }
+    }
+
+    /// Marks a message receivable now and says why.
+    pub(crate) fn reveal(&mut self, uid: u32, slot: u32, reason: VisibleReason) {
+        let now = self.now;
+        let q = self.q_mut(uid);
+        q.modify(slot, |m| {
+            m.state = State::Visible { since: now };
+            m.timer_gen = m.timer_gen.wrapping_add(1);
+        });
+        let (queue, message_id) = (q.name.clone(), q.msg(slot).id.clone());
+        self.emit(EventKind::BecameVisible {
+            queue,
+            message_id,
+            reason,
+        });
+        self.wake(uid);
+    }
+
+    /// Schedules the reveal of the message in `slot` at `at` (its delay or visibility end).
+    pub(crate) fn schedule_reveal(&mut self, uid: u32, slot: u32, at: Millis) {
+        let q = self.q(uid);
+        let timer = Timer::Reveal {
+            queue: uid,
+            slot,
+            slot_gen: q.slot_gen(slot),
+            timer_gen: q.msg(slot).timer_gen,
+        };
+        self.timers.schedule(at, timer);
+    }
+
+    /// Makes sure a retention timer is set for the queue's oldest message (§8).
+    pub(crate) fn schedule_retention(&mut self, uid: u32) {
+        let q = self.q_mut(uid);
+        if let Some(at) = q.next_expiry() {
+            if q.retention_timer.is_none_or(|t| at < t) {
+                q.retention_timer = Some(at);
+                self.timers.schedule(at, Timer::Retention { queue: uid });
+            }
+        }
+    }
+
+    // ----- time -----
+
+    /// Does everything due at or before `now`: timers, then waiting long polls, then long-poll
+    /// timeouts (a message and a timeout at the same instant: the message wins, §4.3).
+    fn run_due(&mut self) {
+        loop {
+            let mut timeouts = Vec::new();
+            while let Some((at, timer)) = self.timers.pop_due(self.now) {
+                match timer {
+                    Timer::PollTimeout(poll) => timeouts.push(poll),
+                    _ => self.fire(at, timer),
+                }
+            }
+            self.serve_woken();
+            for poll in timeouts {
+                self.time_out_poll(poll);
+            }
+            let due = self.timers.peek().is_some_and(|(at, _)| at <= self.now);
+            if !due && self.woken.is_empty() {
+                break;
+            }
+        }
+        while let Some((at, timer)) = self.timers.peek() {
+            if self.is_live(at, timer) {
+                break;
+            }
+            self.timers.discard_first();
+        }
+    }
+
+    fn fire(&mut self, at: Millis, timer: Timer) {
+        if !self.is_live(at, timer) {
+            return;
+        }
+        match timer {
+            Timer::Reveal { queue, slot, .. } => {
+                let reason = match self.q(queue).msg(slot).state {
+                    State::Delayed { .. } => VisibleReason::DelayEnded,
+                    _ => VisibleReason::VisibilityExpired,
+                };
+                self.reveal(queue, slot, reason);
+            }
+            Timer::Retention { queue } => self.expire(queue),
+            Timer::MoveTick(task) => self.move_tick(task),
+            Timer::PollTimeout(_) => unreachable!("poll timeouts are handled by run_due"),
+        }
+    }
+
+    /// Whether a scheduled entry still has work to do.
+    fn is_live(&self, at: Millis, timer: Timer) -> bool {
+        match timer {
+            Timer::Reveal {
+                queue,
+                slot,
+                slot_gen,
+                timer_gen,
+            } => self
+                .q_opt(queue)
+                .and_then(|q| q.lookup(slot, slot_gen))
+                .is_some_and(|m| {
+                    m.timer_gen == timer_gen && !matches!(m.state, State::Visible { .. })
+                }),
+            Timer::Retention { queue } => self
+                .q_opt(queue)
+                .is_some_and(|q| q.retention_timer == Some(at)),
+            Timer::PollTimeout(poll) => self.polls.contains_key(&poll),
+            Timer::MoveTick(task) => self.tasks[task].next_tick == Some(at),
+        }
+    }
+
+    /// Deletes the messages whose retention has ended (§8), in flight too.
+    fn expire(&mut self, uid: u32) {
+        let now = self.now;
+        let q = self.q_mut(uid);
+        q.retention_timer = None;
+        let expired = q.expired(now);
+        for slot in &expired {
+            let q = self.q_mut(uid);
+            let (queue, message_id) = (q.name.clone(), q.remove(*slot).id);
+            self.emit(EventKind::RetentionExpired { queue, message_id });
+        }
+        if !expired.is_empty() && self.q(uid).fifo() {
+            // A removed group head can unblock the rest of its group.
+            self.wake(uid);
+        }
+        self.schedule_retention(uid);
     }
 }

@@ -121,3 +121,59 @@ impl fmt::Display for SqsError {
 }
 
 impl std::error::Error for SqsError {}
+
+/// Constructors for the errors many actions share, worded once.
+impl SqsError {
+    /// `InvalidParameterValue` with `message`.
+    pub(crate) fn invalid(message: impl Into<String>) -> Self {
+        SqsError::new(ErrorCode::InvalidParameterValueException, message)
+    }
+
+    /// `InvalidParameterValue` "Value <v> for parameter <p> is invalid. Reason: <r>".
+    pub(crate) fn invalid_value(parameter: &str, value: impl fmt::Display, reason: &str) -> Self {
+        SqsError::invalid(format!(
+            "Value {value} for parameter {parameter} is invalid. Reason: {reason}"
+        ))
+    }
+
+    /// `MissingParameter` "The request must contain the parameter <p>."
+    pub(crate) fn missing(parameter: &str) -> Self {
+        SqsError::new(
+            ErrorCode::MissingRequiredParameterException,
+            format!("The request must contain the parameter {parameter}."),
+        )
+    }
+
+    /// `QueueDoesNotExist` (semantics §1.1).
+    pub(crate) fn no_queue() -> Self {
+        SqsError::new(
+            ErrorCode::QueueDoesNotExist,
+            "The specified queue does not exist.",
+        )
+    }
+
+    /// `ReceiptHandleIsInvalid` for `handle` (semantics §5).
+    pub(crate) fn bad_handle(handle: &str) -> Self {
+        SqsError::new(
+            ErrorCode::ReceiptHandleIsInvalid,
+            format!("The input receipt handle \"{handle}\" is not a valid receipt handle."),
+        )
+    }
+
+    /// `InvalidAttributeName` "Unknown Attribute <name>."
+    pub(crate) fn unknown_attribute(name: &str) -> Self {
+        SqsError::new(
+            ErrorCode::InvalidAttributeName,
+            format!("Unknown Attribute {name}."),
+        )
+    }
+
+    /// `InvalidAttributeValue` "Invalid value for the parameter <name>." plus an optional reason.
+    pub(crate) fn attribute_value(name: &str, reason: Option<&str>) -> Self {
+        let message = match reason {
+            Some(reason) => format!("Invalid value for the parameter {name}. Reason: {reason}"),
+            None => format!("Invalid value for the parameter {name}."),
+        };
+        SqsError::new(ErrorCode::InvalidAttributeValue, message)
+    }
+}

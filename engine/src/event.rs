@@ -27,6 +27,8 @@ pub enum VisibleReason {
     VisibilityTerminated,
     /// A message move task put it back into a source queue.
     Redriven,
+    /// It exceeded maxReceiveCount in its source queue and landed in this dead-letter queue.
+    DeadLettered,
 }
 
 /// The kinds of state change. Queues are named by queue name, messages by MessageId.

@@ -19,14 +19,28 @@
 //! section 13 fixes the choice.
 #![warn(missing_docs)]
 
+mod actions;
 pub mod api;
+mod attributes;
+mod base64;
 mod engine;
 pub mod error;
 pub mod event;
+mod fifo;
+mod hash;
+mod message;
+mod move_task;
+mod queue;
+mod receipt;
+mod rng;
+mod timers;
+mod validate;
 pub mod view;
+mod window;
 
 pub use api::{Request, Response};
 pub use engine::{Engine, Knobs, PollId, Reply};
+pub use move_task::DEFAULT_MOVE_TASK_RATE;
 pub use error::{ErrorCode, SqsError};
 pub use event::{Event, EventKind};
 

@@ -1,1 +1,881 @@
 //! Scenario scripts: the `sqs-sim run` file format (calls, clock advances, awaited long polls).
+//!
+//! # File format
+//!
+//! A script is one JSON object:
+//!
+//! ```json
+//! { "seed": 7,
+//!   "steps": [
+//!     {"call": "CreateQueue", "input": {"QueueName": "q"}, "as": "Q"},
+//!     {"call": "SendMessage", "input": {"QueueUrl": "${Q.QueueUrl}", "MessageBody": "a"}},
+//!     {"call": "ReceiveMessage", "input": {"QueueUrl": "${Q.QueueUrl}"}, "as": "R1"},
+//!     {"advance": 30},
+//!     {"call": "ReceiveMessage", "input": {"QueueUrl": "${Q.QueueUrl}", "WaitTimeSeconds": 20},
+//!      "as": "P1", "async": true},
+//!     {"call": "SendMessage", "input": {"QueueUrl": "${Q.QueueUrl}", "MessageBody": "b"}},
+//!     {"await": "P1"},
+//!     {"call": "DeleteMessage",
+//!      "input": {"QueueUrl": "${Q.QueueUrl}", "ReceiptHandle": "${R1.Messages.0.ReceiptHandle}"}}
+//!   ] }
+//! ```
+//!
+//! * `seed` (optional, default 0) seeds the engine. Every other top-level key (`title`, `rule`,
+//!   `narrative`, `expect`, ...) is metadata: kept in [`ScriptFile::meta`], ignored by the runner.
+//! * Every step may carry a free-text `"note"`. The step kinds:
+//!   * **call** `{"call": Action, "input": {...}, "as"?: NAME, "async"?: bool}` runs one SQS action
+//!     ([`Request`], AWS's JSON member names; `input` defaults to `{}`) at the current virtual
+//!     time. A member the action does not have is an error (`input: unknown field "X"`). A call
+//!     that is left pending (a long poll) blocks the script, and the clock advances to the
+//!     engine's deadlines until it is answered, unless the step says `"async": true`: then the
+//!     script goes on and the call prints its line when it is answered.
+//!   * **advance** `{"advance": SECONDS}` moves the clock forward (fractions allowed, rounded to
+//!     the millisecond), stopping at every deadline on the way so that work happens in time order.
+//!   * **await** `{"await": NAME}` advances the clock, deadline by deadline, until the async call
+//!     named NAME is answered (at once if it already is). It is an error if nothing is scheduled
+//!     any more while the call is still pending.
+//!   * any other object is offered to [`Driver::run_extra`] (the simulation adds its own kinds).
+//! * `"as": NAME` names a step's result: a call's AWS response (`{"error": {...}}` for an error),
+//!   an extra step's result. Names are unique and may not contain `.`, `{`, `}` or `$`.
+//! * Any string in a later step may contain `${NAME.path.to.field}` (array indexes are numbers,
+//!   `${R1.Messages.0.ReceiptHandle}`). A string that is exactly one `${...}` becomes the JSON
+//!   value found there (number, object, ...); inside a longer string the value is stringified
+//!   (strings as they are, other values as JSON). `$${` writes a literal `${`.
+//!
+//! # Output
+//!
+//! One JSON object per line ([`Line`]), in the order the steps finish, keys `step` (0-based
+//! index) and `t` (virtual seconds since the start when the step finished: `30`, `1.5`) first,
+//! then the others sorted:
+//!
+//! * call, answered: `{"step":2,"t":0,"call":"ReceiveMessage","output":{...}}` (`output` is AWS's
+//!   response body, `{}` when AWS answers without members);
+//! * call, failed: `{"step":2,"t":0,"call":"DeleteMessage","error":{"code":
+//!   "ReceiptHandleIsInvalid","message":"...","status":400,"type":"com.amazonaws.sqs#ReceiptHandleIsInvalid"}}`
+//!   (`code` is the query code SDKs show, `type` the JSON `__type`, `status` the HTTP status);
+//! * advance: `{"step":3,"t":30,"advance":30}`; await: `{"step":6,"t":1.5,"await":"P1"}`;
+//! * an extra step: `step`, `t` and the members of the object [`Driver::run_extra`] returned
+//!   (a result that is not an object comes as `"result"`);
+//! * finally, if [`Driver::summary`] has one, `{"t":...,"summary":{...}}` (no `step`).
+//!
+//! A step's own line comes before the lines of the async calls it answered (a send answering a
+//! long poll). An async call still pending when the script ends prints nothing.
+//!
+//! A malformed script is a [`ScriptError`] naming the step (`step 4: unknown field "inptu"`,
+//! `step 2: ${R9.Messages.0.ReceiptHandle}: no earlier step is named R9`). The structure of every
+//! step and every `${...}` name is checked before the first step runs; a path that does not
+//! exist in a result is found when the step runs. An SQS error is not a script error.
+
+use crate::api::{ReceiveMessageOutput, Request};
+use crate::engine::{Engine, PollId, Reply};
+use crate::error::SqsError;
+use crate::Millis;
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+/// What a script runs against: the bare [`Engine`], or a simulation around it that owns the
+/// clock (it advances its workers too) and adds step kinds of its own.
+pub trait Driver {
+    /// The engine the calls go to.
+    fn engine(&mut self) -> &mut Engine;
+    /// The current virtual time.
+    fn now(&self) -> Millis;
+    /// Moves the clock to `t` (never backwards), doing all work due by then.
+    fn advance_to(&mut self, t: Millis);
+    /// The earliest instant at which [`Driver::advance_to`] has work to do.
+    fn next_deadline(&self) -> Option<Millis>;
+    /// Runs one SQS action for the script at the current time.
+    fn call(&mut self, request: Request) -> Reply {
+        self.engine().call(request)
+    }
+    /// The script's long polls answered since the last call of it, in answer order. A driver
+    /// whose own actors also long-poll keeps their answers and returns only the others.
+    fn take_completed_polls(&mut self) -> Vec<(PollId, ReceiveMessageOutput)> {
+        self.engine().take_completed_polls()
+    }
+    /// Runs a step that is not a call, advance or await (after `${...}` substitution).
+    /// `None`: not a step kind of this driver. `Some(Ok(result))`: done; an object's members go
+    /// into the step's line. `Some(Err(message))`: the step is malformed.
+    fn run_extra(&mut self, _step: &Value) -> Option<Result<Value, String>> {
+        None
+    }
+    /// A final summary line, if the driver has one.
+    fn summary(&self) -> Option<Value> {
+        None
+    }
+}
+
+impl Driver for Engine {
+    fn engine(&mut self) -> &mut Engine {
+        self
+    }
+    fn now(&self) -> Millis {
+        Engine::now(self)
+    }
+    fn advance_to(&mut self, t: Millis) {
+        Engine::advance_to(self, t)
+    }
+    fn next_deadline(&self) -> Option<Millis> {
+        Engine::next_deadline(self)
+    }
+}
+
+/// A malformed script: which step (if any) and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptError {
+    /// The 0-based index of the offending step; `None` for the file as a whole.
+    pub step: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl ScriptError {
+    fn file(message: impl Into<String>) -> Self {
+        ScriptError {
+            step: None,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.step {
+            Some(step) => write!(f, "step {step}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for ScriptError {}
+
+/// A parsed script file: the seed, the steps (still JSON: their kinds may belong to a
+/// [`Driver`]) and the metadata keys.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ScriptFile {
+    /// The engine seed (0 when the file has none).
+    pub seed: u64,
+    /// The steps, in order.
+    pub steps: Vec<Value>,
+    /// Every other top-level key (`title`, `rule`, `narrative`, ...).
+    pub meta: Map<String, Value>,
+}
+
+impl ScriptFile {
+    /// Parses a script file's text.
+    pub fn parse(text: &str) -> Result<Self, ScriptError> {
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| ScriptError::file(format!("not JSON: {e}")))?;
+        Self::from_value(value)
+    }
+
+    /// Reads a script from a JSON value.
+    pub fn from_value(value: Value) -> Result<Self, ScriptError> {
+        let Value::Object(mut meta) = value else {
+            return Err(ScriptError::file("a script is a JSON object"));
+        };
+        let seed = match meta.remove("seed") {
+            None => 0,
+            Some(seed) => seed
+                .as_u64()
+                .ok_or_else(|| ScriptError::file("\"seed\" must be a non-negative integer"))?,
+        };
+        let steps = match meta.remove("steps") {
+            Some(Value::Array(steps)) => steps,
+            Some(_) => return Err(ScriptError::file("\"steps\" must be an array")),
+            None => return Err(ScriptError::file("missing \"steps\"")),
+        };
+        Ok(ScriptFile { seed, steps, meta })
+    }
+}
+
+/// One output line: the step it reports, when it finished, and what it reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    /// The 0-based step index (`None` for the summary line).
+    pub step: Option<usize>,
+    /// When the step finished.
+    pub t: Millis,
+    /// The other members (`call` + `output`/`error`, `advance`, `await`, ...).
+    pub fields: Map<String, Value>,
+}
+
+impl Line {
+    /// The line as one JSON object.
+    pub fn to_value(&self) -> Value {
+        let mut object = self.fields.clone();
+        if let Some(step) = self.step {
+            object.insert("step".into(), step.into());
+        }
+        object.insert("t".into(), seconds(self.t));
+        Value::Object(object)
+    }
+}
+
+impl fmt::Display for Line {
+    /// Compact JSON, `step` and `t` first, every other object key sorted (whatever serde_json's
+    /// map order), so that output is byte-for-byte stable.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("{")?;
+        if let Some(step) = self.step {
+            write!(f, "\"step\":{step},")?;
+        }
+        write!(f, "\"t\":{}", seconds(self.t))?;
+        for (key, value) in sorted(&self.fields) {
+            write!(f, ",{}:", Value::from(key.as_str()))?;
+            write_canonical(f, value)?;
+        }
+        f.write_str("}")
+    }
+}
+
+/// Writes JSON with object keys sorted.
+fn write_canonical(f: &mut fmt::Formatter<'_>, value: &Value) -> fmt::Result {
+    match value {
+        Value::Object(map) => {
+            f.write_str("{")?;
+            for (i, (key, value)) in sorted(map).into_iter().enumerate() {
+                if i > 0 {
+                    f.write_str(",")?;
+                }
+                write!(f, "{}:", Value::from(key.as_str()))?;
+                write_canonical(f, value)?;
+            }
+            f.write_str("}")
+        }
+        Value::Array(items) => {
+            f.write_str("[")?;
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(",")?;
+                }
+                write_canonical(f, item)?;
+            }
+            f.write_str("]")
+        }
+        scalar => write!(f, "{scalar}"),
+    }
+}
+
+fn sorted(map: &Map<String, Value>) -> Vec<(&String, &Value)> {
+    let mut entries: Vec<_> = map.iter().collect();
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    entries
+}
+
+/// Virtual milliseconds as a JSON number of seconds (`30`, `1.5`).
+pub fn seconds(t: Millis) -> Value {
+    if t % 1000 == 0 {
+        Value::from(t / 1000)
+    } else {
+        Value::from(t as f64 / 1000.0)
+    }
+}
+
+/// Named step results and the `${NAME.path}` substitution over them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Bindings {
+    values: BTreeMap<String, Value>,
+}
+
+impl Bindings {
+    /// Names a result.
+    pub fn insert(&mut self, name: impl Into<String>, value: Value) {
+        self.values.insert(name.into(), value);
+    }
+
+    /// The result named `name`, if it is there yet.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.values.get(name)
+    }
+
+    /// The value a reference such as `R1.Messages.0.ReceiptHandle` points at.
+    pub fn resolve(&self, reference: &str) -> Result<&Value, String> {
+        let mut segments = reference.split('.');
+        let name = segments.next().unwrap_or_default();
+        let mut value = self
+            .values
+            .get(name)
+            .ok_or_else(|| format!("${{{reference}}}: {name} has no value (yet)"))?;
+        let mut path = name.to_string();
+        for segment in segments {
+            value = match value {
+                Value::Object(map) => map.get(segment),
+                Value::Array(items) => segment.parse::<usize>().ok().and_then(|i| items.get(i)),
+                _ => None,
+            }
+            .ok_or_else(|| format!("${{{reference}}}: {path} has no {segment:?}"))?;
+            path.push('.');
+            path.push_str(segment);
+        }
+        Ok(value)
+    }
+
+    /// `value` with every `${...}` in its strings replaced (see the module docs).
+    pub fn substitute(&self, value: &Value) -> Result<Value, String> {
+        Ok(match value {
+            Value::String(text) => self.substitute_str(text)?,
+            Value::Array(items) => Value::Array(
+                items
+                    .iter()
+                    .map(|item| self.substitute(item))
+                    .collect::<Result<_, _>>()?,
+            ),
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .map(|(key, item)| Ok((key.clone(), self.substitute(item)?)))
+                    .collect::<Result<_, String>>()?,
+            ),
+            scalar => scalar.clone(),
+        })
+    }
+
+    fn substitute_str(&self, text: &str) -> Result<Value, String> {
+        let pieces = split_placeholders(text)?;
+        if let [Piece::Reference(reference)] = pieces.as_slice() {
+            return self.resolve(reference).cloned();
+        }
+        let mut out = String::new();
+        for piece in pieces {
+            match piece {
+                Piece::Text(text) => out.push_str(&text),
+                Piece::Reference(reference) => match self.resolve(reference)? {
+                    Value::String(s) => out.push_str(s),
+                    other => out.push_str(&other.to_string()),
+                },
+            }
+        }
+        Ok(Value::String(out))
+    }
+}
+
+enum Piece<'a> {
+    Text(String),
+    Reference(&'a str),
+}
+
+/// Splits a string into literal text and `${...}` references (`$${` is a literal `${`).
+fn split_placeholders(text: &str) -> Result<Vec<Piece<'_>>, String> {
+    let mut pieces = Vec::new();
+    let mut literal = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("${") {
+        if rest[..at].ends_with('$') {
+            literal.push_str(&rest[..at - 1]);
+            literal.push_str("${");
+            rest = &rest[at + 2..];
+            continue;
+        }
+        literal.push_str(&rest[..at]);
+        let end = rest[at..]
+            .find('}')
+            .ok_or_else(|| format!("unterminated \"${{\" in {text:?}"))?;
+        if !literal.is_empty() {
+            pieces.push(Piece::Text(std::mem::take(&mut literal)));
+        }
+        pieces.push(Piece::Reference(&rest[at + 2..at + end]));
+        rest = &rest[at + end + 1..];
+    }
+    literal.push_str(rest);
+    if !literal.is_empty() {
+        pieces.push(Piece::Text(literal));
+    }
+    Ok(pieces)
+}
+
+/// Every `${...}` reference in the strings of `value`.
+pub fn references(value: &Value) -> Result<Vec<&str>, String> {
+    let mut found = Vec::new();
+    collect_references(value, &mut found)?;
+    Ok(found)
+}
+
+fn collect_references<'a>(value: &'a Value, found: &mut Vec<&'a str>) -> Result<(), String> {
+    match value {
+        Value::String(text) => {
+            for piece in split_placeholders(text)? {
+                if let Piece::Reference(reference) = piece {
+                    found.push(reference);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                collect_references(item, found)?;
+            }
+        }
+        Value::Object(map) => {
+            for item in map.values() {
+                collect_references(item, found)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A step of a built-in kind, checked; `Extra` steps belong to the driver.
+enum Step {
+    Call {
+        action: String,
+        input: Value,
+        is_async: bool,
+    },
+    Advance(Millis),
+    Await(String),
+    Extra,
+}
+
+/// A checked step: its kind and the name its result gets.
+struct Checked {
+    step: Step,
+    name: Option<String>,
+}
+
+fn check_step(value: &Value) -> Result<Checked, String> {
+    let Value::Object(map) = value else {
+        return Err("a step is a JSON object".into());
+    };
+    let (allowed, step): (&[&str], Step) = if let Some(action) = map.get("call") {
+        let action = action.as_str().ok_or("\"call\" must be an action name")?;
+        let input = map
+            .get("input")
+            .cloned()
+            .unwrap_or_else(|| Value::Object(Map::new()));
+        if !input.is_object() {
+            return Err("\"input\" must be an object".into());
+        }
+        let is_async = match map.get("async") {
+            None => false,
+            Some(flag) => flag.as_bool().ok_or("\"async\" must be true or false")?,
+        };
+        let step = Step::Call {
+            action: action.to_string(),
+            input,
+            is_async,
+        };
+        (&["call", "input", "as", "async", "note"], step)
+    } else if let Some(secs) = map.get("advance") {
+        let secs = secs
+            .as_f64()
+            .filter(|s| s.is_finite() && (0.0..=1e12).contains(s))
+            .ok_or("\"advance\" must be a number of seconds >= 0")?;
+        (
+            &["advance", "note"],
+            Step::Advance((secs * 1000.0).round() as Millis),
+        )
+    } else if let Some(name) = map.get("await") {
+        let name = name.as_str().ok_or("\"await\" must be a step name")?;
+        (&["await", "note"], Step::Await(name.to_string()))
+    } else {
+        return Ok(Checked {
+            step: Step::Extra,
+            name: step_name(map)?,
+        });
+    };
+    if let Some(key) = map.keys().find(|key| !allowed.contains(&key.as_str())) {
+        return Err(format!("unknown field {key:?}"));
+    }
+    Ok(Checked {
+        step,
+        name: step_name(map)?,
+    })
+}
+
+fn step_name(map: &Map<String, Value>) -> Result<Option<String>, String> {
+    match map.get("as") {
+        None => Ok(None),
+        Some(Value::String(name)) if !name.is_empty() && !name.contains(['.', '{', '}', '$']) => {
+            Ok(Some(name.clone()))
+        }
+        Some(_) => Err("\"as\" must be a name without '.', '{', '}' or '$'".into()),
+    }
+}
+
+/// Checks every step before any runs: kinds, fields, names, and that every `${NAME...}` and
+/// `await` names an earlier step.
+fn check_script(script: &ScriptFile) -> Result<Vec<Checked>, ScriptError> {
+    let mut named: HashMap<String, (usize, bool)> = HashMap::new();
+    let mut checked = Vec::with_capacity(script.steps.len());
+    for (index, value) in script.steps.iter().enumerate() {
+        let at = |message: String| ScriptError {
+            step: Some(index),
+            message,
+        };
+        let step = check_step(value).map_err(at)?;
+        for reference in references(value).map_err(at)? {
+            let name = reference.split('.').next().unwrap_or_default();
+            if !named.contains_key(name) {
+                return Err(at(format!(
+                    "${{{reference}}}: no earlier step is named {name}"
+                )));
+            }
+        }
+        if let Step::Await(name) = &step.step {
+            match named.get(name) {
+                Some((_, true)) => {}
+                Some((earlier, false)) => {
+                    return Err(at(format!(
+                        "await {name}: step {earlier} is not an async call"
+                    )))
+                }
+                None => return Err(at(format!("await {name}: no earlier step is named {name}"))),
+            }
+        }
+        if let Some(name) = &step.name {
+            let is_async = matches!(step.step, Step::Call { is_async: true, .. });
+            if let Some((earlier, _)) = named.insert(name.clone(), (index, is_async)) {
+                return Err(at(format!(
+                    "the name {name} is already used by step {earlier}"
+                )));
+            }
+        }
+        checked.push(step);
+    }
+    Ok(checked)
+}
+
+/// The first member of `given` (after nulls are dropped) that the parsed request does not have:
+/// serde ignores unknown members, a script must not.
+fn unknown_member(given: &Value, parsed: &Value, path: &str) -> Option<String> {
+    match (given, parsed) {
+        (Value::Object(given), Value::Object(parsed)) => given.iter().find_map(|(key, value)| {
+            let here = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{path}.{key}")
+            };
+            match parsed.get(key) {
+                _ if value.is_null() => None,
+                None => Some(here),
+                Some(parsed) => unknown_member(value, parsed, &here),
+            }
+        }),
+        (Value::Array(given), Value::Array(parsed)) => given
+            .iter()
+            .zip(parsed)
+            .enumerate()
+            .find_map(|(i, (value, parsed))| unknown_member(value, parsed, &format!("{path}.{i}"))),
+        _ => None,
+    }
+}
+
+/// Parses a call step's (substituted) input into a [`Request`].
+pub fn parse_request(action: &str, input: Value) -> Result<Request, String> {
+    let tagged = serde_json::json!({ "call": action, "input": input });
+    let request: Request = serde_json::from_value(tagged).map_err(|e| e.to_string())?;
+    let parsed = serde_json::to_value(&request).map_err(|e| e.to_string())?;
+    match unknown_member(&input, &parsed["input"], "") {
+        Some(member) => Err(format!("input: unknown field {member:?}")),
+        None => Ok(request),
+    }
+}
+
+/// An SQS error as a script line shows it.
+pub fn error_json(error: &SqsError) -> Value {
+    serde_json::json!({
+        "code": error.code.query_code(),
+        "type": error.code.type_name(),
+        "status": error.code.status(),
+        "message": error.message,
+    })
+}
+
+/// A call still waiting for its answer.
+struct Waiting {
+    step: usize,
+    action: String,
+    name: Option<String>,
+}
+
+struct Runner<'a, D: ?Sized, F> {
+    driver: &'a mut D,
+    emit: F,
+    bindings: Bindings,
+    waiting: BTreeMap<PollId, Waiting>,
+    /// Async calls by name, while they wait.
+    awaitable: HashMap<String, PollId>,
+}
+
+/// How many times in a row the driver may report a deadline that is already due without the
+/// clock moving, before the runner gives up (a driver bug, not a script error).
+const MAX_STALLS: u32 = 100_000;
+
+impl<D: Driver + ?Sized, F: FnMut(Line)> Runner<'_, D, F> {
+    fn line(&mut self, step: usize, fields: Map<String, Value>) {
+        let t = self.driver.now();
+        (self.emit)(Line {
+            step: Some(step),
+            t,
+            fields,
+        });
+    }
+
+    fn finish_call(
+        &mut self,
+        step: usize,
+        action: String,
+        name: Option<String>,
+        result: Result<Value, SqsError>,
+    ) {
+        let mut fields = Map::new();
+        fields.insert("call".into(), action.into());
+        let bound = match result {
+            Ok(output) => {
+                fields.insert("output".into(), output.clone());
+                output
+            }
+            Err(error) => {
+                let error = error_json(&error);
+                fields.insert("error".into(), error.clone());
+                serde_json::json!({ "error": error })
+            }
+        };
+        if let Some(name) = name {
+            self.awaitable.remove(&name);
+            self.bindings.insert(name, bound);
+        }
+        self.line(step, fields);
+    }
+
+    /// Prints and binds the long polls the driver answered.
+    fn collect_polls(&mut self) {
+        for (poll, output) in self.driver.take_completed_polls() {
+            if let Some(call) = self.waiting.remove(&poll) {
+                let output = serde_json::to_value(output).unwrap_or_default();
+                self.finish_call(call.step, call.action, call.name, Ok(output));
+            }
+        }
+    }
+
+    /// Advances to the next deadline (or `limit`, whichever comes first). `false` when there is
+    /// nothing scheduled up to `limit`.
+    fn step_clock(&mut self, limit: Option<Millis>, stalls: &mut u32) -> Result<bool, String> {
+        let now = self.driver.now();
+        let Some(deadline) = self.driver.next_deadline() else {
+            return Ok(false);
+        };
+        if limit.is_some_and(|limit| deadline > limit) {
+            return Ok(false);
+        }
+        if deadline <= now {
+            *stalls += 1;
+            if *stalls > MAX_STALLS {
+                return Err(format!("the clock is stuck at t={}", seconds(now)));
+            }
+        } else {
+            *stalls = 0;
+        }
+        self.driver.advance_to(deadline.max(now));
+        self.collect_polls();
+        Ok(true)
+    }
+
+    fn advance_to(&mut self, target: Millis) -> Result<(), String> {
+        let mut stalls = 0;
+        while self.step_clock(Some(target), &mut stalls)? {}
+        self.driver.advance_to(target);
+        self.collect_polls();
+        Ok(())
+    }
+
+    fn wait_for(&mut self, poll: PollId, what: &str) -> Result<(), String> {
+        let mut stalls = 0;
+        while self.waiting.contains_key(&poll) {
+            if !self.step_clock(None, &mut stalls)? {
+                return Err(format!("{what} can never complete: nothing is scheduled"));
+            }
+        }
+        Ok(())
+    }
+
+    fn run_step(&mut self, index: usize, value: &Value, checked: Checked) -> Result<(), String> {
+        match checked.step {
+            Step::Call {
+                action,
+                input,
+                is_async,
+            } => {
+                let input = self.bindings.substitute(&input)?;
+                let request = parse_request(&action, input)?;
+                match self.driver.call(request) {
+                    Reply::Done(result) => {
+                        let result = result.map(|r| serde_json::to_value(r).unwrap_or_default());
+                        self.finish_call(index, action, checked.name, result);
+                        self.collect_polls();
+                    }
+                    Reply::Pending(poll) => {
+                        if let (true, Some(name)) = (is_async, &checked.name) {
+                            self.awaitable.insert(name.clone(), poll);
+                        }
+                        self.waiting.insert(
+                            poll,
+                            Waiting {
+                                step: index,
+                                action,
+                                name: checked.name,
+                            },
+                        );
+                        self.collect_polls();
+                        if !is_async {
+                            self.wait_for(poll, "the call")?;
+                        }
+                    }
+                }
+            }
+            Step::Advance(by) => {
+                let target = self.driver.now() + by;
+                self.advance_to(target)?;
+                let mut fields = Map::new();
+                fields.insert("advance".into(), seconds(by));
+                self.line(index, fields);
+            }
+            Step::Await(name) => {
+                if let Some(&poll) = self.awaitable.get(&name) {
+                    self.wait_for(poll, &format!("await {name}: the call"))?;
+                }
+                let mut fields = Map::new();
+                fields.insert("await".into(), name.into());
+                self.line(index, fields);
+            }
+            Step::Extra => {
+                let step = self.bindings.substitute(value)?;
+                let result = self.driver.run_extra(&step).unwrap_or_else(|| {
+                    Err("unknown step kind (expected \"call\", \"advance\" or \"await\")".into())
+                })?;
+                if let Some(name) = checked.name {
+                    self.bindings.insert(name, result.clone());
+                }
+                let fields = match result {
+                    Value::Object(map) => map,
+                    other => Map::from_iter([("result".to_string(), other)]),
+                };
+                self.line(index, fields);
+                self.collect_polls();
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs a script, handing each line to `emit` as soon as it is known.
+pub fn run_streaming<D: Driver + ?Sized>(
+    driver: &mut D,
+    script: &ScriptFile,
+    emit: impl FnMut(Line),
+) -> Result<(), ScriptError> {
+    let checked = check_script(script)?;
+    let mut runner = Runner {
+        driver,
+        emit,
+        bindings: Bindings::default(),
+        waiting: BTreeMap::new(),
+        awaitable: HashMap::new(),
+    };
+    for (index, (value, step)) in script.steps.iter().zip(checked).enumerate() {
+        runner
+            .run_step(index, value, step)
+            .map_err(|message| ScriptError {
+                step: Some(index),
+                message,
+            })?;
+    }
+    if let Some(summary) = runner.driver.summary() {
+        let t = runner.driver.now();
+        (runner.emit)(Line {
+            step: None,
+            t,
+            fields: Map::from_iter([("summary".to_string(), summary)]),
+        });
+    }
+    Ok(())
+}
+
+/// Runs a script and returns its lines.
+pub fn run<D: Driver + ?Sized>(
+    driver: &mut D,
+    script: &ScriptFile,
+) -> Result<Vec<Line>, ScriptError> {
+    let mut lines = Vec::new();
+    run_streaming(driver, script, |line| lines.push(line))?;
+    Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn substitution_keeps_whole_values_and_stringifies_inside_text() {
+        let mut bindings = Bindings::default();
+        bindings.insert("R", json!({"Messages": [{"Id": "m1", "N": 3}]}));
+        let input = json!({"a": "${R.Messages.0.N}", "b": "n=${R.Messages.0.N}/${R.Messages.0.Id}", "c": "$${x}"});
+        assert_eq!(
+            bindings.substitute(&input).unwrap(),
+            json!({"a": 3, "b": "n=3/m1", "c": "${x}"})
+        );
+        assert_eq!(
+            bindings
+                .substitute(&json!("${R.Messages.1.Id}"))
+                .unwrap_err(),
+            "${R.Messages.1.Id}: R.Messages has no \"1\""
+        );
+    }
+
+    #[test]
+    fn malformed_steps_name_the_step() {
+        let error = |text: &str| {
+            let script = ScriptFile::parse(text).unwrap();
+            check_script(&script).err().unwrap().to_string()
+        };
+        assert_eq!(
+            error(r#"{"steps":[{"advance":1},{"call":"ListQueues","inptu":{}}]}"#),
+            "step 1: unknown field \"inptu\""
+        );
+        assert_eq!(
+            error(
+                r#"{"steps":[{"call":"DeleteMessage","input":{"ReceiptHandle":"${R9.Messages.0.ReceiptHandle}"}}]}"#
+            ),
+            "step 0: ${R9.Messages.0.ReceiptHandle}: no earlier step is named R9"
+        );
+        assert_eq!(
+            error(r#"{"steps":[{"call":"ListQueues","as":"L"},{"await":"L"}]}"#),
+            "step 1: await L: step 0 is not an async call"
+        );
+    }
+
+    #[test]
+    fn unknown_input_members_are_errors() {
+        let error = parse_request(
+            "ReceiveMessage",
+            json!({"QueueUrl": "u", "MaxNumberOfMesages": 2}),
+        );
+        assert_eq!(
+            error.unwrap_err(),
+            "input: unknown field \"MaxNumberOfMesages\""
+        );
+        let error = parse_request(
+            "DeleteMessageBatch",
+            json!({"QueueUrl": "u", "Entries": [{"Id": "a", "ReceiptHandle": "h", "Bad": 1}]}),
+        );
+        assert_eq!(error.unwrap_err(), "input: unknown field \"Entries.0.Bad\"");
+    }
+
+    #[test]
+    fn lines_print_step_and_t_first_then_sorted_keys() {
+        let line = Line {
+            step: Some(3),
+            t: 1500,
+            fields: Map::from_iter([
+                ("output".to_string(), json!({"b": 1, "a": [true, null]})),
+                ("call".to_string(), json!("X")),
+            ]),
+        };
+        assert_eq!(
+            line.to_string(),
+            r#"{"step":3,"t":1.5,"call":"X","output":{"a":[true,null],"b":1}}"#
+        );
+    }
+}

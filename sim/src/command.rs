@@ -77,6 +77,28 @@ pub enum SimAction {
         /// The MessageId to hand over.
         message_id: String,
     },
+    /// ReceiveMessage by hand (manual mode), with the worker's policy (batch size, wait,
+    /// VisibilityTimeout); the messages wait in its lane for Delete or Extend.
+    Receive {
+        /// Which worker.
+        worker: String,
+    },
+    /// DeleteMessage by hand with the receipt handle the worker holds (manual mode).
+    Delete {
+        /// Which worker.
+        worker: String,
+        /// The MessageId it holds.
+        message_id: String,
+    },
+    /// ChangeMessageVisibility by hand with the receipt handle the worker holds (any mode).
+    Extend {
+        /// Which worker.
+        worker: String,
+        /// The MessageId it holds.
+        message_id: String,
+        /// The new VisibilityTimeout in seconds, counted from now (0: visible at once).
+        visibility_timeout: u32,
+    },
     /// A steady producer.
     AddProducer(crate::worker::ProducerSpec),
     /// Stops a producer.

@@ -1,9 +1,14 @@
 //! The durable ledger of side effects: every effect performed, with its message, attempt and
 //! idempotency key, and the two numbers the seeds care about — duplicates (the same logical
 //! effect done twice) and repeats the ledger prevented.
+//!
+//! The ledger is "durable": it survives worker crashes and restarts, as an application database
+//! would. A worker whose effect step is idempotent checks the key here before acting; the check
+//! and the record are one atomic step (the ideal the second seed asks for).
 
 use serde::{Deserialize, Serialize};
 use sqs_engine::Millis;
+use std::collections::{BTreeMap, HashMap};
 
 /// One side effect performed (or prevented).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -31,4 +36,104 @@ pub struct Effect {
 pub struct Ledger {
     /// Every effect performed or prevented, in order.
     pub effects: Vec<Effect>,
+    /// How many times each key was performed (the idempotency check reads this).
+    done: HashMap<String, u32>,
+    /// Performed effects by name.
+    by_name: BTreeMap<String, u64>,
+    duplicates: u64,
+    prevented: u64,
+}
+
+/// What a worker is about to do: one effect of one job.
+pub(crate) struct Attempt<'a> {
+    pub(crate) at: Millis,
+    pub(crate) worker: &'a str,
+    pub(crate) name: &'a str,
+    pub(crate) message_id: &'a str,
+    pub(crate) key: String,
+    pub(crate) attempt: u32,
+    /// Check the key first (the effect step's `idempotent`).
+    pub(crate) check: bool,
+}
+
+impl Ledger {
+    /// Performs the effect, or skips it when it is checked and its key is already recorded.
+    /// Returns the entry written.
+    pub(crate) fn record(&mut self, attempt: Attempt<'_>) -> &Effect {
+        let before = self.done.get(&attempt.key).copied().unwrap_or(0);
+        let prevented = attempt.check && before > 0;
+        let duplicate = !prevented && before > 0;
+        if prevented {
+            self.prevented += 1;
+        } else {
+            *self.done.entry(attempt.key.clone()).or_default() += 1;
+            *self.by_name.entry(attempt.name.to_string()).or_default() += 1;
+            self.duplicates += u64::from(duplicate);
+        }
+        self.effects.push(Effect {
+            at: attempt.at,
+            worker: attempt.worker.to_string(),
+            name: attempt.name.to_string(),
+            message_id: attempt.message_id.to_string(),
+            key: attempt.key,
+            attempt: attempt.attempt,
+            prevented,
+            duplicate,
+        });
+        self.effects.last().expect("just pushed")
+    }
+
+    /// Effects performed (prevented ones excluded).
+    pub fn performed(&self) -> u64 {
+        self.by_name.values().sum()
+    }
+
+    /// How many times an effect of this name was performed ("send staff notice": 2).
+    pub fn performed_named(&self, name: &str) -> u64 {
+        self.by_name.get(name).copied().unwrap_or(0)
+    }
+
+    /// Performed effects by name.
+    pub fn performed_by_name(&self) -> &BTreeMap<String, u64> {
+        &self.by_name
+    }
+
+    /// Effects performed although their key had been performed before.
+    pub fn duplicates(&self) -> u64 {
+        self.duplicates
+    }
+
+    /// Repeats the idempotency check stopped.
+    pub fn prevented(&self) -> u64 {
+        self.prevented
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attempt(key: &str, check: bool) -> Attempt<'static> {
+        Attempt {
+            at: 0,
+            worker: "A",
+            name: "send staff notice",
+            message_id: "m",
+            key: key.to_string(),
+            attempt: 1,
+            check,
+        }
+    }
+
+    #[test]
+    fn unchecked_repeats_are_duplicates_and_checked_ones_are_prevented() {
+        let mut ledger = Ledger::default();
+        assert!(!ledger.record(attempt("R-022/notice", false)).duplicate);
+        assert!(ledger.record(attempt("R-022/notice", false)).duplicate);
+        assert!(ledger.record(attempt("R-022/notice", true)).prevented);
+        assert!(!ledger.record(attempt("R-023/notice", true)).prevented);
+        assert_eq!(ledger.performed(), 3);
+        assert_eq!(ledger.performed_named("send staff notice"), 3);
+        assert_eq!((ledger.duplicates(), ledger.prevented()), (1, 1));
+    }
 }

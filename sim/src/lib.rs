@@ -6,7 +6,7 @@
 //!
 //! CONTRACT for the UI (keep these signatures; add freely):
 //! * [`World::new`], [`World::load`] (a [`Scenario`]: its steps at time 0 run at once, later
-//!   steps are scheduled and run when the clock reaches them).
+//!   steps are scheduled and run when the clock reaches them), [`World::replay`] (rewind, links).
 //! * [`World::now`], [`World::advance_to`], [`World::next_deadline`]: the same clock contract as
 //!   the engine; the UI's frame loop calls `advance_to(now + wall_dt * speed)`.
 //! * [`World::apply`]: one user action ([`Step`]) at the current time, appended to the command
@@ -14,19 +14,28 @@
 //!   nothing.
 //! * [`World::drain_events`]: what happened, narrated ([`WorldEvent::text`]), with the actor.
 //! * Read-only: [`World::engine`], [`World::workers`], [`World::holder_of`], [`World::ledger`],
-//!   [`World::metrics`], [`World::summary`], [`World::log`].
+//!   [`World::metrics`], [`World::summary`], [`World::log`], [`World::actions`].
+//! * [`scenario::library`]: the scenario library compiled in.
+//! * `World` is the `sqs-sim run` driver (`sqs_engine::script::Driver`).
 #![warn(missing_docs)]
 
 pub mod command;
+mod consume;
+mod driver;
+mod lane;
 pub mod ledger;
 pub mod metrics;
+mod narrate;
+mod producer;
+mod rng;
 pub mod scenario;
 pub mod worker;
 mod world;
 
-pub use command::{LoggedStep, Step};
+pub use command::{LoggedStep, SimAction, Step};
 pub use ledger::{Effect, Ledger};
 pub use metrics::{Metrics, Sample, Summary};
+pub use narrate::clock;
 pub use scenario::Scenario;
 pub use worker::{WorkerPolicy, WorkerStatus, WorkerView};
 pub use world::{Actor, World, WorldEvent};

@@ -1,15 +1,27 @@
 //! Metrics over time for the charts and counters, and the end-of-run summary.
+//!
+//! Counters are updated from the engine's events (so they count what SQS did, whoever asked) and
+//! from the calls the world makes. Depth samples are taken every [`SAMPLE_EVERY`] of virtual time;
+//! when [`MAX_SAMPLES`] are held, every other one is dropped and the interval doubles, so a long
+//! session keeps at most 720 samples (about 100 KB) spread over its whole length.
 
 use serde::{Deserialize, Serialize};
-use sqs_engine::Millis;
+use sqs_engine::{EventKind, Millis};
 use std::collections::BTreeMap;
+
+/// The first sampling interval (1 virtual second).
+pub const SAMPLE_EVERY: Millis = 1000;
+/// The most samples kept; older ones are folded into coarser intervals.
+pub const MAX_SAMPLES: usize = 720;
+/// SQS's list price, USD per million requests (a batch is one request).
+pub const USD_PER_MILLION_REQUESTS: f64 = 0.40;
 
 /// The queue and the world at one instant.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Sample {
     /// When.
     pub at: Millis,
-    /// ApproximateNumberOfMessages (main queue).
+    /// ApproximateNumberOfMessages (all queues that are not dead-letter queues).
     pub visible: u64,
     /// ApproximateNumberOfMessagesNotVisible.
     pub in_flight: u64,
@@ -17,6 +29,24 @@ pub struct Sample {
     pub delayed: u64,
     /// Messages in dead-letter queues.
     pub dead_letter: u64,
+    /// Messages each worker holds (workers holding none are left out).
+    #[serde(default)]
+    pub held_by_worker: BTreeMap<String, u64>,
+    /// Deliveries so far.
+    #[serde(default)]
+    pub deliveries: u64,
+    /// Redeliveries so far.
+    #[serde(default)]
+    pub redeliveries: u64,
+    /// Duplicate side effects so far.
+    #[serde(default)]
+    pub duplicate_effects: u64,
+    /// Dead-lettered messages so far.
+    #[serde(default)]
+    pub dead_lettered: u64,
+    /// API requests so far.
+    #[serde(default)]
+    pub api_calls: u64,
 }
 
 /// Counters since the start, and samples for the depth chart.
@@ -44,6 +74,12 @@ pub struct Metrics {
     pub empty_receives: u64,
     /// Depth samples (bounded; older ones folded).
     pub samples: Vec<Sample>,
+    /// The current sampling interval.
+    #[serde(default)]
+    sample_interval: Millis,
+    /// When the next sample is due.
+    #[serde(default)]
+    next_sample: Millis,
 }
 
 /// The `{"summary": {...}}` line of `sqs-sim run`.
@@ -67,8 +103,108 @@ pub struct Summary {
     pub prevented_effects: u64,
     /// API requests in all.
     pub api_calls: u64,
+    /// ReceiveMessage calls that returned no message.
+    #[serde(default)]
+    pub empty_receives: u64,
     /// What it cost at SQS's list price (USD 0.40 per million requests).
     pub cost_usd: f64,
     /// Messages left per state ("visible", "in_flight", "delayed", "dead_letter").
     pub by_state: BTreeMap<String, u64>,
+}
+
+impl Metrics {
+    /// Empty counters, sampling every [`SAMPLE_EVERY`] from time 0.
+    pub fn new() -> Self {
+        Metrics {
+            sample_interval: SAMPLE_EVERY,
+            ..Metrics::default()
+        }
+    }
+
+    /// API requests in all.
+    pub fn api_calls_total(&self) -> u64 {
+        self.api_calls.values().sum()
+    }
+
+    /// The requests' cost at SQS's list price (rounded to a billionth of a dollar, so that it
+    /// prints without float noise).
+    pub fn cost_usd(&self) -> f64 {
+        let usd = self.api_calls_total() as f64 * USD_PER_MILLION_REQUESTS / 1e6;
+        (usd * 1e9).round() / 1e9
+    }
+
+    /// The current sampling interval (it doubles each time the samples are folded).
+    pub fn sample_interval(&self) -> Millis {
+        self.sample_interval
+    }
+
+    /// Counts one API request.
+    pub(crate) fn count_call(&mut self, action: &str) {
+        *self.api_calls.entry(action.to_string()).or_default() += 1;
+    }
+
+    /// Counts what SQS did.
+    pub(crate) fn count_event(&mut self, kind: &EventKind) {
+        match kind {
+            EventKind::Sent { .. } | EventKind::Redriven { .. } => self.sent += 1,
+            EventKind::Received { receive_count, .. } => {
+                self.deliveries += 1;
+                self.redeliveries += u64::from(*receive_count > 1);
+            }
+            EventKind::Deleted { .. } => self.deleted += 1,
+            EventKind::MovedToDeadLetterQueue { .. } => self.dead_lettered += 1,
+            _ => {}
+        }
+    }
+
+    /// Whether a sample is due before `before`.
+    pub(crate) fn sample_due(&self, before: Millis) -> bool {
+        self.next_sample < before
+    }
+
+    /// Records `snapshot` (the state now, unchanged since the last event) at every sampling
+    /// instant before `before`, folding when full.
+    pub(crate) fn sample_until(&mut self, before: Millis, snapshot: Sample) {
+        while self.next_sample < before {
+            if self.samples.len() >= MAX_SAMPLES {
+                self.fold();
+                continue;
+            }
+            self.samples.push(Sample {
+                at: self.next_sample,
+                ..snapshot.clone()
+            });
+            self.next_sample += self.sample_interval;
+        }
+    }
+
+    /// Keeps every other sample and doubles the interval.
+    fn fold(&mut self) {
+        let coarser = self.sample_interval * 2;
+        self.samples.retain(|s| s.at % coarser == 0);
+        self.sample_interval = coarser;
+        self.next_sample = self.next_sample.div_ceil(coarser) * coarser;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn samples_stay_bounded_and_cover_the_whole_run() {
+        let mut metrics = Metrics::new();
+        metrics.sample_until(3_600_000, Sample::default());
+        assert!(metrics.samples.len() <= MAX_SAMPLES);
+        assert_eq!(metrics.samples[0].at, 0);
+        let last = metrics.samples.last().unwrap().at;
+        assert!(
+            last + metrics.sample_interval() >= 3_600_000,
+            "last sample at {last}"
+        );
+        assert!(metrics
+            .samples
+            .windows(2)
+            .all(|w| w[1].at - w[0].at == metrics.sample_interval()));
+    }
 }

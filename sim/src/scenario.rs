@@ -1,8 +1,23 @@
 //! Scenario files: the `sqs-sim run` format plus the simulation's steps and a library entry's
 //! metadata (title, narrative, what to watch, checked outcomes). The library lives in
 //! `scenarios/<id>.json` at the repository root and is compiled into the app.
+//!
+//! Step kinds (see `sqs_engine::script` for the first three):
+//! * `{"call": Action, "input": {...}, "as"?: NAME, "async"?: bool}`: an SQS call by the user;
+//! * `{"advance": SECONDS}`: later steps run that much later;
+//! * `{"await": NAME}`: `sqs-sim run` waits for an async call (the playground ignores it);
+//! * `{"sim": Action, "input": {...}, "as"?: NAME}`: a simulation action ([`SimAction`]).
+//!
+//! `expect` holds the checked outcomes, all optional, compared at the end of the run
+//! ([`Scenario::check`]): `summary` (a subset of [`Summary`](crate::Summary)'s fields),
+//! `performed` (times each named effect was performed), `queues` (a queue's messages per state)
+//! and `workers` (a subset of a [`WorkerView`](crate::WorkerView)'s fields).
 
+use crate::command::SimAction;
+use crate::world::World;
 use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use sqs_engine::Millis;
 
 /// A scenario file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -27,4 +42,175 @@ pub struct Scenario {
     /// Checked outcomes (summary fields and their expected values).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect: Option<serde_json::Value>,
+}
+
+/// What kind of step a JSON step is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum StepKind {
+    Call,
+    Sim,
+    Advance(Millis),
+    Await,
+}
+
+/// The kind of a step, or why it is not one.
+pub(crate) fn step_kind(step: &Value) -> Result<StepKind, String> {
+    let Value::Object(map) = step else {
+        return Err("a step is a JSON object".into());
+    };
+    if map.contains_key("call") {
+        Ok(StepKind::Call)
+    } else if map.contains_key("sim") {
+        Ok(StepKind::Sim)
+    } else if let Some(secs) = map.get("advance") {
+        secs.as_f64()
+            .filter(|s| s.is_finite() && *s >= 0.0)
+            .map(|s| StepKind::Advance((s * 1000.0).round() as Millis))
+            .ok_or_else(|| "\"advance\" must be a number of seconds >= 0".into())
+    } else if map.contains_key("await") {
+        Ok(StepKind::Await)
+    } else {
+        Err("unknown step kind (expected \"call\", \"sim\", \"advance\" or \"await\")".into())
+    }
+}
+
+/// A `{"sim": ..., "input": ...}` step as a [`SimAction`].
+pub(crate) fn sim_action(step: &Value) -> Result<SimAction, String> {
+    let tagged = json!({ "sim": step.get("sim"), "input": step.get("input") });
+    serde_json::from_value(tagged).map_err(|e| format!("sim step: {e}"))
+}
+
+impl Scenario {
+    /// Parses a scenario file, naming the step at fault in any error. `id` is the file name
+    /// without `.json`.
+    pub fn parse(id: &str, json: &str) -> Result<Scenario, String> {
+        let mut scenario: Scenario =
+            serde_json::from_str(json).map_err(|e| format!("{id}: not a scenario file: {e}"))?;
+        scenario.id = id.to_string();
+        for (index, step) in scenario.steps.iter().enumerate() {
+            let kind = step_kind(step).map_err(|e| format!("{id}: step {index}: {e}"))?;
+            let literal = !step.to_string().contains("${");
+            if kind == StepKind::Sim && literal {
+                sim_action(step).map_err(|e| format!("{id}: step {index}: {e}"))?;
+            }
+        }
+        Ok(scenario)
+    }
+
+    /// How long the scenario runs: the sum of its `advance` steps.
+    pub fn duration(&self) -> Millis {
+        self.steps
+            .iter()
+            .filter_map(|step| match step_kind(step) {
+                Ok(StepKind::Advance(by)) => Some(by),
+                _ => None,
+            })
+            .sum()
+    }
+
+    /// Loads the scenario and runs it to its end.
+    pub fn run(&self) -> Result<World, String> {
+        let mut world = World::load(self)?;
+        world.advance_to(self.duration());
+        Ok(world)
+    }
+
+    /// The checked outcomes `world` misses, in words (empty: all met).
+    pub fn check(&self, world: &World) -> Vec<String> {
+        let mut misses = Vec::new();
+        let Some(expect) = &self.expect else {
+            return misses;
+        };
+        let summary = serde_json::to_value(world.summary()).unwrap_or_default();
+        if let Some(expected) = expect.get("summary") {
+            subset(expected, &summary, "summary", &mut misses);
+        }
+        for (name, expected) in members(expect.get("performed")) {
+            let actual = json!(world.ledger().performed_named(name));
+            subset(
+                expected,
+                &actual,
+                &format!("performed {name:?}"),
+                &mut misses,
+            );
+        }
+        for (queue, expected) in members(expect.get("queues")) {
+            let actual = serde_json::to_value(world.queue_depth(queue)).unwrap_or_default();
+            subset(expected, &actual, &format!("queue {queue}"), &mut misses);
+        }
+        let workers = world.workers();
+        for (name, expected) in members(expect.get("workers")) {
+            match workers.iter().find(|w| &w.name == name) {
+                Some(view) => {
+                    let actual = serde_json::to_value(view).unwrap_or_default();
+                    subset(expected, &actual, &format!("worker {name}"), &mut misses);
+                }
+                None => misses.push(format!("worker {name}: there is no such worker")),
+            }
+        }
+        misses
+    }
+}
+
+fn members(value: Option<&Value>) -> impl Iterator<Item = (&String, &Value)> {
+    value.and_then(Value::as_object).into_iter().flatten()
+}
+
+/// Records where `actual` differs from `expected` (objects: only the members `expected` has).
+fn subset(expected: &Value, actual: &Value, path: &str, misses: &mut Vec<String>) {
+    match (expected, actual) {
+        (Value::Object(want), _) => {
+            for (key, value) in want {
+                let got = actual.get(key).unwrap_or(&Value::Null);
+                subset(value, got, &format!("{path}.{key}"), misses);
+            }
+        }
+        (Value::Number(a), Value::Number(b))
+            if (a.as_f64().unwrap_or(f64::NAN) - b.as_f64().unwrap_or(f64::NAN)).abs() < 1e-9 => {}
+        _ if expected == actual => {}
+        _ => misses.push(format!("{path}: expected {expected}, got {actual}")),
+    }
+}
+
+/// Declares the library: each id is `scenarios/<id>.json`, compiled in.
+macro_rules! library_files {
+    ($($id:literal),* $(,)?) => {
+        /// The ids and texts of the library's files, in presentation order.
+        pub const LIBRARY_FILES: &[(&str, &str)] = &[
+            $(($id, include_str!(concat!("../../scenarios/", $id, ".json")))),*
+        ];
+    };
+}
+
+library_files![
+    "crash-before-delete",
+    "slow-worker",
+    "lost-delete-response",
+    "heartbeat",
+    "r-021",
+    "r-022",
+    "r-022-ledger",
+    "r-023",
+    "r-023-ledger",
+    "poison-to-dlq",
+    "dlq-redrive",
+    "fifo-group-blocking",
+    "fifo-single-group",
+    "delay-vs-visibility",
+    "short-vs-long-polling",
+    "lambda-6x",
+];
+
+/// The scenario library compiled into the app, in presentation order.
+pub fn library() -> Vec<Scenario> {
+    LIBRARY_FILES
+        .iter()
+        .map(|(id, text)| Scenario::parse(id, text).expect("library scenarios parse (tested)"))
+        .collect()
+}
+
+/// One library scenario by id.
+pub fn find(id: &str) -> Option<Scenario> {
+    let (id, text) = LIBRARY_FILES.iter().find(|(name, _)| *name == id)?;
+    Scenario::parse(id, text).ok()
 }

@@ -39,7 +39,11 @@ pub struct Heartbeat {
     /// The VisibilityTimeout each call sets (counted from the call).
     pub extend_by: u32,
     /// A cap on extensions (None: until the job ends or fails).
+    #[serde(default)]
     pub max_extensions: Option<u32>,
+    /// A cap on the time since the receive, in seconds: no extension after it (None: no cap).
+    #[serde(default)]
+    pub max_total: Option<f64>,
 }
 
 /// One named side effect of a job (for example "record ticket", "send staff notice").
@@ -47,7 +51,9 @@ pub struct Heartbeat {
 pub struct EffectStep {
     /// What the effect is.
     pub name: String,
-    /// Check an idempotency key against the durable ledger before performing it.
+    /// Check an idempotency key (message body + effect name) against the durable ledger before
+    /// performing it.
+    #[serde(default)]
     pub idempotent: bool,
 }
 
@@ -67,12 +73,23 @@ pub enum WorkerMode {
         /// The function timeout in seconds.
         function_timeout: u32,
         /// FunctionResponseTypes = ["ReportBatchItemFailures"].
+        #[serde(default)]
         report_batch_item_failures: bool,
+        /// The function's reserved concurrency: at most this many invocations at once (None: one
+        /// per poller, [`LAMBDA_POLLERS`]). Batches received beyond it wait, throttled, while
+        /// their visibility timeout runs: the reason for the 6x rule.
+        #[serde(default)]
+        reserved_concurrency: Option<u32>,
     },
 }
 
-/// A worker's policy.
+/// How many batches a Lambda event-source mapping holds at once (its pollers).
+pub const LAMBDA_POLLERS: u32 = 5;
+
+/// A worker's policy. In a scenario file only `queue` is required; the rest defaults to
+/// [`WorkerPolicy::new`]'s values.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct WorkerPolicy {
     /// The queue it consumes (queue name).
     pub queue: String,
@@ -80,13 +97,14 @@ pub struct WorkerPolicy {
     pub mode: WorkerMode,
     /// ReceiveMessage WaitTimeSeconds (0 = short poll).
     pub wait_time_seconds: u32,
-    /// ReceiveMessage MaxNumberOfMessages.
+    /// ReceiveMessage MaxNumberOfMessages (a Lambda worker uses its batch size).
     pub max_messages: u32,
     /// ReceiveMessage VisibilityTimeout override (None: the queue's).
     pub visibility_timeout: Option<u32>,
-    /// Pause after an empty short poll, in seconds.
+    /// Pause after an empty short poll, in seconds (at least 0.1 s).
     pub idle_pause: f64,
-    /// How long each job takes.
+    /// How long each message's job takes (a worker processes a received batch one message
+    /// after the other; the effects are spread evenly over the job, the last one at its end).
     pub processing: ProcessingTime,
     /// Optional heartbeat.
     pub heartbeat: Option<Heartbeat>,
@@ -94,6 +112,31 @@ pub struct WorkerPolicy {
     pub effects: Vec<EffectStep>,
     /// Bodies containing this text always fail (a poison message). None: never.
     pub poison_marker: Option<String>,
+}
+
+impl WorkerPolicy {
+    /// An automatic worker on `queue`: short polls one message at a time, pauses 1 s after an
+    /// empty receive, takes 5 s a job, no heartbeat, no effects.
+    pub fn new(queue: impl Into<String>) -> Self {
+        WorkerPolicy {
+            queue: queue.into(),
+            mode: WorkerMode::Auto,
+            wait_time_seconds: 0,
+            max_messages: 1,
+            visibility_timeout: None,
+            idle_pause: 1.0,
+            processing: ProcessingTime::Fixed { seconds: 5.0 },
+            heartbeat: None,
+            effects: Vec::new(),
+            poison_marker: None,
+        }
+    }
+}
+
+impl Default for WorkerPolicy {
+    fn default() -> Self {
+        WorkerPolicy::new("")
+    }
 }
 
 /// What a worker is doing.
@@ -120,10 +163,16 @@ pub struct HeldMessage {
     pub receipt_handle: String,
     /// When its job started.
     pub started_at: Millis,
-    /// When the job will finish (None when dead or hung).
+    /// When the job will finish (None when dead or hung, or not started yet).
     pub done_at: Option<Millis>,
     /// Side effects done so far, by name.
     pub effects_done: Vec<String>,
+    /// Its ApproximateReceiveCount at this receive.
+    #[serde(default)]
+    pub receive_count: u32,
+    /// Its visibility timeout ran out while this worker held it: another consumer may get it.
+    #[serde(default)]
+    pub lease_expired: bool,
 }
 
 /// What the UI draws for a worker lane.
@@ -139,9 +188,22 @@ pub struct WorkerView {
     pub holding: Vec<HeldMessage>,
     /// Faults armed for its next job (e.g. "CrashAfterCommit").
     pub armed_faults: Vec<String>,
+    /// Policy problems worth showing (the Lambda 6x rule, a heartbeat slower than the timeout).
+    #[serde(default)]
+    pub warnings: Vec<String>,
+    /// SQS requests this worker made.
+    #[serde(default)]
+    pub api_calls: u64,
+    /// Its ReceiveMessage calls that returned nothing.
+    #[serde(default)]
+    pub empty_receives: u64,
+    /// Messages it received.
+    #[serde(default)]
+    pub deliveries: u64,
 }
 
-/// A steady producer: sends `count` messages (None: forever), one every `every` seconds.
+/// A steady producer: sends `count` messages (None: forever), one every `every` seconds, the
+/// first one at once.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ProducerSpec {
     /// Unique name.
@@ -151,13 +213,17 @@ pub struct ProducerSpec {
     /// Seconds between sends.
     pub every: f64,
     /// How many to send (None: until removed).
+    #[serde(default)]
     pub count: Option<u64>,
-    /// Body template; `{n}` is replaced by the message's number.
+    /// Body template; `{n}` is replaced by the message's number (from 1), `{n%K}` by n mod K.
     pub body: String,
     /// Per-message DelaySeconds (standard queues).
+    #[serde(default)]
     pub delay_seconds: Option<u32>,
     /// FIFO: MessageGroupId template (`{n}`, `{n%K}` for K groups).
+    #[serde(default)]
     pub group_id: Option<String>,
     /// FIFO: MessageDeduplicationId template (None: content-based or none).
+    #[serde(default)]
     pub deduplication_id: Option<String>,
 }

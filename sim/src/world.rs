@@ -1,13 +1,27 @@
 //! The world: one engine, its producers and workers, the ledger and the metrics, on one virtual
 //! clock. Everything random draws from the world's seed.
+//!
+//! The clock loop ([`World::advance_to`]) takes, one at a time, the earliest of: the engine's
+//! next deadline, a world timer (a worker's next poll, job step or heartbeat; a producer's next
+//! send) and a scheduled scenario step. At equal times the engine goes first (a visibility
+//! timeout that ends at 12:00:30 makes the message receivable by a poll at 12:00:30), then
+//! timers, then scenario steps — the order a user action at that instant would see, which is
+//! what makes replaying the log give the same world.
 
-use crate::command::{LoggedStep, Step};
+use crate::command::{LoggedStep, SimAction, Step};
+use crate::lane::{Lane, Life};
 use crate::ledger::Ledger;
-use crate::metrics::{Metrics, Summary};
-use crate::scenario::Scenario;
+use crate::metrics::{Metrics, Sample, Summary};
+use crate::narrate::{self, Labels};
+use crate::producer::Producer;
+use crate::scenario::{self, Scenario, StepKind};
 use crate::worker::WorkerView;
 use serde::{Deserialize, Serialize};
-use sqs_engine::{Engine, EventKind, Millis};
+use serde_json::Value;
+use sqs_engine::api::{ReceiveMessageOutput, Response};
+use sqs_engine::script::{error_json, parse_request, Bindings};
+use sqs_engine::{Engine, EventKind, Millis, PollId, Reply, Request};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 /// Who caused an event.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -39,23 +53,158 @@ pub struct WorldEvent {
     pub text: String,
 }
 
+/// Work the world has scheduled for itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Timer {
+    /// A worker's next ReceiveMessage.
+    Poll { lane: u64 },
+    /// A job's next step (effect, end of a message's processing, failure, function timeout).
+    Job { lane: u64, job: u64 },
+    /// A job's next ChangeMessageVisibility.
+    Heartbeat { lane: u64, job: u64 },
+    /// A producer's next send.
+    Produce { producer: u64 },
+}
+
+impl Timer {
+    fn lane(&self) -> Option<u64> {
+        match *self {
+            Timer::Poll { lane } | Timer::Job { lane, .. } | Timer::Heartbeat { lane, .. } => {
+                Some(lane)
+            }
+            Timer::Produce { .. } => None,
+        }
+    }
+}
+
+/// Who is waiting on a long poll.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PollOwner {
+    pub(crate) lane: u64,
+    pub(crate) epoch: u64,
+}
+
+/// What comes next on the clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Next {
+    Engine,
+    Timer,
+    Step,
+}
+
 /// The simulated world. See the crate documentation for the contract.
 pub struct World {
-    engine: Engine,
+    pub(crate) seed: u64,
+    pub(crate) engine: Engine,
+    pub(crate) lanes: Vec<Lane>,
+    /// Ids for lanes, jobs and producers.
+    pub(crate) next_id: u64,
+    /// MessageId -> the worker that received it last, while it is in flight.
+    pub(crate) holders: HashMap<String, String>,
+    pub(crate) producers: Vec<Producer>,
+    timers: BTreeMap<(Millis, u64), Timer>,
+    timer_seq: u64,
+    /// Scenario steps waiting for their time.
+    scheduled: VecDeque<(Millis, Value)>,
+    /// Named results of scenario steps (`as`), for `${NAME.path}`.
+    bindings: Bindings,
+    pub(crate) polls: HashMap<PollId, PollOwner>,
+    /// The user's long polls answered and not yet taken (by the script runner).
+    user_polls: Vec<(PollId, ReceiveMessageOutput)>,
+    pub(crate) ledger: Ledger,
+    pub(crate) metrics: Metrics,
+    log: Vec<LoggedStep>,
+    actions: Vec<LoggedStep>,
+    events: Vec<WorldEvent>,
+    pub(crate) labels: Labels,
 }
 
 impl World {
     /// An empty world at time 0.
     pub fn new(seed: u64) -> Self {
         World {
+            seed,
             engine: Engine::new(seed),
+            lanes: Vec::new(),
+            next_id: 1,
+            holders: HashMap::new(),
+            producers: Vec::new(),
+            timers: BTreeMap::new(),
+            timer_seq: 0,
+            scheduled: VecDeque::new(),
+            bindings: Bindings::default(),
+            polls: HashMap::new(),
+            user_polls: Vec::new(),
+            ledger: Ledger::default(),
+            metrics: Metrics::new(),
+            log: Vec::new(),
+            actions: Vec::new(),
+            events: Vec::new(),
+            labels: Labels::default(),
         }
     }
 
     /// A world built from a scenario: steps at time 0 run now, later steps are scheduled.
+    /// `await` steps are skipped (the world's clock is driven from outside).
+    ///
+    /// Every step, now or later, runs after the work due at its instant (as a user action
+    /// would): a worker added at 0 has polled before the next step at 0 runs.
     pub fn load(scenario: &Scenario) -> Result<Self, String> {
-        let _ = scenario;
-        todo!()
+        let mut world = World::new(scenario.seed);
+        let mut at: Millis = 0;
+        for (index, step) in scenario.steps.iter().enumerate() {
+            match scenario::step_kind(step).map_err(|e| format!("step {index}: {e}"))? {
+                StepKind::Advance(by) => at += by,
+                StepKind::Await => {}
+                StepKind::Call | StepKind::Sim if at == 0 => {
+                    world.advance_to(0);
+                    world
+                        .run_scenario_step(step)
+                        .map_err(|e| format!("step {index}: {e}"))?
+                }
+                StepKind::Call | StepKind::Sim => world.scheduled.push_back((at, step.clone())),
+            }
+        }
+        Ok(world)
+    }
+
+    /// The world a whole [`World::log`] gives at time `until`, from a fresh world with `seed`:
+    /// each step runs at its time, after the work due by then.
+    pub fn from_log(seed: u64, log: &[LoggedStep], until: Millis) -> Result<Self, String> {
+        let mut world = World::new(seed);
+        world.apply_all(log, until)?;
+        Ok(world)
+    }
+
+    /// Applies `steps` (dated, in time order) up to `until`, then advances to `until`.
+    fn apply_all(&mut self, steps: &[LoggedStep], until: Millis) -> Result<(), String> {
+        for (i, step) in steps.iter().take_while(|s| s.at <= until).enumerate() {
+            if step.at < self.now() {
+                return Err(format!("step {} is dated before the one before it", i + 1));
+            }
+            self.advance_to(step.at);
+            self.apply(step.step.clone())
+                .map_err(|e| format!("step {} cannot be replayed: {e}", i + 1))?;
+        }
+        self.advance_to(until.max(self.now()));
+        Ok(())
+    }
+
+    /// The world `scenario` and the user's `actions` (as [`World::actions`] lists them) give at
+    /// time `until`: rewind, share-by-link and fork stand on this.
+    pub fn replay(
+        scenario: &Scenario,
+        actions: &[LoggedStep],
+        until: Millis,
+    ) -> Result<Self, String> {
+        let mut world = World::load(scenario)?;
+        world.apply_all(actions, until)?;
+        Ok(world)
+    }
+
+    /// The seed everything draws from.
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 
     /// The current virtual time.
@@ -66,24 +215,357 @@ impl World {
     /// Moves the clock to `t`, running engine timers, workers, producers and scheduled steps due
     /// by then, in time order.
     pub fn advance_to(&mut self, t: Millis) {
-        let _ = t;
-        todo!()
+        while let Some((at, next)) = self.next_item().filter(|&(at, _)| at <= t) {
+            self.sample_before(at);
+            self.advance_engine(at);
+            match next {
+                Next::Engine => {
+                    if self.engine.next_deadline().is_some_and(|d| d <= at) {
+                        debug_assert!(false, "the engine left work due at {at}");
+                        break;
+                    }
+                }
+                Next::Timer => {
+                    if let Some(((_, _), timer)) = self.timers.pop_first() {
+                        self.fire(timer);
+                    }
+                }
+                Next::Step => {
+                    if let Some((_, step)) = self.scheduled.pop_front() {
+                        if let Err(e) = self.run_scenario_step(&step) {
+                            self.say(Actor::User, None, format!("A scenario step failed: {e}"));
+                        }
+                    }
+                }
+            }
+        }
+        if t > self.engine.now() {
+            self.advance_engine(t);
+        }
+        self.sample_before(t);
     }
 
     /// The earliest instant at which something will happen.
     pub fn next_deadline(&self) -> Option<Millis> {
-        todo!()
+        self.next_item().map(|(at, _)| at)
+    }
+
+    fn next_item(&self) -> Option<(Millis, Next)> {
+        let now = self.now();
+        [
+            self.engine.next_deadline().map(|at| (at, Next::Engine)),
+            self.timers.keys().next().map(|&(at, _)| (at, Next::Timer)),
+            self.scheduled.front().map(|&(at, _)| (at, Next::Step)),
+        ]
+        .into_iter()
+        .flatten()
+        .map(|(at, next)| (at.max(now), next))
+        .min()
     }
 
     /// Runs one user action now and appends it to the log. An error changes nothing.
-    pub fn apply(&mut self, step: Step) -> Result<serde_json::Value, String> {
-        let _ = step;
-        todo!()
+    pub fn apply(&mut self, step: Step) -> Result<Value, String> {
+        self.sample_before(self.now());
+        let result = self.run(&step)?;
+        self.record(LoggedStep {
+            at: self.now(),
+            step,
+        });
+        Ok(result)
+    }
+
+    /// Appends a user action to the log.
+    pub(crate) fn record(&mut self, logged: LoggedStep) {
+        self.log.push(logged.clone());
+        self.actions.push(logged);
+    }
+
+    /// Runs a step as the user.
+    fn run(&mut self, step: &Step) -> Result<Value, String> {
+        match step {
+            Step::Call(request) => match self.call(&Actor::User, request.clone()) {
+                Reply::Done(Ok(response)) => Ok(response_json(&response)),
+                Reply::Done(Err(error)) => Err(error.to_string()),
+                Reply::Pending(poll) => Ok(serde_json::json!({ "pending": poll })),
+            },
+            Step::Sim(action) => self.sim(action),
+        }
+    }
+
+    /// Runs one scenario step (call, sim; after `${...}` substitution) and logs it.
+    fn run_scenario_step(&mut self, raw: &Value) -> Result<(), String> {
+        let value = self.bindings.substitute(raw)?;
+        let name = value.get("as").and_then(Value::as_str).map(str::to_string);
+        let (step, result) = match scenario::step_kind(&value)? {
+            StepKind::Call => {
+                let action = value["call"].as_str().unwrap_or_default();
+                let input = value.get("input").cloned().unwrap_or(serde_json::json!({}));
+                let request = parse_request(action, input)?;
+                match self.call(&Actor::User, request.clone()) {
+                    Reply::Done(Ok(response)) => {
+                        (Some(Step::Call(request)), response_json(&response))
+                    }
+                    Reply::Done(Err(error)) => {
+                        (None, serde_json::json!({ "error": error_json(&error) }))
+                    }
+                    Reply::Pending(poll) => (
+                        Some(Step::Call(request)),
+                        serde_json::json!({ "pending": poll }),
+                    ),
+                }
+            }
+            StepKind::Sim => {
+                let action = scenario::sim_action(&value)?;
+                let result = self.sim(&action)?;
+                (Some(Step::Sim(action)), result)
+            }
+            StepKind::Advance(_) | StepKind::Await => return Ok(()),
+        };
+        if let Some(name) = name {
+            self.bindings.insert(name, result);
+        }
+        // A failed call changes nothing, so the log leaves it out (as `apply` does).
+        if let Some(step) = step {
+            self.log.push(LoggedStep {
+                at: self.now(),
+                step,
+            });
+        }
+        Ok(())
+    }
+
+    /// Runs a `{"sim": ..., "input": ...}` step (the script runner's extra kind).
+    pub(crate) fn run_sim_value(&mut self, value: &Value) -> Result<Value, String> {
+        let step = Step::Sim(scenario::sim_action(value)?);
+        self.apply(step)
+    }
+
+    /// Runs one simulation action now.
+    fn sim(&mut self, action: &SimAction) -> Result<Value, String> {
+        match action {
+            SimAction::AddWorker { name, policy } => self.add_worker(name, policy.clone()),
+            SimAction::RemoveWorker { worker } => self.remove_worker(worker),
+            SimAction::SetPolicy { worker, policy } => self.set_policy(worker, policy.clone()),
+            SimAction::Kill { worker } => self.stop(worker, Life::Dead),
+            SimAction::Hang { worker } => self.stop(worker, Life::Hung),
+            SimAction::Restart { worker } => self.restart(worker),
+            SimAction::CrashAfterCommit { worker } => {
+                self.arm(worker, "CrashAfterCommit", |a| &mut a.crash_after_commit)
+            }
+            SimAction::LoseDeleteResponse { worker } => {
+                self.arm(worker, "LoseDeleteResponse", |a| {
+                    &mut a.lose_delete_response
+                })
+            }
+            SimAction::FailJob { worker } => self.fail_job(worker),
+            SimAction::Deliver { worker, message_id } => self.deliver(worker, message_id),
+            SimAction::Receive { worker } => self.manual_receive(worker),
+            SimAction::Delete { worker, message_id } => self.manual_delete(worker, message_id),
+            SimAction::Extend {
+                worker,
+                message_id,
+                visibility_timeout,
+            } => self.extend(worker, message_id, *visibility_timeout),
+            SimAction::AddProducer(spec) => self.add_producer(spec.clone()),
+            SimAction::RemoveProducer { producer } => self.remove_producer(producer),
+        }
+    }
+
+    /// One SQS call on someone's behalf: counted, made, and its events narrated. A user's call
+    /// that fails is not counted (a failed user action changes nothing).
+    pub(crate) fn call(&mut self, actor: &Actor, request: Request) -> Reply {
+        let action = request.action();
+        let bodies = sent_bodies(&request);
+        let reply = self.engine.call(request);
+        let failed = matches!(reply, Reply::Done(Err(_)));
+        if !(failed && *actor == Actor::User) {
+            self.metrics.count_call(action);
+            if let Actor::Worker(name) = actor {
+                if let Some(lane) = self.lanes.iter_mut().find(|l| &l.name == name) {
+                    lane.api_calls += 1;
+                }
+            }
+        }
+        if let Reply::Done(Ok(response)) = &reply {
+            for (message_id, body) in sent_labels(&bodies, response) {
+                self.labels.learn(&message_id, body);
+            }
+        }
+        self.settle(actor, Some(action));
+        if let Reply::Done(Err(error)) = &reply {
+            if *actor != Actor::User {
+                let text = format!("{} called {action}: {error}", narrate::who(actor));
+                self.push(actor.clone(), Some(action), None, None, text);
+            }
+        }
+        reply
+    }
+
+    /// Moves the engine's clock to `t`, doing the work due by then.
+    fn advance_engine(&mut self, t: Millis) {
+        self.engine.advance_to(t);
+        self.settle(&Actor::Sqs, None);
+    }
+
+    /// Narrates what the engine did for `actor`'s `action` (None: its timers) and hands the long
+    /// polls it answered meanwhile (a send answers a waiting poll at once) to their owners.
+    pub(crate) fn settle(&mut self, actor: &Actor, action: Option<&str>) {
+        let answered = self.engine.take_completed_polls();
+        let mut by_handle = HashMap::new();
+        for (poll, output) in &answered {
+            let actor = self.poll_actor(*poll);
+            for message in output.messages.iter().flatten() {
+                by_handle.insert(message.receipt_handle.clone(), actor.clone());
+            }
+        }
+        self.absorb(actor, action, &by_handle);
+        for (poll, output) in answered {
+            match self.polls.remove(&poll) {
+                Some(owner) => self.poll_answered(owner, output),
+                None => self.user_polls.push((poll, output)),
+            }
+        }
+    }
+
+    /// Who made a long poll (the user when it is not a worker's).
+    fn poll_actor(&self, poll: PollId) -> Actor {
+        self.polls
+            .get(&poll)
+            .and_then(|owner| self.lanes.iter().find(|l| l.id == owner.lane))
+            .map_or(Actor::User, |lane| Actor::Worker(lane.name.clone()))
+    }
+
+    /// Takes the engine's events: counts them, tracks who holds what, narrates them. `by_handle`
+    /// names the receiver of messages returned by long polls.
+    fn absorb(&mut self, actor: &Actor, action: Option<&str>, by_handle: &HashMap<String, Actor>) {
+        for event in self.engine.drain_events() {
+            let (actor, action) = match &event.kind {
+                EventKind::Received { receipt_handle, .. } => match by_handle.get(receipt_handle) {
+                    Some(poller) => (poller.clone(), Some("ReceiveMessage")),
+                    None => (actor.clone(), action),
+                },
+                EventKind::LongPollAnswered { poll, .. }
+                | EventKind::LongPollTimedOut { poll, .. } => {
+                    (self.poll_actor(*poll), Some("ReceiveMessage"))
+                }
+                _ => (actor.clone(), action),
+            };
+            self.metrics.count_event(&event.kind);
+            self.track(&actor, &event.kind);
+            let text = narrate::engine_event(&actor, action, event.at, &event.kind, &self.labels);
+            let message_id = event_message(&event.kind);
+            self.events.push(WorldEvent {
+                at: event.at,
+                actor,
+                action: action.map(str::to_string),
+                engine: Some(event.kind),
+                message_id,
+                text,
+            });
+        }
+    }
+
+    /// Keeps the holder map, labels and lane warnings in step with what SQS did.
+    fn track(&mut self, actor: &Actor, kind: &EventKind) {
+        match kind {
+            EventKind::Received { message_id, .. } => match actor {
+                Actor::Worker(name) => {
+                    self.holders.insert(message_id.clone(), name.clone());
+                    if let Some(lane) = self.lanes.iter_mut().find(|l| &l.name == name) {
+                        lane.deliveries += 1;
+                    }
+                }
+                _ => {
+                    self.holders.remove(message_id);
+                }
+            },
+            EventKind::BecameVisible { message_id, .. } => {
+                if let Some(name) = self.holders.remove(message_id) {
+                    let lane = self.lanes.iter_mut().find(|l| l.name == name);
+                    if let Some(task) = lane.and_then(|l| l.task_mut(message_id)) {
+                        task.lease_expired = true;
+                    }
+                }
+            }
+            EventKind::Deleted { message_id, .. }
+            | EventKind::MovedToDeadLetterQueue { message_id, .. }
+            | EventKind::RetentionExpired { message_id, .. } => {
+                self.holders.remove(message_id);
+            }
+            EventKind::Purged { message_ids, .. } => {
+                for id in message_ids {
+                    self.holders.remove(id);
+                }
+            }
+            EventKind::Redriven {
+                old_message_id,
+                message_id,
+                ..
+            } => self.labels.alias(message_id, old_message_id),
+            EventKind::QueueCreated { queue, .. }
+            | EventKind::QueueAttributesChanged { queue, .. } => self.refresh_warnings(queue),
+            _ => {}
+        }
+    }
+
+    /// Adds a world timer.
+    pub(crate) fn schedule(&mut self, at: Millis, timer: Timer) {
+        self.timer_seq += 1;
+        self.timers
+            .insert((at.max(self.now()), self.timer_seq), timer);
+    }
+
+    /// Whether this timer is scheduled.
+    pub(crate) fn has_timer(&self, timer: Timer) -> bool {
+        self.timers.values().any(|t| *t == timer)
+    }
+
+    /// Drops the timers matching `drop`.
+    pub(crate) fn cancel(&mut self, drop: impl Fn(&Timer) -> bool) {
+        self.timers.retain(|_, timer| !drop(timer));
+    }
+
+    /// Drops every timer of a lane.
+    pub(crate) fn cancel_lane(&mut self, lane: u64) {
+        self.cancel(|t| t.lane() == Some(lane));
+    }
+
+    fn fire(&mut self, timer: Timer) {
+        match timer {
+            Timer::Poll { lane } => self.poll(lane),
+            Timer::Job { lane, job } => self.job_due(lane, job),
+            Timer::Heartbeat { lane, job } => self.heartbeat(lane, job),
+            Timer::Produce { producer } => self.produce(producer),
+        }
+    }
+
+    /// Records a world event that is not an engine event.
+    pub(crate) fn push(
+        &mut self,
+        actor: Actor,
+        action: Option<&str>,
+        engine: Option<EventKind>,
+        message_id: Option<&str>,
+        text: String,
+    ) {
+        self.events.push(WorldEvent {
+            at: self.now(),
+            actor,
+            action: action.map(str::to_string),
+            engine,
+            message_id: message_id.map(str::to_string),
+            text,
+        });
+    }
+
+    /// Records a worker-level (or producer-level) event.
+    pub(crate) fn say(&mut self, actor: Actor, message_id: Option<&str>, text: String) {
+        self.push(actor, None, None, message_id, text);
     }
 
     /// What happened since the last call, in order.
     pub fn drain_events(&mut self) -> Vec<WorldEvent> {
-        todo!()
+        std::mem::take(&mut self.events)
     }
 
     /// The engine, read-only (queues, messages, attributes).
@@ -91,34 +573,212 @@ impl World {
         &self.engine
     }
 
+    /// The engine, for the script runner's calls (see [`sqs_engine::script::Driver`]).
+    pub(crate) fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+
     /// The worker lanes, in the order they were added.
     pub fn workers(&self) -> Vec<WorkerView> {
-        todo!()
+        self.lanes.iter().map(Lane::view).collect()
     }
 
     /// The worker holding this message, if any.
     pub fn holder_of(&self, message_id: &str) -> Option<&str> {
-        let _ = message_id;
-        todo!()
+        self.holders.get(message_id).map(String::as_str)
     }
 
     /// The ledger of side effects.
     pub fn ledger(&self) -> &Ledger {
-        todo!()
+        &self.ledger
     }
 
     /// Counters and samples.
     pub fn metrics(&self) -> &Metrics {
-        todo!()
+        &self.metrics
+    }
+
+    /// Messages left per state, over every queue: "visible", "in_flight", "delayed" (queues that
+    /// are not dead-letter queues) and "dead_letter" (all messages in dead-letter queues).
+    pub fn by_state(&self) -> BTreeMap<String, u64> {
+        let dead_letter_queues = self.dead_letter_queues();
+        let mut by_state: BTreeMap<String, u64> =
+            ["visible", "in_flight", "delayed", "dead_letter"]
+                .into_iter()
+                .map(|k| (k.to_string(), 0))
+                .collect();
+        for name in self.engine.queue_names() {
+            let depth = self.queue_depth(&name);
+            if dead_letter_queues.contains(&name) {
+                *by_state.entry("dead_letter".into()).or_default() += depth.values().sum::<u64>();
+            } else {
+                for (state, n) in depth {
+                    *by_state.entry(state).or_default() += n;
+                }
+            }
+        }
+        by_state
+    }
+
+    /// One queue's messages per state ("visible", "in_flight", "delayed").
+    pub fn queue_depth(&self, queue: &str) -> BTreeMap<String, u64> {
+        let attributes = self.engine.attributes(queue).unwrap_or_default();
+        let count = |name: &str| {
+            attributes
+                .get(name)
+                .and_then(|n| n.parse::<u64>().ok())
+                .unwrap_or(0)
+        };
+        BTreeMap::from([
+            ("visible".into(), count("ApproximateNumberOfMessages")),
+            (
+                "in_flight".into(),
+                count("ApproximateNumberOfMessagesNotVisible"),
+            ),
+            (
+                "delayed".into(),
+                count("ApproximateNumberOfMessagesDelayed"),
+            ),
+        ])
+    }
+
+    /// Names of the queues some queue's RedrivePolicy points at.
+    fn dead_letter_queues(&self) -> BTreeSet<String> {
+        let names = self.engine.queue_names();
+        let targets: BTreeSet<String> = names
+            .iter()
+            .filter_map(|name| self.engine.attributes(name)?.get("RedrivePolicy").cloned())
+            .filter_map(|policy| {
+                let policy: Value = serde_json::from_str(&policy).ok()?;
+                Some(policy.get("deadLetterTargetArn")?.as_str()?.to_string())
+            })
+            .collect();
+        names
+            .into_iter()
+            .filter(|name| {
+                self.engine
+                    .queue_arn(name)
+                    .is_some_and(|arn| targets.contains(&arn))
+            })
+            .collect()
+    }
+
+    /// Takes the depth samples due before `before` (the state has not changed since the last
+    /// event, so one snapshot serves them all).
+    fn sample_before(&mut self, before: Millis) {
+        if !self.metrics.sample_due(before) {
+            return;
+        }
+        let by_state = self.by_state();
+        let state = |k: &str| by_state.get(k).copied().unwrap_or(0);
+        let m = &self.metrics;
+        let snapshot = Sample {
+            at: 0,
+            visible: state("visible"),
+            in_flight: state("in_flight"),
+            delayed: state("delayed"),
+            dead_letter: state("dead_letter"),
+            held_by_worker: self
+                .lanes
+                .iter()
+                .map(|l| (l.name.clone(), l.held() as u64))
+                .filter(|(_, n)| *n > 0)
+                .collect(),
+            deliveries: m.deliveries,
+            redeliveries: m.redeliveries,
+            duplicate_effects: self.ledger.duplicates(),
+            dead_lettered: m.dead_lettered,
+            api_calls: m.api_calls_total(),
+        };
+        self.metrics.sample_until(before, snapshot);
     }
 
     /// The end-of-run summary.
     pub fn summary(&self) -> Summary {
-        todo!()
+        let m = &self.metrics;
+        Summary {
+            sent: m.sent,
+            deliveries: m.deliveries,
+            redeliveries: m.redeliveries,
+            deleted: m.deleted,
+            dead_lettered: m.dead_lettered,
+            effects: self.ledger.performed(),
+            duplicate_effects: self.ledger.duplicates(),
+            prevented_effects: self.ledger.prevented(),
+            api_calls: m.api_calls_total(),
+            empty_receives: m.empty_receives,
+            cost_usd: m.cost_usd(),
+            by_state: self.by_state(),
+        }
     }
 
     /// Every step run so far with its time (scenario steps and user actions).
     pub fn log(&self) -> &[LoggedStep] {
-        todo!()
+        &self.log
+    }
+
+    /// The user's actions only (what [`World::apply`] ran), for [`World::replay`].
+    pub fn actions(&self) -> &[LoggedStep] {
+        &self.actions
+    }
+
+    /// The user's long polls answered since the last call (the script runner awaits them).
+    pub fn take_completed_polls(&mut self) -> Vec<(PollId, ReceiveMessageOutput)> {
+        std::mem::take(&mut self.user_polls)
+    }
+}
+
+/// A response as the JSON AWS answers.
+fn response_json(response: &Response) -> Value {
+    serde_json::to_value(response).unwrap_or(Value::Null)
+}
+
+/// The bodies a send request stores, by batch entry Id ("" for SendMessage).
+fn sent_bodies(request: &Request) -> HashMap<String, String> {
+    match request {
+        Request::SendMessage(input) => HashMap::from([(String::new(), input.message_body.clone())]),
+        Request::SendMessageBatch(input) => input
+            .entries
+            .iter()
+            .map(|e| (e.id.clone(), e.message_body.clone()))
+            .collect(),
+        _ => HashMap::new(),
+    }
+}
+
+/// (MessageId, body) of each message a send stored.
+fn sent_labels<'a>(
+    bodies: &'a HashMap<String, String>,
+    response: &Response,
+) -> Vec<(String, &'a str)> {
+    let found = |id: &str, message_id: &str| {
+        bodies
+            .get(id)
+            .map(|body| (message_id.to_string(), body.as_str()))
+    };
+    match response {
+        Response::SendMessage(output) => found("", &output.message_id).into_iter().collect(),
+        Response::SendMessageBatch(output) => output
+            .successful
+            .iter()
+            .filter_map(|e| found(&e.id, &e.message_id))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The MessageId an engine event concerns.
+fn event_message(kind: &EventKind) -> Option<String> {
+    match kind {
+        EventKind::Sent { message_id, .. }
+        | EventKind::Deduplicated { message_id, .. }
+        | EventKind::BecameVisible { message_id, .. }
+        | EventKind::Received { message_id, .. }
+        | EventKind::VisibilityChanged { message_id, .. }
+        | EventKind::Deleted { message_id, .. }
+        | EventKind::MovedToDeadLetterQueue { message_id, .. }
+        | EventKind::Redriven { message_id, .. }
+        | EventKind::RetentionExpired { message_id, .. } => Some(message_id.clone()),
+        _ => None,
     }
 }

@@ -1,5 +1,73 @@
 //! `sqs-sim`: runs scenario files against the engine and prints the results.
-fn main() {
-    eprintln!("usage: sqs-sim run FILE.json | sqs-sim bench");
-    std::process::exit(2);
+//!
+//! * `sqs-sim run FILE.json` (`-` reads stdin): one JSON line per step (format:
+//!   `sqs_engine::script`). Exit 0 when the file is valid, whatever the calls answered; a malformed
+//!   file prints `step N: ...` on stderr and exits 2.
+//! * `sqs-sim bench [N]` (default 1,000,000): N message lifecycles per run, median of 3 runs, one
+//!   figure line per batching mode; the last line is `lifecycles_per_sec=N` for the batch-of-10
+//!   worker (`sqs_engine::bench`).
+
+use sqs_engine::bench::{measure, Batching};
+use sqs_engine::script::{run_streaming, ScriptFile};
+use std::io::{Read, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+const USAGE: &str = "usage: sqs-sim run FILE.json|-  |  sqs-sim bench [N]";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        ["run", path] => run(path),
+        ["bench"] => bench(1_000_000),
+        ["bench", n] => match n.replace(['_', ','], "").parse() {
+            Ok(n) if n > 0 => bench(n),
+            _ => Err(format!("bench: N must be a positive integer, not {n:?}")),
+        },
+        _ => Err(USAGE.to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("sqs-sim: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(path: &str) -> Result<(), String> {
+    let mut text = String::new();
+    if path == "-" {
+        std::io::stdin().read_to_string(&mut text)
+    } else {
+        std::fs::File::open(path).and_then(|mut f| f.read_to_string(&mut text))
+    }
+    .map_err(|e| format!("{path}: {e}"))?;
+    let script = ScriptFile::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+    // The driver: the simulation's World (workers, producers, `sim` steps, the summary line).
+    let mut driver = sqs_sim::World::new(script.seed);
+    let mut out = std::io::stdout().lock();
+    run_streaming(&mut driver, &script, |line| {
+        // A closed stdout (`| head`) is not an error of the script.
+        let _ = writeln!(out, "{line}");
+    })
+    .map_err(|e| format!("{path}: {e}"))
+}
+
+fn bench(n: u64) -> Result<(), String> {
+    let origin = Instant::now();
+    let clock = || origin.elapsed().as_secs_f64();
+    let mut last = 0.0;
+    for batching in [Batching::Single, Batching::Ten] {
+        let result = measure(n, batching, 3, clock);
+        println!("{result}");
+        last = result.lifecycles_per_sec;
+    }
+    println!("lifecycles_per_sec={last:.0}");
+    Ok(())
 }

@@ -1,0 +1,325 @@
+//! ReceiveMessage: short and long polls, standard and FIFO selection, attempt-id retries and the
+//! dead-letter check on each candidate (semantics §4, §9, §13.3, §13.5).
+
+use crate::api::*;
+use crate::engine::{Engine, PollId, Reply};
+use crate::error::{ErrorCode, SqsError};
+use crate::event::EventKind;
+use crate::message::{self, Selection, State};
+use crate::queue::AttemptItem;
+use crate::timers::Timer;
+use crate::Millis;
+
+/// Most in-flight messages a queue may have (§11).
+const IN_FLIGHT_LIMIT: usize = 120_000;
+
+/// A validated ReceiveMessage.
+#[derive(Clone, Debug)]
+pub(crate) struct ReceiveParams {
+    max: usize,
+    visibility: Millis,
+    selection: Selection,
+    attempt_id: Option<String>,
+    short_poll: bool,
+}
+
+impl ReceiveParams {
+    /// A one-message receive showing all system attributes (the playground's hand delivery).
+    pub(crate) fn hand_delivery(visibility: Millis) -> Self {
+        ReceiveParams {
+            max: 1,
+            visibility,
+            selection: Selection::new(vec!["All".into()], Vec::new()),
+            attempt_id: None,
+            short_poll: true,
+        }
+    }
+}
+
+/// A long poll waiting for a message.
+#[derive(Clone, Debug)]
+pub(crate) struct Poll {
+    queue: u32,
+    params: ReceiveParams,
+}
+
+impl Engine {
+    pub(crate) fn receive_message(&mut self, input: ReceiveMessageInput) -> Reply {
+        let (uid, params, wait) = match self.check_receive(input) {
+            Ok(ok) => ok,
+            Err(err) => return Reply::Done(Err(err)),
+        };
+        let q = self.q(uid);
+        if params.short_poll && !q.fifo() && q.counts.in_flight >= IN_FLIGHT_LIMIT {
+            return Reply::Done(Err(SqsError::new(
+                ErrorCode::OverLimit,
+                format!("The maximum number of in flight messages ({IN_FLIGHT_LIMIT}) has been reached."),
+            )));
+        }
+        let messages = self.receive_now(uid, &params);
+        if !messages.is_empty() || wait == 0 {
+            return Reply::Done(Ok(Response::ReceiveMessage(output(messages))));
+        }
+        let poll = self.next_poll;
+        self.next_poll += 1;
+        let until = self.now + wait * 1000;
+        self.polls.insert(poll, Poll { queue: uid, params });
+        let q = self.q_mut(uid);
+        q.polls.push_back(poll);
+        let queue = q.name.clone();
+        self.timers.schedule(until, Timer::PollTimeout(poll));
+        self.emit(EventKind::LongPollStarted { queue, poll, until });
+        Reply::Pending(poll)
+    }
+
+    /// Parameter rules (§4.1); returns the queue, the parameters and the wait in seconds.
+    fn check_receive(
+        &self,
+        input: ReceiveMessageInput,
+    ) -> Result<(u32, ReceiveParams, Millis), SqsError> {
+        let uid = self.resolve(&input.queue_url)?;
+        let q = self.q(uid);
+        let max = input.max_number_of_messages.unwrap_or(1);
+        if !(1..=10).contains(&max) {
+            return Err(SqsError::invalid_value(
+                "MaxNumberOfMessages",
+                max,
+                "Must be between 1 and 10, if provided.",
+            ));
+        }
+        let wait = input
+            .wait_time_seconds
+            .unwrap_or(q.config.wait_seconds() as i64);
+        if !(0..=20).contains(&wait) {
+            return Err(SqsError::invalid_value(
+                "WaitTimeSeconds",
+                wait,
+                "Must be >= 0 and <= 20, if provided.",
+            ));
+        }
+        let visibility = input
+            .visibility_timeout
+            .unwrap_or(q.config.visibility_timeout() as i64);
+        crate::validate::visibility_timeout(visibility)?;
+        if let Some(id) = &input.receive_request_attempt_id {
+            let legal = (1..=128).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_graphic());
+            if !legal {
+                return Err(SqsError::invalid_value(
+                    "ReceiveRequestAttemptId",
+                    id,
+                    "ReceiveRequestAttemptId can only include alphanumeric and punctuation characters. 1 to 128 in length.",
+                ));
+            }
+        }
+        let mut system = input.attribute_names.unwrap_or_default();
+        system.extend(input.message_system_attribute_names.unwrap_or_default());
+        let params = ReceiveParams {
+            max: max as usize,
+            visibility: visibility as Millis * 1000,
+            selection: Selection::new(system, input.message_attribute_names.unwrap_or_default()),
+            // Attempt ids apply to FIFO queues only (§4.1).
+            attempt_id: input.receive_request_attempt_id.filter(|_| q.fifo()),
+            short_poll: wait == 0,
+        };
+        Ok((uid, params, wait as Millis))
+    }
+
+    /// Receives what is receivable right now (possibly nothing).
+    fn receive_now(&mut self, uid: u32, params: &ReceiveParams) -> Vec<Message> {
+        if let Some(id) = &params.attempt_id {
+            if let Some(retry) = self.retry_attempt(uid, id, params) {
+                return retry;
+            }
+        }
+        let limit = params
+            .max
+            .min(IN_FLIGHT_LIMIT.saturating_sub(self.q(uid).counts.in_flight));
+        let (take, dead) = self.pick(uid, limit, params.short_poll);
+        if let Some(dlq) = self.dead_letter_queue(uid) {
+            for slot in dead {
+                self.move_to_dead_letter_queue(uid, slot, dlq);
+            }
+        }
+        let messages: Vec<Message> = take
+            .iter()
+            .map(|&slot| self.deliver(uid, slot, params))
+            .collect();
+        if let Some(id) = params.attempt_id.clone().filter(|_| !take.is_empty()) {
+            let q = self.q(uid);
+            let items: Vec<AttemptItem> = take
+                .iter()
+                .map(|&slot| (slot, q.slot_gen(slot), q.msg(slot).receipt_gen, 0))
+                .collect();
+            let now = self.now;
+            self.q_mut(uid).attempts.insert(id, items, now);
+        }
+        messages
+    }
+
+    /// Chooses up to `limit` messages in delivery order, and separately the candidates met on the
+    /// way that exceeded maxReceiveCount (moved instead of returned, scan continues, §9).
+    fn pick(&mut self, uid: u32, limit: usize, short_poll: bool) -> (Vec<u32>, Vec<u32>) {
+        let q = self.q(uid);
+        let max_receives = self
+            .dead_letter_queue(uid)
+            .and(q.config.redrive.as_ref())
+            .map_or(u32::MAX, |r| r.max_receive_count);
+        let is_dead = |slot: u32| q.msg(slot).receive_count >= max_receives;
+        let (mut take, mut dead) = (Vec::new(), Vec::new());
+        let shuffle = !q.fifo() && self.knobs.best_effort_ordering;
+        let want = if shuffle { limit * 2 } else { limit };
+        let mut visit = |slot: u32| {
+            if take.len() >= want {
+                return false;
+            }
+            if is_dead(slot) {
+                dead.push(slot);
+            } else {
+                take.push(slot);
+            }
+            true
+        };
+        if q.fifo() {
+            // Groups by the instant their head became receivable; each gives its visible prefix.
+            'groups: for &(.., group) in &q.groups.ready {
+                for slot in q.visible_prefix(group) {
+                    if !visit(slot) {
+                        break 'groups;
+                    }
+                }
+            }
+        } else {
+            for &(.., slot) in &q.ready {
+                if !visit(slot) {
+                    break;
+                }
+            }
+        }
+        if shuffle {
+            for i in (1..take.len()).rev() {
+                take.swap(i, self.rng.below(i + 1));
+            }
+            take.truncate(limit);
+        }
+        if short_poll && !self.q(uid).fifo() && self.knobs.short_poll_sampling {
+            take.retain(|_| self.rng.chance(0.5));
+        }
+        (take, dead)
+    }
+
+    /// Hands out one message: new receipt handle, receive count + 1, hidden for the visibility
+    /// timeout counted from now (§4.2).
+    pub(crate) fn deliver(&mut self, uid: u32, slot: u32, params: &ReceiveParams) -> Message {
+        let now = self.now;
+        let until = now + params.visibility;
+        let nonce = self.rng.next_u64();
+        let duplicate = !self.q(uid).fifo() && self.rng.chance(self.knobs.duplicate_delivery);
+        let q = self.q_mut(uid);
+        q.modify(slot, |m| {
+            m.receive_count += 1;
+            m.first_receive.get_or_insert(now);
+            m.receipt_gen = m.receipt_gen.wrapping_add(1);
+            m.receipt_nonce = nonce;
+            m.timer_gen = m.timer_gen.wrapping_add(1);
+            m.visibility_changes = 0;
+            m.state = State::InFlight {
+                until,
+                received_at: now,
+            };
+            m.duplicate = duplicate;
+        });
+        self.schedule_reveal(uid, slot, until);
+        self.received_event(uid, slot, params)
+    }
+
+    /// Emits Received and builds the answer for a message just (re)hidden.
+    fn received_event(&mut self, uid: u32, slot: u32, params: &ReceiveParams) -> Message {
+        let q = self.q(uid);
+        let handle = self.handle_of(q, slot);
+        let m = q.msg(slot);
+        let answer = message::received(m, handle.clone(), &params.selection);
+        let kind = EventKind::Received {
+            queue: q.name.clone(),
+            message_id: m.id.clone(),
+            receipt_handle: handle,
+            receive_count: m.receive_count,
+            visible_at: match m.state {
+                State::InFlight { until, .. } => until,
+                _ => self.now,
+            },
+        };
+        self.emit(kind);
+        answer
+    }
+
+    /// A FIFO retry with a ReceiveRequestAttemptId seen in the last 5 minutes: if none of its
+    /// messages was deleted, re-received or had its visibility changed, the same messages and
+    /// handles come back with a fresh visibility timeout (§4.1). Otherwise `None`.
+    fn retry_attempt(&mut self, uid: u32, id: &str, params: &ReceiveParams) -> Option<Vec<Message>> {
+        let q = self.q(uid);
+        let items = q.attempts.get(id, self.now)?.clone();
+        let unchanged = items.iter().all(|&(slot, slot_gen, receipt_gen, changes)| {
+            q.lookup(slot, slot_gen).is_some_and(|m| {
+                m.receipt_gen == receipt_gen && m.visibility_changes == changes
+            })
+        });
+        if !unchanged {
+            return None;
+        }
+        let now = self.now;
+        let until = now + params.visibility;
+        let mut messages = Vec::new();
+        for (slot, ..) in items {
+            self.q_mut(uid).modify(slot, |m| {
+                let received_at = match m.state {
+                    State::InFlight { received_at, .. } => received_at,
+                    _ => now,
+                };
+                m.state = State::InFlight { until, received_at };
+                m.timer_gen = m.timer_gen.wrapping_add(1);
+            });
+            self.schedule_reveal(uid, slot, until);
+            messages.push(self.received_event(uid, slot, params));
+        }
+        Some(messages)
+    }
+
+    /// Answers waiting long polls of queues where something became receivable, in arrival
+    /// order, while there is something to give (§4.3).
+    pub(crate) fn serve_woken(&mut self) {
+        while !self.woken.is_empty() {
+            let uid = self.woken.remove(0);
+            while let Some(&poll) = self.q_opt(uid).and_then(|q| q.polls.front()) {
+                let params = self.polls[&poll].params.clone();
+                let messages = self.receive_now(uid, &params);
+                if messages.is_empty() {
+                    break;
+                }
+                self.q_mut(uid).polls.pop_front();
+                self.polls.remove(&poll);
+                let (queue, count) = (self.q(uid).name.clone(), messages.len());
+                self.completed.push((poll, output(messages)));
+                self.emit(EventKind::LongPollAnswered { queue, poll, count });
+            }
+        }
+    }
+
+    /// Ends a long poll with `{}` (its wait ran out, or its queue was deleted).
+    pub(crate) fn time_out_poll(&mut self, poll: PollId) {
+        let Some(Poll { queue: uid, .. }) = self.polls.remove(&poll) else {
+            return;
+        };
+        let q = self.q_mut(uid);
+        q.polls.retain(|&p| p != poll);
+        let queue = q.name.clone();
+        self.completed.push((poll, ReceiveMessageOutput::default()));
+        self.emit(EventKind::LongPollTimedOut { queue, poll });
+    }
+}
+
+/// `{"Messages": [...]}`, or `{}` when there are none (§4.2).
+fn output(messages: Vec<Message>) -> ReceiveMessageOutput {
+    ReceiveMessageOutput {
+        messages: Some(messages).filter(|m| !m.is_empty()),
+    }
+}

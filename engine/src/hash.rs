@@ -1,0 +1,212 @@
+//! The digests SQS reports: MD5 of bodies and of message attributes (semantics §3.1) and the
+//! SHA-256 content-based deduplication id (§3.4). Written here to keep the crate dependency-free.
+
+use crate::api::MessageAttributes;
+
+/// Hex MD5 of `data` (RFC 1321).
+pub(crate) fn md5_hex(data: &[u8]) -> String {
+    hex(&md5(data))
+}
+
+/// Hex SHA-256 of `data` (FIPS 180-4).
+pub(crate) fn sha256_hex(data: &[u8]) -> String {
+    hex(&sha256(data))
+}
+
+/// MD5OfMessageAttributes: attributes in name order, each as length-prefixed name, length-prefixed
+/// DataType, a transport byte (1 string/number, 2 binary) and the length-prefixed value bytes.
+/// `None` for an empty map, since AWS then omits the member. Binary values are already checked
+/// to be base64 by validation.
+pub(crate) fn md5_of_attributes(attributes: &MessageAttributes) -> Option<String> {
+    if attributes.is_empty() {
+        return None;
+    }
+    let mut buf = Vec::new();
+    let put = |buf: &mut Vec<u8>, bytes: &[u8]| {
+        buf.extend_from_slice(&(bytes.len() as u32).to_be_bytes());
+        buf.extend_from_slice(bytes);
+    };
+    for (name, value) in attributes {
+        put(&mut buf, name.as_bytes());
+        put(&mut buf, value.data_type.as_bytes());
+        let (transport, bytes) = crate::validate::attribute_value_bytes(value);
+        buf.push(transport);
+        put(&mut buf, &bytes);
+    }
+    Some(md5_hex(&buf))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Pads a message as MD5 and SHA-256 both do; `big_endian` picks the length's byte order.
+fn pad(data: &[u8], big_endian: bool) -> Vec<u8> {
+    let mut msg = data.to_vec();
+    msg.push(0x80);
+    while msg.len() % 64 != 56 {
+        msg.push(0);
+    }
+    let bits = (data.len() as u64).wrapping_mul(8);
+    msg.extend_from_slice(&if big_endian {
+        bits.to_be_bytes()
+    } else {
+        bits.to_le_bytes()
+    });
+    msg
+}
+
+fn md5(data: &[u8]) -> [u8; 16] {
+    const SHIFTS: [u32; 16] = [7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21];
+    // RFC 1321's table T[i] = floor(2^32 * |sin(i + 1)|), built once.
+    static K: std::sync::OnceLock<[u32; 64]> = std::sync::OnceLock::new();
+    let k = K.get_or_init(|| {
+        std::array::from_fn(|i| ((i as f64 + 1.0).sin().abs() * 4_294_967_296.0) as u32)
+    });
+    let mut state = [0x6745_2301u32, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
+    for block in pad(data, false).chunks(64) {
+        let m: [u32; 16] = std::array::from_fn(|i| {
+            u32::from_le_bytes([block[4 * i], block[4 * i + 1], block[4 * i + 2], block[4 * i + 3]])
+        });
+        let [mut a, mut b, mut c, mut d] = state;
+        for i in 0..64 {
+            let (f, g) = match i / 16 {
+                0 => ((b & c) | (!b & d), i),
+                1 => ((d & b) | (!d & c), (5 * i + 1) % 16),
+                2 => (b ^ c ^ d, (3 * i + 5) % 16),
+                _ => (c ^ (b | !d), (7 * i) % 16),
+            };
+            let rotated = a
+                .wrapping_add(f)
+                .wrapping_add(k[i])
+                .wrapping_add(m[g])
+                .rotate_left(SHIFTS[(i / 16) * 4 + i % 4]);
+            a = d;
+            d = c;
+            c = b;
+            b = b.wrapping_add(rotated);
+        }
+        for (s, v) in state.iter_mut().zip([a, b, c, d]) {
+            *s = s.wrapping_add(v);
+        }
+    }
+    let mut out = [0u8; 16];
+    for (chunk, s) in out.chunks_mut(4).zip(state) {
+        chunk.copy_from_slice(&s.to_le_bytes());
+    }
+    out
+}
+
+const SHA256_K: [u32; 64] = [
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+];
+
+fn sha256(data: &[u8]) -> [u8; 32] {
+    let mut h: [u32; 8] = [
+        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+        0x5be0cd19,
+    ];
+    for block in pad(data, true).chunks(64) {
+        let mut w = [0u32; 64];
+        for (i, word) in block.chunks(4).enumerate() {
+            w[i] = u32::from_be_bytes([word[0], word[1], word[2], word[3]]);
+        }
+        for i in 16..64 {
+            let s0 = w[i - 15].rotate_right(7) ^ w[i - 15].rotate_right(18) ^ (w[i - 15] >> 3);
+            let s1 = w[i - 2].rotate_right(17) ^ w[i - 2].rotate_right(19) ^ (w[i - 2] >> 10);
+            w[i] = w[i - 16]
+                .wrapping_add(s0)
+                .wrapping_add(w[i - 7])
+                .wrapping_add(s1);
+        }
+        let mut v = h;
+        for i in 0..64 {
+            let s1 = v[4].rotate_right(6) ^ v[4].rotate_right(11) ^ v[4].rotate_right(25);
+            let ch = (v[4] & v[5]) ^ (!v[4] & v[6]);
+            let t1 = v[7]
+                .wrapping_add(s1)
+                .wrapping_add(ch)
+                .wrapping_add(SHA256_K[i])
+                .wrapping_add(w[i]);
+            let s0 = v[0].rotate_right(2) ^ v[0].rotate_right(13) ^ v[0].rotate_right(22);
+            let maj = (v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]);
+            let t2 = s0.wrapping_add(maj);
+            v.copy_within(0..7, 1);
+            v[4] = v[4].wrapping_add(t1);
+            v[0] = t1.wrapping_add(t2);
+        }
+        for (s, x) in h.iter_mut().zip(v) {
+            *s = s.wrapping_add(x);
+        }
+    }
+    let mut out = [0u8; 32];
+    for (chunk, s) in out.chunks_mut(4).zip(h) {
+        chunk.copy_from_slice(&s.to_be_bytes());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::MessageAttributeValue;
+
+    fn string_attr(name: &str, data_type: &str, value: &str) -> MessageAttributes {
+        let mut map = MessageAttributes::new();
+        map.insert(
+            name.into(),
+            MessageAttributeValue {
+                data_type: data_type.into(),
+                string_value: Some(value.into()),
+                binary_value: None,
+            },
+        );
+        map
+    }
+
+    #[test]
+    fn md5_known_vectors() {
+        assert_eq!(md5_hex(b""), "d41d8cd98f00b204e9800998ecf8427e");
+        // §3.1: "message" -> 78e731027d8fd50ed642340b7c9a63b3
+        assert_eq!(md5_hex(b"message"), "78e731027d8fd50ed642340b7c9a63b3");
+        assert_eq!(md5_hex(&[b'a'; 200]), md5_hex(&[b'a'; 200]));
+    }
+
+    #[test]
+    fn sha256_known_vectors() {
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(
+            sha256_hex(b""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+    }
+
+    #[test]
+    fn attribute_md5_matches_the_reference_vectors() {
+        // §3.1 verified vectors.
+        let md5 = |m: MessageAttributes| md5_of_attributes(&m).unwrap();
+        assert_eq!(
+            md5(string_attr("MyAttribute", "String", "foobar")),
+            "adb59cd4678ea5a855436b949cd07ab6"
+        );
+        assert_eq!(
+            md5(string_attr("Foo", "String", "Bar")),
+            "ae7155c6026991b6d54b11589678bf9c"
+        );
+        assert_eq!(
+            md5(string_attr("timestamp", "Number", "1493147359900")),
+            "235c5c510d26fb653d073faed50ae77c"
+        );
+        assert_eq!(md5_of_attributes(&MessageAttributes::new()), None);
+    }
+}

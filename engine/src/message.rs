@@ -1,0 +1,173 @@
+//! A stored message and how ReceiveMessage presents it (semantics §4.1–§4.2).
+
+use crate::api::{self, Attributes, MessageAttributes};
+use crate::Millis;
+
+/// SenderId every message reports: a fixed fake IAM user id.
+pub(crate) const SENDER_ID: &str = "AIDAEXAMPLESIMULATOR";
+
+/// Where a message is in its lifecycle (§13.1). `since` drives FIFO group order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum State {
+    Delayed { until: Millis },
+    Visible { since: Millis },
+    InFlight { until: Millis, received_at: Millis },
+}
+
+/// What a message keeps besides its body; boxed so that a plain message stays small.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Extras {
+    pub attributes: MessageAttributes,
+    pub trace_header: Option<String>,
+    pub dedup_id: Option<String>,
+    /// DeadLetterQueueSourceArn, once moved to a dead-letter queue.
+    pub dlq_source_arn: Option<String>,
+}
+
+/// One stored message.
+#[derive(Clone, Debug)]
+pub(crate) struct Message {
+    pub id: String,
+    pub body: String,
+    pub md5_of_body: String,
+    pub extras: Option<Box<Extras>>,
+    pub group: Option<String>,
+    /// Internal send order (FIFO SequenceNumber and standard tie-break).
+    pub seq: u64,
+    /// SentTimestamp (kept across a dead-letter move).
+    pub sent_at: Millis,
+    /// Enqueue time: retention and standard order (reset by a FIFO dead-letter move).
+    pub enqueued_at: Millis,
+    pub state: State,
+    pub receive_count: u32,
+    pub first_receive: Option<Millis>,
+    /// Receive generation: which receipt handle is the latest.
+    pub receipt_gen: u32,
+    /// Random part of the latest receipt handle.
+    pub receipt_nonce: u64,
+    /// Invalidates scheduled reveal timers when the state changes.
+    pub timer_gen: u32,
+    /// ChangeMessageVisibility calls since the last receive (ReceiveRequestAttemptId retries).
+    pub visibility_changes: u32,
+    /// Knob `duplicate_delivery`: in flight but still receivable by another consumer.
+    pub duplicate: bool,
+    /// Index of its FIFO group in the queue's group table.
+    pub group_slot: u32,
+}
+
+impl Message {
+    pub(crate) fn extras(&self) -> Option<&Extras> {
+        self.extras.as_deref()
+    }
+
+    pub(crate) fn extras_mut(&mut self) -> &mut Extras {
+        self.extras.get_or_insert_with(Box::default)
+    }
+
+    pub(crate) fn dedup_id(&self) -> Option<&str> {
+        self.extras()?.dedup_id.as_deref()
+    }
+}
+
+/// The FIFO SequenceNumber: a large, increasing, non-consecutive decimal (§3.4).
+pub(crate) fn sequence_number(seq: u64) -> String {
+    (18_000_000_000_000_000_000u128 + seq as u128 * 7_919).to_string()
+}
+
+/// Which system attributes a ReceiveMessage asked for (the union of AttributeNames and
+/// MessageSystemAttributeNames, §4.1), and which message attributes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Selection {
+    system: Vec<String>,
+    message: Vec<String>,
+}
+
+impl Selection {
+    pub(crate) fn new(system: Vec<String>, message: Vec<String>) -> Self {
+        Selection { system, message }
+    }
+
+    fn wants_system(&self, name: &str) -> bool {
+        self.system.iter().any(|n| n == "All" || n == name)
+    }
+
+    fn wants_attribute(&self, name: &str) -> bool {
+        self.message.iter().any(|filter| {
+            filter == "All"
+                || filter == ".*"
+                || filter == name
+                || filter
+                    .strip_suffix(".*")
+                    .is_some_and(|prefix| name.strip_prefix(prefix).is_some_and(|r| r.starts_with('.')))
+        })
+    }
+}
+
+/// Builds the received form of `msg` with `receipt_handle`, showing the selected attributes;
+/// MD5OfMessageAttributes is recomputed over the returned subset (§4.1).
+pub(crate) fn received(msg: &Message, receipt_handle: String, sel: &Selection) -> api::Message {
+    let extras = msg.extras();
+    let mut system = Attributes::new();
+    let mut put = |name: &str, value: Option<String>| {
+        if let Some(value) = value.filter(|_| sel.wants_system(name)) {
+            system.insert(name.into(), value);
+        }
+    };
+    put(
+        "ApproximateFirstReceiveTimestamp",
+        msg.first_receive.map(|t| (crate::EPOCH_MS + t).to_string()),
+    );
+    put("ApproximateReceiveCount", Some(msg.receive_count.to_string()));
+    put("AWSTraceHeader", extras.and_then(|e| e.trace_header.clone()));
+    put("SenderId", Some(SENDER_ID.into()));
+    put("SentTimestamp", Some((crate::EPOCH_MS + msg.sent_at).to_string()));
+    put("MessageDeduplicationId", msg.dedup_id().map(String::from));
+    put("MessageGroupId", msg.group.clone());
+    put(
+        "SequenceNumber",
+        msg.dedup_id().map(|_| sequence_number(msg.seq)),
+    );
+    put(
+        "DeadLetterQueueSourceArn",
+        extras.and_then(|e| e.dlq_source_arn.clone()),
+    );
+    let attributes: MessageAttributes = extras
+        .map(|e| {
+            e.attributes
+                .iter()
+                .filter(|(name, _)| sel.wants_attribute(name))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()
+        })
+        .unwrap_or_default();
+    api::Message {
+        message_id: msg.id.clone(),
+        receipt_handle,
+        md5_of_body: msg.md5_of_body.clone(),
+        body: msg.body.clone(),
+        attributes: Some(system).filter(|s| !s.is_empty()),
+        md5_of_message_attributes: crate::hash::md5_of_attributes(&attributes),
+        message_attributes: Some(attributes).filter(|a| !a.is_empty()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attribute_filters() {
+        let sel = Selection::new(vec![], vec!["foo.*".into(), "exact".into()]);
+        assert!(sel.wants_attribute("foo.bar"));
+        assert!(!sel.wants_attribute("foobar"));
+        assert!(sel.wants_attribute("exact"));
+        assert!(!sel.wants_attribute("other"));
+        assert!(Selection::new(vec![], vec![".*".into()]).wants_attribute("x"));
+    }
+
+    #[test]
+    fn sequence_numbers_are_large_and_increasing() {
+        assert!(sequence_number(1).len() >= 20);
+        assert!(sequence_number(2) > sequence_number(1));
+    }
+}

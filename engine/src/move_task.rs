@@ -1,0 +1,289 @@
+//! Message move tasks (redrive from a dead-letter queue, semantics §9.1). A task moves one
+//! message per tick; ticks are `1000 / rate` ms apart, the rate being
+//! MaxNumberOfMessagesPerSecond or, when absent, [`DEFAULT_MOVE_TASK_RATE`].
+
+use crate::api::*;
+use crate::engine::Engine;
+use crate::error::{ErrorCode, SqsError};
+use crate::event::{EventKind, VisibleReason};
+use crate::message::{Extras, Message, State};
+use crate::timers::Timer;
+use crate::Millis;
+
+/// Messages per second when StartMessageMoveTask gives no MaxNumberOfMessagesPerSecond (AWS
+/// leaves it to the system; 500/s is the highest rate a caller may ask for).
+pub const DEFAULT_MOVE_TASK_RATE: i64 = 500;
+
+/// One move task.
+#[derive(Clone, Debug)]
+pub(crate) struct MoveTask {
+    id: String,
+    handle: String,
+    source: u32,
+    source_arn: String,
+    destination_arn: Option<String>,
+    rate: Option<i64>,
+    moved: i64,
+    to_move: i64,
+    status: &'static str,
+    failure_reason: Option<String>,
+    started_at: Millis,
+    /// When the next message moves, while RUNNING.
+    pub next_tick: Option<Millis>,
+}
+
+fn source_missing() -> SqsError {
+    SqsError::new(
+        ErrorCode::ResourceNotFoundException,
+        "The resource that you specified for the SourceArn parameter doesn't exist.",
+    )
+}
+
+impl Engine {
+    pub(crate) fn start_message_move_task(
+        &mut self,
+        input: StartMessageMoveTaskInput,
+    ) -> Result<Response, SqsError> {
+        let source = self.by_arn(&input.source_arn).ok_or_else(source_missing)?;
+        let is_dlq = self.by_name.values().any(|&uid| {
+            self.q(uid)
+                .config
+                .redrive
+                .as_ref()
+                .is_some_and(|r| r.dead_letter_target_arn == input.source_arn)
+        });
+        if !is_dlq {
+            return Err(SqsError::invalid(
+                "Source queue must be configured as a Dead Letter Queue.",
+            ));
+        }
+        if let Some(arn) = &input.destination_arn {
+            let destination = self.by_arn(arn).ok_or_else(|| {
+                SqsError::new(
+                    ErrorCode::ResourceNotFoundException,
+                    "The resource that you specified for the DestinationArn parameter doesn't exist.",
+                )
+            })?;
+            if self.q(destination).fifo() != self.q(source).fifo() {
+                return Err(SqsError::invalid(
+                    "The source queue and the destination queue must be of the same queue type.",
+                ));
+            }
+        }
+        if let Some(rate) = input
+            .max_number_of_messages_per_second
+            .filter(|r| !(1..=500).contains(r))
+        {
+            return Err(SqsError::invalid_value(
+                "MaxNumberOfMessagesPerSecond",
+                rate,
+                "You must enter a number that's between 1 and 500.",
+            ));
+        }
+        if self
+            .tasks
+            .iter()
+            .any(|t| t.source_arn == input.source_arn && t.status == "RUNNING")
+        {
+            return Err(SqsError::invalid(
+                "There is already a task running. Only one active task is allowed for a source queue arn at a given time.",
+            ));
+        }
+        let id = self.rng.uuid();
+        let handle = crate::base64::encode(
+            serde_json::json!({"taskId": id, "sourceArn": input.source_arn})
+                .to_string()
+                .as_bytes(),
+        );
+        let index = self.tasks.len();
+        self.tasks.push(MoveTask {
+            id,
+            handle: handle.clone(),
+            source,
+            source_arn: input.source_arn,
+            destination_arn: input.destination_arn,
+            rate: input.max_number_of_messages_per_second,
+            moved: 0,
+            to_move: self.q(source).counts.visible as i64,
+            status: "RUNNING",
+            failure_reason: None,
+            started_at: self.now,
+            next_tick: Some(self.now),
+        });
+        self.timers.schedule(self.now, Timer::MoveTick(index));
+        let source = self.q(source).name.clone();
+        self.emit(EventKind::MoveTaskStarted {
+            source,
+            task_handle: handle.clone(),
+        });
+        Ok(Response::StartMessageMoveTask(StartMessageMoveTaskOutput {
+            task_handle: handle,
+        }))
+    }
+
+    pub(crate) fn list_message_move_tasks(
+        &mut self,
+        input: ListMessageMoveTasksInput,
+    ) -> Result<Response, SqsError> {
+        self.by_arn(&input.source_arn).ok_or_else(source_missing)?;
+        let max = input.max_results.unwrap_or(1);
+        if !(1..=10).contains(&max) {
+            return Err(SqsError::invalid_value(
+                "MaxResults",
+                max,
+                "You must enter a number that's between 1 and 10.",
+            ));
+        }
+        let results = self
+            .tasks
+            .iter()
+            .rev()
+            .filter(|t| t.source_arn == input.source_arn)
+            .take(max as usize)
+            .map(|t| MessageMoveTask {
+                task_handle: (t.status == "RUNNING").then(|| t.handle.clone()),
+                status: t.status.into(),
+                source_arn: t.source_arn.clone(),
+                destination_arn: t.destination_arn.clone(),
+                max_number_of_messages_per_second: t.rate,
+                approximate_number_of_messages_moved: t.moved,
+                approximate_number_of_messages_to_move: t.to_move,
+                failure_reason: t.failure_reason.clone(),
+                started_timestamp: (crate::EPOCH_MS + t.started_at) as i64,
+            })
+            .collect();
+        Ok(Response::ListMessageMoveTasks(ListMessageMoveTasksOutput {
+            results,
+        }))
+    }
+
+    pub(crate) fn cancel_message_move_task(
+        &mut self,
+        input: CancelMessageMoveTaskInput,
+    ) -> Result<Response, SqsError> {
+        let parsed = crate::base64::decode(&input.task_handle)
+            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+            .and_then(|v| {
+                let field = |k: &str| v.get(k)?.as_str().map(String::from);
+                Some((field("taskId")?, field("sourceArn")?))
+            });
+        let (id, source_arn) =
+            parsed.ok_or_else(|| SqsError::invalid("Value for parameter TaskHandle is invalid."))?;
+        self.by_arn(&source_arn).ok_or_else(source_missing)?;
+        let index = self
+            .tasks
+            .iter()
+            .position(|t| t.id == id)
+            .ok_or_else(|| SqsError::new(ErrorCode::ResourceNotFoundException, "Task does not exist."))?;
+        if self.tasks[index].status != "RUNNING" {
+            return Err(SqsError::invalid("Only a task that is RUNNING can be cancelled."));
+        }
+        let moved = self.tasks[index].moved;
+        self.finish_task(index, "CANCELLED", None);
+        Ok(Response::CancelMessageMoveTask(CancelMessageMoveTaskOutput {
+            approximate_number_of_messages_moved: moved,
+        }))
+    }
+
+    fn finish_task(&mut self, index: usize, status: &'static str, failure: Option<&str>) {
+        let task = &mut self.tasks[index];
+        task.status = status;
+        task.next_tick = None;
+        task.failure_reason = failure.map(String::from);
+        let (handle, moved) = (task.handle.clone(), task.moved as u64);
+        let (source, source_arn) = (task.source, task.source_arn.clone());
+        let source = self
+            .q_opt(source)
+            .map_or(source_arn, |q| q.name.clone());
+        self.emit(EventKind::MoveTaskFinished {
+            source,
+            task_handle: handle,
+            status: status.into(),
+            moved,
+        });
+    }
+
+    /// Moves the oldest receivable message of the task's source as a new message (new
+    /// MessageId, new enqueue time, receive count 0) to its destination (§9.1).
+    pub(crate) fn move_tick(&mut self, index: usize) {
+        const GONE: Option<&str> = Some("AWS.SimpleQueueService.NonExistentQueue");
+        let task = &self.tasks[index];
+        let Some(source) = self.q_opt(task.source) else {
+            return self.finish_task(index, "FAILED", GONE);
+        };
+        let next = if source.fifo() {
+            source
+                .groups
+                .ready
+                .first()
+                .and_then(|&(.., group)| source.visible_prefix(group).next())
+        } else {
+            source.ready.first().map(|&(.., slot)| slot)
+        };
+        let Some(slot) = next.filter(|_| task.moved < task.to_move) else {
+            return self.finish_task(index, "COMPLETED", None);
+        };
+        let msg = source.msg(slot);
+        let destination_arn = task
+            .destination_arn
+            .clone()
+            .or_else(|| msg.extras().and_then(|e| e.dlq_source_arn.clone()));
+        let Some(destination) = destination_arn.and_then(|arn| self.by_arn(&arn)) else {
+            return self.finish_task(index, "FAILED", GONE);
+        };
+        let (source_uid, rate) = (task.source, task.rate.unwrap_or(DEFAULT_MOVE_TASK_RATE));
+        let old = self.q_mut(source_uid).remove(slot);
+        let (now, id, seq) = (self.now, self.rng.uuid(), self.next_seq());
+        let fifo = self.q(destination).fifo();
+        let old_extras = old.extras.unwrap_or_default();
+        let extras = Extras {
+            attributes: old_extras.attributes,
+            trace_header: old_extras.trace_header,
+            dedup_id: fifo.then(|| id.clone()),
+            dlq_source_arn: None,
+        };
+        let moved = Message {
+            id: id.clone(),
+            body: old.body,
+            md5_of_body: old.md5_of_body,
+            extras: Some(Box::new(extras)),
+            group: old.group,
+            seq,
+            sent_at: now,
+            enqueued_at: now,
+            state: State::Visible { since: now },
+            receive_count: 0,
+            first_receive: None,
+            receipt_gen: 0,
+            receipt_nonce: 0,
+            timer_gen: 0,
+            visibility_changes: 0,
+            duplicate: false,
+            group_slot: 0,
+        };
+        let target = self.q_mut(destination);
+        target.insert(moved);
+        let (from, to) = (self.q(source_uid).name.clone(), self.q(destination).name.clone());
+        self.emit(EventKind::Redriven {
+            from,
+            to: to.clone(),
+            old_message_id: old.id,
+            message_id: id.clone(),
+        });
+        self.emit(EventKind::BecameVisible {
+            queue: to,
+            message_id: id,
+            reason: VisibleReason::Redriven,
+        });
+        self.wake(destination);
+        self.schedule_retention(destination);
+        let task = &mut self.tasks[index];
+        task.moved += 1;
+        if task.moved >= task.to_move {
+            return self.finish_task(index, "COMPLETED", None);
+        }
+        let at = now + (1000 / rate.max(1)).max(1) as Millis;
+        task.next_tick = Some(at);
+        self.timers.schedule(at, Timer::MoveTick(index));
+    }
+}

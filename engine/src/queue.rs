@@ -1,0 +1,252 @@
+//! One queue's storage: messages in a slab, plus the indexes that keep every operation
+//! logarithmic — receivable standard messages by (enqueue time, sequence), FIFO groups, and all
+//! messages by enqueue time for retention. Every state change goes through [`Queue::modify`],
+//! which keeps the indexes and the Approximate* counts exact.
+
+use crate::attributes::QueueConfig;
+use crate::engine::PollId;
+use crate::fifo::Groups;
+use crate::message::{Message, State};
+use crate::window::Window;
+use crate::Millis;
+use std::collections::{BTreeSet, VecDeque};
+
+/// How long FIFO deduplication ids and receive attempt ids are remembered (§3.4, §4.1).
+pub(crate) const FIVE_MINUTES: Millis = 300_000;
+
+#[derive(Clone, Debug)]
+struct Slot {
+    gen: u32,
+    msg: Option<Message>,
+}
+
+/// Exact counts behind the Approximate* attributes (§2.4).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Counts {
+    pub visible: usize,
+    pub in_flight: usize,
+    pub delayed: usize,
+}
+
+/// A message a ReceiveRequestAttemptId retry may return again: (slot, slot gen, receipt gen,
+/// visibility changes) at the time of the original receive.
+pub(crate) type AttemptItem = (u32, u32, u32, u32);
+
+#[derive(Clone, Debug)]
+pub(crate) struct Queue {
+    /// Never reused, so receipt handles of a deleted queue stay invalid.
+    pub uid: u32,
+    pub name: String,
+    pub url: String,
+    pub arn: String,
+    pub config: QueueConfig,
+    /// DeduplicationScope as it was at creation: AWS keeps that behaviour (§2.3).
+    pub dedup_per_group: bool,
+    pub created_at: Millis,
+    pub modified_at: Millis,
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+    /// Standard: receivable messages by (enqueue time, sequence).
+    pub ready: BTreeSet<(Millis, u64, u32)>,
+    pub groups: Groups,
+    retention: BTreeSet<(Millis, u64, u32)>,
+    pub counts: Counts,
+    /// Dedup key → original MessageId and sequence.
+    pub dedup: Window<(String, u64)>,
+    pub attempts: Window<Vec<AttemptItem>>,
+    pub last_purge: Option<Millis>,
+    /// Pending long polls, in arrival order.
+    pub polls: VecDeque<PollId>,
+    /// When the retention timer is set for, if it is.
+    pub retention_timer: Option<Millis>,
+}
+
+impl Queue {
+    pub(crate) fn new(uid: u32, name: &str, config: QueueConfig, now: Millis) -> Self {
+        Queue {
+            uid,
+            url: format!("https://sqs.us-east-1.amazonaws.com/000000000000/{name}"),
+            arn: arn_of(name),
+            name: name.into(),
+            dedup_per_group: config.dedup_scope == "messageGroup",
+            config,
+            created_at: now,
+            modified_at: now,
+            slots: Vec::new(),
+            free: Vec::new(),
+            ready: BTreeSet::new(),
+            groups: Groups::default(),
+            retention: BTreeSet::new(),
+            counts: Counts::default(),
+            dedup: Window::new(FIVE_MINUTES),
+            attempts: Window::new(FIVE_MINUTES),
+            last_purge: None,
+            polls: VecDeque::new(),
+            retention_timer: None,
+        }
+    }
+
+    pub(crate) fn fifo(&self) -> bool {
+        self.config.fifo
+    }
+
+    pub(crate) fn retention_ms(&self) -> Millis {
+        self.config.retention_seconds() as Millis * 1000
+    }
+
+    /// The message in `slot` (which must hold one).
+    pub(crate) fn msg(&self, slot: u32) -> &Message {
+        self.slots[slot as usize].msg.as_ref().expect("live slot")
+    }
+
+    /// The message in `slot` if it is still the one of generation `gen`.
+    pub(crate) fn lookup(&self, slot: u32, gen: u32) -> Option<&Message> {
+        let s = self.slots.get(slot as usize)?;
+        s.msg.as_ref().filter(|_| s.gen == gen)
+    }
+
+    pub(crate) fn slot_gen(&self, slot: u32) -> u32 {
+        self.slots[slot as usize].gen
+    }
+
+    /// All stored messages with their slots, in slab order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (u32, &Message)> {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| Some((i as u32, s.msg.as_ref()?)))
+    }
+
+    /// Stores a message; returns its slot.
+    pub(crate) fn insert(&mut self, mut msg: Message) -> u32 {
+        if self.fifo() {
+            msg.group_slot = self.groups.intern(msg.group.as_deref().unwrap_or(""));
+        }
+        let slot = match self.free.pop() {
+            Some(slot) => slot,
+            None => {
+                self.slots.push(Slot { gen: 0, msg: None });
+                (self.slots.len() - 1) as u32
+            }
+        };
+        self.retention.insert((msg.enqueued_at, msg.seq, slot));
+        if self.fifo() {
+            self.groups.push(msg.group_slot, msg.seq, slot);
+        }
+        self.slots[slot as usize].msg = Some(msg);
+        self.index(slot);
+        slot
+    }
+
+    /// Removes the message in `slot`, invalidating its receipt handles' slot generation.
+    pub(crate) fn remove(&mut self, slot: u32) -> Message {
+        self.unindex(slot);
+        let s = &mut self.slots[slot as usize];
+        let msg = s.msg.take().expect("live slot");
+        s.gen = s.gen.wrapping_add(1);
+        self.free.push(slot);
+        self.retention.remove(&(msg.enqueued_at, msg.seq, slot));
+        if self.fifo() {
+            self.groups.remove(msg.group_slot, msg.seq);
+            self.refresh_group(msg.group_slot);
+        }
+        msg
+    }
+
+    /// Changes a message's state (or flags) and keeps indexes and counts in step.
+    pub(crate) fn modify(&mut self, slot: u32, change: impl FnOnce(&mut Message)) {
+        self.unindex(slot);
+        let msg = self.slots[slot as usize].msg.as_mut().expect("live slot");
+        change(msg);
+        if !matches!(msg.state, State::InFlight { .. }) {
+            msg.duplicate = false;
+        }
+        self.index(slot);
+    }
+
+    fn counter(&mut self, state: State) -> &mut usize {
+        match state {
+            State::Delayed { .. } => &mut self.counts.delayed,
+            State::Visible { .. } => &mut self.counts.visible,
+            State::InFlight { .. } => &mut self.counts.in_flight,
+        }
+    }
+
+    fn index(&mut self, slot: u32) {
+        let msg = self.msg(slot);
+        let (state, key, receivable, group) = (
+            msg.state,
+            (msg.enqueued_at, msg.seq, slot),
+            matches!(msg.state, State::Visible { .. }) || msg.duplicate,
+            msg.group_slot,
+        );
+        *self.counter(state) += 1;
+        if self.fifo() {
+            self.refresh_group(group);
+        } else if receivable {
+            self.ready.insert(key);
+        }
+    }
+
+    fn unindex(&mut self, slot: u32) {
+        let msg = self.msg(slot);
+        let (state, key) = (msg.state, (msg.enqueued_at, msg.seq, slot));
+        *self.counter(state) -= 1;
+        if !self.fifo() {
+            self.ready.remove(&key);
+        }
+    }
+
+    /// Re-keys a FIFO group in the ready set from its head message (§4.5).
+    fn refresh_group(&mut self, group: u32) {
+        let key = self.groups.get(group).members.front().and_then(|&(seq, head)| {
+            match self.slots[head as usize].msg.as_ref()?.state {
+                State::Visible { since } => Some((since, seq)),
+                _ => None,
+            }
+        });
+        self.groups.set_ready(group, key);
+    }
+
+    /// FIFO: the visible prefix of a group (§4.5): its messages in order up to the first one
+    /// that is not visible.
+    pub(crate) fn visible_prefix(&self, group: u32) -> impl Iterator<Item = u32> + '_ {
+        self.groups
+            .get(group)
+            .members
+            .iter()
+            .map(|&(_, slot)| slot)
+            .take_while(|&slot| matches!(self.msg(slot).state, State::Visible { .. }))
+    }
+
+    /// When the oldest message's retention ends.
+    pub(crate) fn next_expiry(&self) -> Option<Millis> {
+        let &(enqueued, ..) = self.retention.first()?;
+        Some(enqueued + self.retention_ms())
+    }
+
+    /// Slots whose retention has ended at `now` (§8).
+    pub(crate) fn expired(&self, now: Millis) -> Vec<u32> {
+        let retention = self.retention_ms();
+        self.retention
+            .iter()
+            .take_while(|(enqueued, ..)| enqueued + retention <= now)
+            .map(|&(.., slot)| slot)
+            .collect()
+    }
+
+    /// Removes every message (PurgeQueue); returns their MessageIds in enqueue order.
+    pub(crate) fn purge(&mut self) -> Vec<String> {
+        let order: Vec<u32> = self.retention.iter().map(|&(.., slot)| slot).collect();
+        let ids = order.into_iter().map(|slot| self.remove(slot).id).collect();
+        self.groups.clear();
+        self.dedup.clear();
+        self.attempts.clear();
+        ids
+    }
+}
+
+/// The ARN of queue `name`.
+pub(crate) fn arn_of(name: &str) -> String {
+    format!("arn:aws:sqs:us-east-1:000000000000:{name}")
+}

@@ -1,0 +1,306 @@
+//! Input rules SQS enforces before touching any state (semantics §2.1, §3.2–§3.6, §4.1). Each
+//! check returns AWS's error; callers run them all before changing anything.
+
+use crate::api::{MessageAttributeValue, MessageAttributes};
+use crate::error::{ErrorCode, SqsError};
+
+/// Most entries a batch may hold (semantics §3.6).
+pub(crate) const MAX_BATCH_ENTRIES: usize = 10;
+/// The whole-batch payload limit, independent of the queue's MaximumMessageSize (§3.6).
+pub(crate) const MAX_BATCH_BYTES: usize = 1_048_576;
+
+/// Queue names: 1–80 of `[A-Za-z0-9_-]`, FIFO names ending in `.fifo` (suffix counted) (§2.1).
+pub(crate) fn queue_name(name: &str, fifo: bool) -> Result<(), SqsError> {
+    let stem = if fifo {
+        name.strip_suffix(".fifo")
+    } else {
+        Some(name)
+    };
+    let ok = name.len() <= 80
+        && stem.is_some_and(|s| {
+            !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        });
+    if ok {
+        Ok(())
+    } else if fifo {
+        Err(SqsError::invalid(
+            "The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length",
+        ))
+    } else {
+        Err(SqsError::invalid(
+            "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length",
+        ))
+    }
+}
+
+/// Message bodies: at least one character, only the XML-allowed characters (§3.2).
+pub(crate) fn body(body: &str) -> Result<(), SqsError> {
+    if body.is_empty() {
+        return Err(SqsError::missing("MessageBody"));
+    }
+    let allowed = |c: char| {
+        matches!(c, '\u{9}' | '\u{A}' | '\u{D}' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+    };
+    if body.chars().all(allowed) {
+        Ok(())
+    } else {
+        Err(SqsError::new(
+            ErrorCode::InvalidMessageContents,
+            "Invalid characters found. Valid unicode characters are #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF",
+        ))
+    }
+}
+
+/// The transport byte and value bytes of an attribute (binary values decoded from base64).
+pub(crate) fn attribute_value_bytes(value: &MessageAttributeValue) -> (u8, Vec<u8>) {
+    if value.data_type.starts_with("Binary") {
+        let text = value.binary_value.as_deref().unwrap_or("");
+        (2, crate::base64::decode(text).unwrap_or_default())
+    } else {
+        (1, value.string_value.clone().unwrap_or_default().into_bytes())
+    }
+}
+
+/// Bytes an attribute map adds to the message size: name + DataType + value (§3.2).
+pub(crate) fn attributes_size(attributes: Option<&MessageAttributes>) -> usize {
+    attributes.map_or(0, |map| {
+        map.iter()
+            .map(|(name, value)| {
+                name.len() + value.data_type.len() + attribute_value_bytes(value).1.len()
+            })
+            .sum()
+    })
+}
+
+/// Message attributes: at most 10, legal names, known types, non-empty values (§3.2).
+pub(crate) fn message_attributes(attributes: &MessageAttributes) -> Result<(), SqsError> {
+    if attributes.len() > 10 {
+        return Err(SqsError::invalid(format!(
+            "Number of message attributes [{}] exceeds the allowed maximum [10].",
+            attributes.len()
+        )));
+    }
+    for (name, value) in attributes {
+        attribute_name(name)?;
+        attribute_value(name, value)?;
+    }
+    Ok(())
+}
+
+fn attribute_name(name: &str) -> Result<(), SqsError> {
+    let lower = name.to_ascii_lowercase();
+    let legal = !name.is_empty()
+        && name.len() <= 256
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        && !name.starts_with('.')
+        && !name.ends_with('.')
+        && !name.contains("..")
+        && !lower.starts_with("aws.")
+        && !lower.starts_with("amazon.");
+    if legal {
+        Ok(())
+    } else {
+        Err(SqsError::invalid(format!(
+            "Message (user) attribute name '{name}' is invalid. Names can contain alphanumeric characters, hyphens, underscores and periods, up to 256 characters, must not start or end with a period, contain two periods in a row, or start with AWS. or Amazon."
+        )))
+    }
+}
+
+fn attribute_value(name: &str, value: &MessageAttributeValue) -> Result<(), SqsError> {
+    let base = ["String", "Number", "Binary"].into_iter().find(|base| {
+        value
+            .data_type
+            .strip_prefix(base)
+            .is_some_and(|rest| rest.is_empty() || (rest.len() > 1 && rest.starts_with('.')))
+    });
+    let Some(base) = base else {
+        return Err(SqsError::invalid(format!(
+            "The type of message (user) attribute '{name}' is invalid. You must use only the following supported type prefixes: Binary, Number, String."
+        )));
+    };
+    let empty = || {
+        SqsError::invalid(format!(
+            "Message (user) attribute '{name}' must contain a non-empty value of type '{base}'."
+        ))
+    };
+    if base == "Binary" {
+        let bytes = value.binary_value.as_deref().map(crate::base64::decode);
+        return match bytes {
+            Some(Some(bytes)) if !bytes.is_empty() => Ok(()),
+            _ => Err(empty()),
+        };
+    }
+    let text = value.string_value.as_deref().unwrap_or("");
+    if text.is_empty() {
+        return Err(empty());
+    }
+    body(text).map_err(|_| {
+        SqsError::invalid(format!(
+            "Message (user) attribute '{name}' contains invalid characters."
+        ))
+    })?;
+    if base == "Number" && text.trim().parse::<f64>().is_err() {
+        return Err(SqsError::invalid(format!(
+            "Can't cast the value of message (user) attribute '{name}' to a number."
+        )));
+    }
+    Ok(())
+}
+
+/// MessageSystemAttributes: only `AWSTraceHeader`, a String (§3.1).
+pub(crate) fn system_attributes(attributes: &MessageAttributes) -> Result<(), SqsError> {
+    for (name, value) in attributes {
+        if name != "AWSTraceHeader" {
+            return Err(SqsError::invalid(format!(
+                "Message system attribute name '{name}' is invalid."
+            )));
+        }
+        if value.data_type != "String" || value.string_value.as_deref().unwrap_or("").is_empty() {
+            return Err(SqsError::invalid(format!(
+                "Message (system) attribute '{name}' must contain a non-empty value of type 'String'."
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// MessageGroupId / MessageDeduplicationId: 1–128 alphanumeric or punctuation characters (§3.4).
+pub(crate) fn group_or_dedup_id(parameter: &str, value: &str) -> Result<(), SqsError> {
+    let ok = (1..=128).contains(&value.len()) && value.bytes().all(|b| b.is_ascii_graphic());
+    if ok {
+        Ok(())
+    } else {
+        Err(SqsError::invalid_value(
+            parameter,
+            value,
+            &format!(
+                "{parameter} can only include alphanumeric and punctuation characters. 1 to 128 in length."
+            ),
+        ))
+    }
+}
+
+/// DelaySeconds of a message: 0–900 (§3.3).
+pub(crate) fn delay_seconds(delay: i64) -> Result<(), SqsError> {
+    if (0..=900).contains(&delay) {
+        Ok(())
+    } else {
+        Err(SqsError::invalid_value(
+            "DelaySeconds",
+            delay,
+            "DelaySeconds must be >= 0 and <= 900.",
+        ))
+    }
+}
+
+/// A VisibilityTimeout parameter: 0–43200 s (§4.1, §6).
+pub(crate) fn visibility_timeout(seconds: i64) -> Result<(), SqsError> {
+    if (0..=43_200).contains(&seconds) {
+        Ok(())
+    } else {
+        Err(SqsError::invalid_value(
+            "VisibilityTimeout",
+            seconds,
+            "Must be >= 0 and <= 43200, if provided.",
+        ))
+    }
+}
+
+/// The whole-request checks every batch action makes (§3.6): 1–10 entries, legal and distinct
+/// Ids. `entry_kind` names the entry type in the empty-batch message.
+pub(crate) fn batch_ids<'a>(
+    ids: impl ExactSizeIterator<Item = &'a str>,
+    entry_kind: &str,
+) -> Result<(), SqsError> {
+    let count = ids.len();
+    if count == 0 {
+        return Err(SqsError::new(
+            ErrorCode::EmptyBatchRequest,
+            format!("There should be at least one {entry_kind} in the request."),
+        ));
+    }
+    if count > MAX_BATCH_ENTRIES {
+        return Err(SqsError::new(
+            ErrorCode::TooManyEntriesInBatchRequest,
+            format!("Maximum number of entries per request are 10. You have sent {count}."),
+        ));
+    }
+    let mut seen = std::collections::HashSet::new();
+    for id in ids {
+        let legal = !id.is_empty()
+            && id.len() <= 80
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if !legal {
+            return Err(SqsError::new(
+                ErrorCode::InvalidBatchEntryId,
+                "A batch entry id can only contain alphanumeric characters, hyphens and underscores. It can be at most 80 letters long.",
+            ));
+        }
+        if !seen.insert(id) {
+            return Err(SqsError::new(
+                ErrorCode::BatchEntryIdsNotDistinct,
+                format!("Id {id} repeated."),
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queue_names() {
+        assert!(queue_name("orders", false).is_ok());
+        assert!(queue_name(&"a".repeat(80), false).is_ok());
+        assert!(queue_name(&"a".repeat(81), false).is_err());
+        assert!(queue_name("orders.fifo", false).is_err());
+        assert!(queue_name("orders.fifo", true).is_ok());
+        assert!(queue_name(".fifo", true).is_err());
+        assert!(queue_name(&format!("{}.fifo", "a".repeat(76)), true).is_err());
+        assert!(queue_name("has space", false).is_err());
+    }
+
+    #[test]
+    fn bodies() {
+        assert_eq!(
+            body("").unwrap_err().code,
+            ErrorCode::MissingRequiredParameterException
+        );
+        assert_eq!(
+            body("a\u{1}b").unwrap_err().code,
+            ErrorCode::InvalidMessageContents
+        );
+        assert!(body("tab\tand emoji 🦀").is_ok());
+    }
+
+    #[test]
+    fn dedup_ids() {
+        assert!(group_or_dedup_id("MessageDeduplicationId", &"x".repeat(128)).is_ok());
+        let err = group_or_dedup_id("MessageDeduplicationId", &"x".repeat(129)).unwrap_err();
+        assert!(err.message.ends_with("1 to 128 in length."));
+        assert!(group_or_dedup_id("MessageGroupId", "a b").is_err());
+        assert!(group_or_dedup_id("MessageGroupId", "").is_err());
+    }
+
+    #[test]
+    fn batch_rules() {
+        let err = batch_ids(["a", "b", "a"].into_iter(), "X").unwrap_err();
+        assert_eq!(err.message, "Id a repeated.");
+        let ids: Vec<String> = (0..11).map(|i| i.to_string()).collect();
+        let err = batch_ids(ids.iter().map(String::as_str), "X").unwrap_err();
+        assert_eq!(
+            err.message,
+            "Maximum number of entries per request are 10. You have sent 11."
+        );
+        assert_eq!(
+            batch_ids(["bad id"].into_iter(), "X").unwrap_err().code,
+            ErrorCode::InvalidBatchEntryId
+        );
+    }
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Installs whatever is missing for building and testing SQS Playground. Idempotent: when
+# everything is there it only checks (about a second).
+#
+#   scripts/setup.sh [PART...]     PART: rust trunk wasm-bindgen npm chromium (default: all)
+#
+# Sources: rustup (Rust toolchain and wasm32 target), crates.io (trunk, wasm-bindgen-cli),
+# npm (binaryen = wasm-opt, playwright-core), Debian (chromium, chromium-driver). Nothing else.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$ROOT"
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+die() { printf 'setup: ERROR: %s\n' "$*" >&2; exit 1; }
+# timed LABEL CMD...: runs CMD and reports how long it took.
+timed() {
+  local label=$1 start=$SECONDS
+  shift
+  say "$label ..."
+  "$@"
+  say "$label: done in $((SECONDS - start)) s"
+}
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"
+  elif command -v sudo >/dev/null; then sudo "$@"
+  else die "need root (or sudo) to run: $*"
+  fi
+}
+
+setup_rust() {
+  command -v rustup >/dev/null || die "rustup not found: install Rust with rustup (https://rustup.rs) first"
+  [ -n "$RUST_CHANNEL" ] || die "no channel in rust-toolchain.toml"
+  local host
+  host="$(rustup run stable rustc -vV 2>/dev/null | sed -n 's/^host: //p')" || true
+  if ! rustup run "$RUST_CHANNEL" rustc --version >/dev/null 2>&1; then
+    # The pinned toolchain is not installed. If `stable` IS that version, name it so (a symlink,
+    # as rustup itself lays toolchains out) instead of downloading the same compiler again.
+    if [ -n "$host" ] && rustup run stable rustc --version | grep -q "^rustc $RUST_CHANNEL " \
+       && [ -d "$RUSTUP_HOME/toolchains/stable-$host" ]; then
+      say "Rust $RUST_CHANNEL = the installed stable toolchain: linking it"
+      ln -sfn "$RUSTUP_HOME/toolchains/stable-$host" "$RUSTUP_HOME/toolchains/$RUST_CHANNEL-$host"
+    else
+      timed "rustup toolchain install $RUST_CHANNEL" \
+        rustup toolchain install "$RUST_CHANNEL" --profile minimal \
+          --component rustfmt --component clippy --target wasm32-unknown-unknown
+    fi
+  fi
+  local installed
+  installed="$(rustup component list --toolchain "$RUST_CHANNEL" --installed)"
+  for c in rustfmt clippy; do
+    grep -q "^$c" <<<"$installed" || timed "rustup component add $c" \
+      rustup component add --toolchain "$RUST_CHANNEL" "$c"
+  done
+  rustup target list --toolchain "$RUST_CHANNEL" --installed | grep -qx wasm32-unknown-unknown \
+    || timed "rustup target add wasm32-unknown-unknown" \
+      rustup target add --toolchain "$RUST_CHANNEL" wasm32-unknown-unknown
+
+  # The wasm-bindgen crate in Cargo.lock and the wasm-bindgen-cli we install must be the same
+  # version, or wasm-bindgen refuses the .wasm (and Trunk would want to download another CLI).
+  local locked
+  locked="$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/"/, "", $3); print $3}' Cargo.lock)"
+  [ "$locked" = "$WASM_BINDGEN_VERSION" ] || die "Cargo.lock has wasm-bindgen '$locked' but \
+scripts/versions.env pins WASM_BINDGEN_VERSION=$WASM_BINDGEN_VERSION. They must be equal: pin \
+wasm-bindgen = \"=$WASM_BINDGEN_VERSION\" in Cargo.toml, or change versions.env AND Trunk.toml [tools]."
+
+  # Trunk builds with `cargo --offline`: download the locked crates first (quick when done).
+  cargo fetch --locked --quiet
+}
+
+setup_trunk() {
+  [ "$(trunk --version 2>/dev/null)" = "trunk $TRUNK_VERSION" ] \
+    || timed "cargo install trunk $TRUNK_VERSION (about 6 min on 2 cores)" \
+      cargo install --locked trunk --version "$TRUNK_VERSION"
+}
+
+setup_wasm_bindgen() {
+  # NOT --locked: wasm-bindgen-cli 0.2.130's own lock pins a webpki-roots crates.io no longer has.
+  if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ] \
+     || [ "$(wasm-bindgen-test-runner --version 2>/dev/null)" != "wasm-bindgen-test-runner $WASM_BINDGEN_VERSION" ]; then
+    timed "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 min)" \
+      cargo install --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  fi
+}
+
+setup_npm() {
+  command -v npm >/dev/null || die "npm not found: install Node.js 20 (with npm) first"
+  # Re-run `npm ci` only when package-lock.json changed since the last install.
+  local stamp=node_modules/.sqs-playground-lock.sha256 want
+  want="$(sha256sum package-lock.json | cut -d' ' -f1)"
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || [ ! -x node_modules/.bin/wasm-opt ] \
+     || [ ! -d node_modules/playwright-core ]; then
+    timed "npm ci (binaryen, playwright-core)" \
+      env PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
+    echo "$want" >"$stamp"
+  fi
+  local found
+  found="$(command -v wasm-opt)"
+  [ "$found" = "$ROOT/node_modules/.bin/wasm-opt" ] || die "wasm-opt on PATH is $found, not npm's"
+}
+
+setup_chromium() {
+  local missing="" p
+  for p in chromium chromium-driver; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+  done
+  if [ -n "$missing" ]; then
+    timed "apt-get install$missing" as_root env DEBIAN_FRONTEND=noninteractive \
+      sh -c "apt-get update -qq && apt-get install -y -qq$missing"
+  fi
+  [ -x "$CHROMIUM_PATH" ] || die "$CHROMIUM_PATH missing after installing chromium"
+  [ -x "$CHROMEDRIVER" ] || die "$CHROMEDRIVER missing after installing chromium-driver"
+}
+
+parts=("$@")
+[ ${#parts[@]} -gt 0 ] || parts=(rust trunk wasm-bindgen npm chromium)
+start=$SECONDS
+for part in "${parts[@]}"; do
+  case "$part" in
+    rust) setup_rust ;;
+    trunk) setup_trunk ;;
+    wasm-bindgen) setup_wasm_bindgen ;;
+    npm) setup_npm ;;
+    chromium) setup_chromium ;;
+    *) die "unknown part '$part' (rust trunk wasm-bindgen npm chromium)" ;;
+  esac
+done
+say "ready (${parts[*]}) in $((SECONDS - start)) s"

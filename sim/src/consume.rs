@@ -1,0 +1,799 @@
+//! What workers do, through the SQS actions a real worker calls: ReceiveMessage (short or long
+//! poll), ChangeMessageVisibility (heartbeat, by hand) and DeleteMessage (and the batch forms),
+//! plus the faults injected into them and the user's hands in manual mode.
+
+use crate::lane::{warnings, Due, Failure, JobKind, Lane, Life};
+use crate::ledger::Attempt;
+use crate::narrate::secs;
+use crate::worker::{WorkerMode, WorkerPolicy};
+use crate::world::{Actor, PollOwner, Timer, World};
+use serde_json::{json, Value};
+use sqs_engine::api::{
+    ChangeMessageVisibilityBatchEntry, ChangeMessageVisibilityBatchInput,
+    ChangeMessageVisibilityInput, DeleteMessageBatchEntry, DeleteMessageBatchInput,
+    DeleteMessageInput, Message, ReceiveMessageInput, ReceiveMessageOutput,
+};
+use sqs_engine::{Millis, Reply, Request, Response};
+
+/// The shortest pause between two short polls, whatever the policy says.
+const MIN_POLL_PAUSE: Millis = 100;
+/// The pause before polling again after an error.
+const ERROR_PAUSE: Millis = 1000;
+
+impl World {
+    fn lane_index(&self, name: &str) -> Result<usize, String> {
+        self.lanes
+            .iter()
+            .position(|l| l.name == name)
+            .ok_or_else(|| format!("There is no worker named {name:?}."))
+    }
+
+    fn lane_pos(&self, id: u64) -> Option<usize> {
+        self.lanes.iter().position(|l| l.id == id)
+    }
+
+    fn actor(&self, i: usize) -> Actor {
+        Actor::Worker(self.lanes[i].name.clone())
+    }
+
+    fn fresh_id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    /// Recomputes the warnings of the lanes on `queue` (its VisibilityTimeout may have changed).
+    pub(crate) fn refresh_warnings(&mut self, queue: &str) {
+        let visibility = self
+            .engine
+            .attributes(queue)
+            .and_then(|a| a.get("VisibilityTimeout")?.parse().ok());
+        for lane in self.lanes.iter_mut().filter(|l| l.policy.queue == queue) {
+            lane.warnings = warnings(&lane.policy, visibility);
+        }
+    }
+
+    pub(crate) fn add_worker(&mut self, name: &str, policy: WorkerPolicy) -> Result<Value, String> {
+        if name.trim().is_empty() {
+            return Err("A worker needs a name.".into());
+        }
+        if self.lanes.iter().any(|l| l.name == name) {
+            return Err(format!("There is already a worker named {name:?}."));
+        }
+        if policy.queue.is_empty() {
+            return Err(format!("{name} needs a queue to consume."));
+        }
+        let id = self.fresh_id();
+        let queue = policy.queue.clone();
+        self.lanes
+            .push(Lane::new(id, name.to_string(), policy, self.seed));
+        self.refresh_warnings(&queue);
+        self.say(
+            Actor::Worker(name.into()),
+            None,
+            format!("{name} started, consuming {queue}"),
+        );
+        self.ensure_polling(id);
+        Ok(json!({ "worker": name }))
+    }
+
+    pub(crate) fn remove_worker(&mut self, name: &str) -> Result<Value, String> {
+        let i = self.lane_index(name)?;
+        let lane = self.lanes.remove(i);
+        self.cancel_lane(lane.id);
+        self.holders.retain(|_, holder| holder != name);
+        self.say(
+            Actor::Worker(name.into()),
+            None,
+            format!("{name} was removed: what it held waits for its visibility timeout"),
+        );
+        Ok(json!({ "worker": name }))
+    }
+
+    pub(crate) fn set_policy(&mut self, name: &str, policy: WorkerPolicy) -> Result<Value, String> {
+        let i = self.lane_index(name)?;
+        let queue = policy.queue.clone();
+        self.lanes[i].policy = policy;
+        self.refresh_warnings(&queue);
+        self.say(
+            self.actor(i),
+            None,
+            format!("{name} has a new policy from its next job on"),
+        );
+        let id = self.lanes[i].id;
+        self.ensure_polling(id);
+        Ok(json!({ "worker": name }))
+    }
+
+    /// Schedules a poll now if the lane wants one and none is scheduled.
+    fn ensure_polling(&mut self, lane: u64) {
+        let Some(i) = self.lane_pos(lane) else { return };
+        if self.lanes[i].wants_to_poll() && !self.has_timer(Timer::Poll { lane }) {
+            self.schedule(self.now(), Timer::Poll { lane });
+        }
+    }
+
+    fn poll_later(&mut self, lane: u64, pause: Millis) {
+        self.cancel(|t| *t == Timer::Poll { lane });
+        self.schedule(self.now() + pause, Timer::Poll { lane });
+    }
+
+    /// The timer's ReceiveMessage, if the lane still wants it.
+    pub(crate) fn poll(&mut self, lane: u64) {
+        let Some(i) = self.lane_pos(lane) else { return };
+        if self.lanes[i].wants_to_poll() {
+            self.receive(i);
+        }
+    }
+
+    /// Calls ReceiveMessage with the lane's policy.
+    fn receive(&mut self, i: usize) {
+        let lane = &self.lanes[i];
+        let id = lane.id;
+        let Some(queue_url) = self.engine.queue_url(&lane.policy.queue) else {
+            self.poll_later(id, ERROR_PAUSE);
+            return;
+        };
+        let request = Request::ReceiveMessage(ReceiveMessageInput {
+            queue_url,
+            message_system_attribute_names: Some(vec!["All".into()]),
+            max_number_of_messages: Some(i64::from(lane.batch_size())),
+            visibility_timeout: lane.policy.visibility_timeout.map(i64::from),
+            wait_time_seconds: Some(i64::from(lane.policy.wait_time_seconds.min(20))),
+            ..ReceiveMessageInput::default()
+        });
+        let pause = ((self.lanes[i].policy.idle_pause * 1000.0) as Millis).max(MIN_POLL_PAUSE);
+        match self.call(&self.actor(i), request) {
+            Reply::Done(Ok(Response::ReceiveMessage(output))) => self.received(id, output, pause),
+            Reply::Done(_) => self.poll_later(id, ERROR_PAUSE.max(pause)),
+            Reply::Pending(poll) => {
+                let lane = &mut self.lanes[i];
+                lane.polling = true;
+                let owner = PollOwner {
+                    lane: id,
+                    epoch: lane.epoch,
+                };
+                self.polls.insert(poll, owner);
+            }
+        }
+    }
+
+    /// A long poll of a lane was answered.
+    pub(crate) fn poll_answered(&mut self, owner: PollOwner, output: ReceiveMessageOutput) {
+        let live = self
+            .lane_pos(owner.lane)
+            .filter(|&i| self.lanes[i].epoch == owner.epoch && self.lanes[i].life == Life::Alive);
+        match live {
+            Some(i) => {
+                self.lanes[i].polling = false;
+                self.received(owner.lane, output, 0);
+            }
+            None => {
+                for message in output.messages.unwrap_or_default() {
+                    self.holders.remove(&message.message_id);
+                    let m = self.labels.get(&message.message_id);
+                    self.say(
+                        Actor::Sqs,
+                        Some(&message.message_id),
+                        format!("The worker that asked for {m} is gone: nobody processes it until its visibility timeout runs out"),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Messages arrived at a lane: a job for them, or the next poll after `pause` if none.
+    fn received(&mut self, lane: u64, output: ReceiveMessageOutput, pause: Millis) {
+        let Some(i) = self.lane_pos(lane) else { return };
+        let messages = output.messages.unwrap_or_default();
+        if messages.is_empty() {
+            self.lanes[i].empty_receives += 1;
+            self.metrics.empty_receives += 1;
+            if self.lanes[i].wants_to_poll() {
+                self.poll_later(lane, pause);
+            }
+            return;
+        }
+        self.take(i, &messages);
+        self.ensure_polling(lane);
+    }
+
+    /// Gives received messages to a lane as one job and starts what may start.
+    fn take(&mut self, i: usize, messages: &[Message]) {
+        let job = self.fresh_id();
+        let now = self.now();
+        let Some(queue_url) = self.engine.queue_url(&self.lanes[i].policy.queue) else {
+            return;
+        };
+        let job = self.lanes[i].job_for(job, queue_url, messages, now);
+        self.lanes[i].jobs.push(job);
+        self.start_ready_jobs(i);
+    }
+
+    /// Starts waiting jobs while the lane has room (a Lambda function's concurrency).
+    fn start_ready_jobs(&mut self, i: usize) {
+        let lane = &self.lanes[i];
+        if lane.life != Life::Alive {
+            return;
+        }
+        let room = lane.concurrency().saturating_sub(lane.running());
+        let ready: Vec<u64> = lane
+            .jobs
+            .iter()
+            .filter(|j| j.started.is_none() && j.kind != JobKind::Manual)
+            .map(|j| j.id)
+            .take(room)
+            .collect();
+        for job in ready {
+            self.start_job(i, job);
+        }
+    }
+
+    fn start_job(&mut self, i: usize, job_id: u64) {
+        let now = self.now();
+        let lane_id = self.lanes[i].id;
+        let Some(job) = self.lanes[i].job_mut(job_id) else {
+            return;
+        };
+        job.started = Some(now);
+        if let Some(task) = job.tasks.first_mut() {
+            task.start = Some(now);
+        }
+        let job = job.clone();
+        let first = &job.tasks[0];
+        let text = match &job.kind {
+            JobKind::Lambda {
+                function_timeout, ..
+            } => {
+                let waited = now - first.received_at;
+                let throttled = if waited > 0 {
+                    format!(" after {} throttled", secs(waited))
+                } else {
+                    String::new()
+                };
+                format!(
+                    "Lambda invoked with {}{throttled} (function timeout {})",
+                    self.list(job.tasks.iter().map(|t| t.message_id.as_str())),
+                    secs(*function_timeout)
+                )
+            }
+            _ => format!(
+                "{} started the job for {} (takes {})",
+                self.lanes[i].name,
+                self.labels.get(&first.message_id),
+                secs(first.duration)
+            ),
+        };
+        self.say(self.actor(i), Some(&first.message_id), text);
+        if let Some(hb) = job.heartbeat {
+            let every = ((hb.every * 1000.0) as Millis).max(1);
+            self.schedule(
+                now + every,
+                Timer::Heartbeat {
+                    lane: lane_id,
+                    job: job_id,
+                },
+            );
+        }
+        self.job_due(lane_id, job_id);
+    }
+
+    /// "M1, M2 and M3".
+    fn list<'a>(&self, ids: impl Iterator<Item = &'a str>) -> String {
+        let labels: Vec<String> = ids.map(|id| self.labels.get(id)).collect();
+        match labels.as_slice() {
+            [] => String::new(),
+            [one] => one.clone(),
+            [init @ .., last] => format!("{} and {last}", init.join(", ")),
+        }
+    }
+
+    /// Does whatever a job has due now, then sleeps until its next step.
+    pub(crate) fn job_due(&mut self, lane: u64, job: u64) {
+        loop {
+            let Some(i) = self.lane_pos(lane) else { return };
+            if self.lanes[i].life != Life::Alive {
+                return;
+            }
+            let Some(due) = self.lanes[i].jobs.iter().find(|j| j.id == job) else {
+                return;
+            };
+            match due.due(self.now()) {
+                Due::Idle => return,
+                Due::Wait(at) => {
+                    self.cancel(|t| *t == Timer::Job { lane, job });
+                    self.schedule(at, Timer::Job { lane, job });
+                    return;
+                }
+                Due::Timeout => {
+                    self.abort_job(i, job, "Lambda invocation timed out");
+                    return;
+                }
+                Due::Fail => self.fail_task(i, job),
+                Due::Effect => self.perform_effect(i, job),
+                Due::Commit => self.commit(i, job),
+            }
+        }
+    }
+
+    fn perform_effect(&mut self, i: usize, job_id: u64) {
+        let now = self.now();
+        let name = self.lanes[i].name.clone();
+        let Some(job) = self.lanes[i].job_mut(job_id) else {
+            return;
+        };
+        let step = job.effects[job.tasks[job.current].effects_done].clone();
+        let task = &mut job.tasks[job.current];
+        task.effects_done += 1;
+        let (message_id, attempt) = (task.message_id.clone(), task.receive_count);
+        let key = format!("{}/{}", task.body, step.name);
+        let effect = self.ledger.record(Attempt {
+            at: now,
+            worker: &name,
+            name: &step.name,
+            message_id: &message_id,
+            key,
+            attempt,
+            check: step.idempotent,
+        });
+        let m = self.labels.get(&message_id);
+        let text = if effect.prevented {
+            format!(
+                "{name} skipped {} for {m}: the ledger already has key {}",
+                step.name, effect.key
+            )
+        } else if effect.duplicate {
+            format!(
+                "Duplicate effect! {name} did {} for {m} again (delivery {attempt})",
+                step.name
+            )
+        } else {
+            format!("{name} did {} for {m} (delivery {attempt})", step.name)
+        };
+        self.metrics.effects = self.ledger.performed();
+        self.metrics.duplicate_effects = self.ledger.duplicates();
+        self.metrics.prevented_effects = self.ledger.prevented();
+        self.say(Actor::Worker(name), Some(&message_id), text);
+    }
+
+    /// The current message is processed and its effects are done.
+    fn commit(&mut self, i: usize, job_id: u64) {
+        let lane = &mut self.lanes[i];
+        let Some(job) = lane.jobs.iter().find(|j| j.id == job_id) else {
+            return;
+        };
+        let message_id = job.tasks[job.current].message_id.clone();
+        let kind = job.kind.clone();
+        if std::mem::take(&mut lane.armed.crash_after_commit) {
+            let m = self.labels.get(&message_id);
+            let text = format!(
+                "{} committed the work for {m}, then crashed before DeleteMessage",
+                lane.name
+            );
+            self.say(self.actor(i), Some(&message_id), text);
+            self.halt(i, Life::Dead);
+            return;
+        }
+        match kind {
+            JobKind::Worker => self.delete_current(i, job_id),
+            _ => self.finish_task(i, job_id, true),
+        }
+    }
+
+    /// DeleteMessage for the message just processed.
+    fn delete_current(&mut self, i: usize, job_id: u64) {
+        let lane = &mut self.lanes[i];
+        let lose = std::mem::take(&mut lane.armed.lose_delete_response);
+        let Some(job) = lane.job_mut(job_id) else {
+            return;
+        };
+        let task = &job.tasks[job.current];
+        let (message_id, retried) = (task.message_id.clone(), task.retried);
+        let request = Request::DeleteMessage(DeleteMessageInput {
+            queue_url: job.queue_url.clone(),
+            receipt_handle: task.receipt_handle.clone(),
+        });
+        let deleted = matches!(self.call(&self.actor(i), request), Reply::Done(Ok(_)));
+        let (name, m) = (self.lanes[i].name.clone(), self.labels.get(&message_id));
+        if deleted && !lose {
+            self.finish_task(i, job_id, true);
+        } else if lose && !retried {
+            self.say(
+                self.actor(i),
+                Some(&message_id),
+                format!("The DeleteMessage response for {m} was lost: {name} thinks the delete failed and runs the job again"),
+            );
+            let now = self.now();
+            if let Some(job) = self.lanes[i].job_mut(job_id) {
+                let task = &mut job.tasks[job.current];
+                task.retried = true;
+                task.effects_done = 0;
+                task.start = Some(now);
+            }
+        } else {
+            self.say(
+                self.actor(i),
+                Some(&message_id),
+                format!("{name} gives up on {m}: it did not see DeleteMessage succeed"),
+            );
+            self.finish_task(i, job_id, false);
+        }
+    }
+
+    fn fail_task(&mut self, i: usize, job_id: u64) {
+        let name = self.lanes[i].name.clone();
+        let Some(job) = self.lanes[i].job_mut(job_id) else {
+            return;
+        };
+        let task = &job.tasks[job.current];
+        let message_id = task.message_id.clone();
+        let why = match task.failure {
+            Some(Failure::Poison) => " (poison message)",
+            _ => "",
+        };
+        let whole_batch = matches!(
+            job.kind,
+            JobKind::Lambda {
+                report_batch_item_failures: false,
+                ..
+            }
+        );
+        let m = self.labels.get(&message_id);
+        if whole_batch {
+            let text = format!("Lambda function error on {m}{why}: without ReportBatchItemFailures the whole batch goes back");
+            self.say(self.actor(i), Some(&message_id), text);
+            self.abort_job(i, job_id, "The invocation failed");
+            return;
+        }
+        let text = format!("{name}: the job for {m} failed{why}; no DeleteMessage, so {m} comes back when its visibility timeout runs out");
+        self.say(self.actor(i), Some(&message_id), text);
+        self.finish_task(i, job_id, false);
+    }
+
+    /// Ends the current message with `ok`, then moves to the next one (or ends the job).
+    fn finish_task(&mut self, i: usize, job_id: u64, ok: bool) {
+        let now = self.now();
+        let Some(job) = self.lanes[i].job_mut(job_id) else {
+            return;
+        };
+        job.tasks[job.current].outcome = Some(ok);
+        job.current += 1;
+        let next = job.tasks.get_mut(job.current).map(|task| {
+            task.start = Some(now);
+            (task.message_id.clone(), task.duration)
+        });
+        match next {
+            Some((message_id, duration)) if job.kind == JobKind::Worker => {
+                let text = format!(
+                    "{} started the job for {} (takes {})",
+                    self.lanes[i].name,
+                    self.labels.get(&message_id),
+                    secs(duration)
+                );
+                self.say(self.actor(i), Some(&message_id), text);
+            }
+            Some(_) => {}
+            None => self.end_job(i, job_id),
+        }
+    }
+
+    /// Stops a job before its end: nothing more is deleted.
+    fn abort_job(&mut self, i: usize, job_id: u64, why: &str) {
+        let Some(job) = self.lanes[i].job_mut(job_id) else {
+            return;
+        };
+        let mut held = 0;
+        for task in job.tasks.iter_mut().filter(|t| t.outcome.is_none()) {
+            task.outcome = Some(false);
+            held += 1;
+        }
+        let text = format!(
+            "{why}: its {held} unfinished message(s) stay in flight until their visibility timeout runs out"
+        );
+        self.say(self.actor(i), None, text);
+        self.end_job(i, job_id);
+    }
+
+    /// A job is over: a Lambda batch is deleted as the function reported, the lane moves on.
+    fn end_job(&mut self, i: usize, job_id: u64) {
+        let lane_id = self.lanes[i].id;
+        let Some(at) = self.lanes[i].jobs.iter().position(|j| j.id == job_id) else {
+            return;
+        };
+        let job = self.lanes[i].jobs.remove(at);
+        self.cancel(|t| {
+            matches!(*t, Timer::Job { lane, job } | Timer::Heartbeat { lane, job }
+                if lane == lane_id && job == job_id)
+        });
+        let name = self.lanes[i].name.clone();
+        for task in job.tasks.iter().filter(|t| t.outcome != Some(true)) {
+            if self.holders.get(&task.message_id) == Some(&name) {
+                self.holders.remove(&task.message_id);
+            }
+        }
+        if let JobKind::Lambda {
+            report_batch_item_failures,
+            ..
+        } = job.kind
+        {
+            let failed: Vec<&str> = job
+                .tasks
+                .iter()
+                .filter(|t| t.outcome == Some(false))
+                .map(|t| t.message_id.as_str())
+                .collect();
+            let entries: Vec<DeleteMessageBatchEntry> = job
+                .tasks
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.outcome == Some(true))
+                .map(|(n, t)| DeleteMessageBatchEntry {
+                    id: n.to_string(),
+                    receipt_handle: t.receipt_handle.clone(),
+                })
+                .collect();
+            let deletes = !job.aborted
+                && (failed.is_empty() || report_batch_item_failures)
+                && !entries.is_empty();
+            if deletes {
+                if !failed.is_empty() {
+                    let text = format!(
+                        "Lambda returned batchItemFailures [{}]: the event source mapping deletes the other {}",
+                        self.list(failed.iter().copied()),
+                        entries.len()
+                    );
+                    self.say(self.actor(i), None, text);
+                }
+                let request = Request::DeleteMessageBatch(DeleteMessageBatchInput {
+                    queue_url: job.queue_url.clone(),
+                    entries,
+                });
+                self.call(&self.actor(i), request);
+            }
+        }
+        self.start_ready_jobs(i);
+        self.ensure_polling(lane_id);
+    }
+
+    /// The heartbeat: extend what the job still holds, within the policy's caps.
+    pub(crate) fn heartbeat(&mut self, lane: u64, job_id: u64) {
+        let Some(i) = self.lane_pos(lane) else { return };
+        let now = self.now();
+        let name = self.lanes[i].name.clone();
+        if self.lanes[i].life != Life::Alive {
+            return;
+        }
+        let Some(job) = self.lanes[i].job_mut(job_id) else {
+            return;
+        };
+        let (Some(hb), Some(started)) = (job.heartbeat.clone(), job.started) else {
+            return;
+        };
+        let capped = hb.max_extensions.is_some_and(|max| job.extensions >= max)
+            || hb
+                .max_total
+                .is_some_and(|max| (now - started) as f64 >= max * 1000.0);
+        let handles: Vec<String> = job.unfinished().map(|t| t.receipt_handle.clone()).collect();
+        let first = job.unfinished().next().map(|t| t.message_id.clone());
+        if capped {
+            let text = format!("{name} stops its heartbeat: the extension cap is reached");
+            self.say(self.actor(i), first.as_deref(), text);
+            return;
+        }
+        job.extensions += 1;
+        let queue_url = job.queue_url.clone();
+        let request = match handles.as_slice() {
+            [handle] => Request::ChangeMessageVisibility(ChangeMessageVisibilityInput {
+                queue_url,
+                receipt_handle: handle.clone(),
+                visibility_timeout: i64::from(hb.extend_by),
+            }),
+            _ => Request::ChangeMessageVisibilityBatch(ChangeMessageVisibilityBatchInput {
+                queue_url,
+                entries: handles
+                    .iter()
+                    .enumerate()
+                    .map(|(n, handle)| ChangeMessageVisibilityBatchEntry {
+                        id: n.to_string(),
+                        receipt_handle: handle.clone(),
+                        visibility_timeout: Some(i64::from(hb.extend_by)),
+                    })
+                    .collect(),
+            }),
+        };
+        self.call(&self.actor(i), request);
+        let every = ((hb.every * 1000.0) as Millis).max(1);
+        self.schedule(now + every, Timer::Heartbeat { lane, job: job_id });
+    }
+
+    /// Kill or Hang: the lane stops; what it holds waits for its visibility timeout.
+    pub(crate) fn stop(&mut self, name: &str, life: Life) -> Result<Value, String> {
+        let i = self.lane_index(name)?;
+        if self.lanes[i].life != Life::Alive {
+            return Err(format!("{name} is not running."));
+        }
+        let held: Vec<String> = self.lanes[i]
+            .jobs
+            .iter()
+            .flat_map(|j| j.unfinished().map(|t| t.message_id.clone()))
+            .collect();
+        let verb = match life {
+            Life::Hung => "hung (no progress, no heartbeats)",
+            _ => "crashed",
+        };
+        if held.is_empty() {
+            self.say(self.actor(i), None, format!("{name} {verb}"));
+        }
+        for message_id in held {
+            let m = self.labels.get(&message_id);
+            let text = format!("{name} {verb} while holding {m}");
+            self.say(self.actor(i), Some(&message_id), text);
+        }
+        self.halt(i, life);
+        Ok(json!({ "worker": name }))
+    }
+
+    /// Stops a lane's clock: no timers, and any long poll it waits on is orphaned.
+    fn halt(&mut self, i: usize, life: Life) {
+        let lane = &mut self.lanes[i];
+        lane.life = life;
+        lane.epoch += 1;
+        lane.polling = false;
+        let id = lane.id;
+        self.cancel_lane(id);
+    }
+
+    pub(crate) fn restart(&mut self, name: &str) -> Result<Value, String> {
+        let i = self.lane_index(name)?;
+        let lane = &mut self.lanes[i];
+        if lane.life == Life::Alive {
+            return Err(format!("{name} is running; kill it or let it hang first."));
+        }
+        lane.life = Life::Alive;
+        lane.epoch += 1;
+        lane.jobs.clear();
+        let id = lane.id;
+        self.holders.retain(|_, holder| holder != name);
+        self.say(
+            self.actor(i),
+            None,
+            format!("{name} restarted: it has forgotten what it held"),
+        );
+        self.ensure_polling(id);
+        Ok(json!({ "worker": name }))
+    }
+
+    pub(crate) fn arm(
+        &mut self,
+        name: &str,
+        fault: &str,
+        flag: fn(&mut crate::lane::Armed) -> &mut bool,
+    ) -> Result<Value, String> {
+        let i = self.lane_index(name)?;
+        *flag(&mut self.lanes[i].armed) = true;
+        self.say(
+            self.actor(i),
+            None,
+            format!("{fault} armed on {name} for its current or next message"),
+        );
+        Ok(json!({ "worker": name, "armed": fault }))
+    }
+
+    /// FailJob: the message being processed fails now; if none, the next one will.
+    pub(crate) fn fail_job(&mut self, name: &str) -> Result<Value, String> {
+        let i = self.lane_index(name)?;
+        let lane = &mut self.lanes[i];
+        let lane_id = lane.id;
+        let alive = lane.life == Life::Alive;
+        let running = lane.jobs.iter_mut().find(|j| {
+            j.started.is_some() && j.kind != JobKind::Manual && j.current_task().is_some()
+        });
+        match running {
+            Some(job) if alive => {
+                let job_id = job.id;
+                let current = job.current;
+                job.tasks[current].failure = Some(Failure::Injected);
+                self.fail_task(i, job_id);
+                self.job_due(lane_id, job_id);
+                Ok(json!({ "worker": name, "failed": true }))
+            }
+            _ => self.arm(name, "FailJob", |a| &mut a.fail_job),
+        }
+    }
+
+    /// Drag-and-drop: the lane receives that message now.
+    pub(crate) fn deliver(&mut self, name: &str, message_id: &str) -> Result<Value, String> {
+        let i = self.lane_index(name)?;
+        if self.lanes[i].life != Life::Alive {
+            return Err(format!("{name} is not running."));
+        }
+        let policy = &self.lanes[i].policy;
+        let queue_url = self
+            .engine
+            .queue_url(&policy.queue)
+            .ok_or_else(|| format!("The queue {} does not exist.", policy.queue))?;
+        let visibility = policy.visibility_timeout.map(i64::from);
+        let output = self
+            .engine
+            .receive_specific(&queue_url, message_id, visibility)
+            .map_err(|e| e.to_string())?;
+        self.metrics.count_call("ReceiveMessage");
+        self.lanes[i].api_calls += 1;
+        self.settle(&self.actor(i), Some("ReceiveMessage"));
+        let messages = output.messages.clone().unwrap_or_default();
+        self.take(i, &messages);
+        Ok(serde_json::to_value(output).unwrap_or(Value::Null))
+    }
+
+    /// ReceiveMessage by hand.
+    pub(crate) fn manual_receive(&mut self, name: &str) -> Result<Value, String> {
+        let i = self.lane_index(name)?;
+        if self.lanes[i].life != Life::Alive || self.lanes[i].polling {
+            return Err(format!(
+                "{name} cannot receive now (not running, or already waiting)."
+            ));
+        }
+        self.receive(i);
+        Ok(json!({ "worker": name }))
+    }
+
+    /// The held task's (queue URL, receipt handle), for a by-hand action.
+    fn held(&mut self, i: usize, message_id: &str) -> Result<(String, String), String> {
+        let lane = &self.lanes[i];
+        lane.jobs
+            .iter()
+            .find_map(|j| {
+                j.unfinished()
+                    .find(|t| t.message_id == message_id)
+                    .map(|t| (j.queue_url.clone(), t.receipt_handle.clone()))
+            })
+            .ok_or_else(|| format!("{} does not hold that message.", lane.name))
+    }
+
+    /// DeleteMessage by hand (manual mode).
+    pub(crate) fn manual_delete(&mut self, name: &str, message_id: &str) -> Result<Value, String> {
+        let i = self.lane_index(name)?;
+        if self.lanes[i].policy.mode != WorkerMode::Manual {
+            return Err(format!(
+                "{name} is not in manual mode: it deletes by itself."
+            ));
+        }
+        let (queue_url, receipt_handle) = self.held(i, message_id)?;
+        let request = Request::DeleteMessage(DeleteMessageInput {
+            queue_url,
+            receipt_handle,
+        });
+        match self.call(&self.actor(i), request) {
+            Reply::Done(Ok(_)) => {
+                let lane = &mut self.lanes[i];
+                if let Some(task) = lane.task_mut(message_id) {
+                    task.outcome = Some(true);
+                }
+                lane.jobs.retain(|j| j.unfinished().next().is_some());
+                Ok(json!({}))
+            }
+            Reply::Done(Err(e)) => Err(e.to_string()),
+            Reply::Pending(_) => Err("DeleteMessage did not answer.".into()),
+        }
+    }
+
+    /// ChangeMessageVisibility by hand.
+    pub(crate) fn extend(
+        &mut self,
+        name: &str,
+        message_id: &str,
+        visibility_timeout: u32,
+    ) -> Result<Value, String> {
+        let i = self.lane_index(name)?;
+        let (queue_url, receipt_handle) = self.held(i, message_id)?;
+        let request = Request::ChangeMessageVisibility(ChangeMessageVisibilityInput {
+            queue_url,
+            receipt_handle,
+            visibility_timeout: i64::from(visibility_timeout),
+        });
+        match self.call(&self.actor(i), request) {
+            Reply::Done(Ok(_)) => Ok(json!({})),
+            Reply::Done(Err(e)) => Err(e.to_string()),
+            Reply::Pending(_) => Err("ChangeMessageVisibility did not answer.".into()),
+        }
+    }
+}

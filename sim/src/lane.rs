@@ -1,0 +1,472 @@
+//! A worker lane at run time: the jobs it is doing, the faults armed on it, its counters. Pure
+//! bookkeeping and timing; the calls to SQS are made by the world (`consume`).
+
+use crate::rng::Rng;
+use crate::worker::{
+    EffectStep, Heartbeat, HeldMessage, ProcessingTime, WorkerMode, WorkerPolicy, WorkerStatus,
+    WorkerView, LAMBDA_POLLERS,
+};
+use sqs_engine::api::Message;
+use sqs_engine::Millis;
+
+/// Whether a lane is working.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Life {
+    Alive,
+    /// Killed: does nothing until restarted.
+    Dead,
+    /// Stuck: no progress, no heartbeats, no polls.
+    Hung,
+}
+
+/// Faults armed for what comes next.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Armed {
+    pub(crate) crash_after_commit: bool,
+    pub(crate) lose_delete_response: bool,
+    pub(crate) fail_job: bool,
+}
+
+/// Why a message's job fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Failure {
+    /// Its body has the policy's poison marker.
+    Poison,
+    /// FailJob was injected.
+    Injected,
+}
+
+/// How a job ends its messages.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum JobKind {
+    /// A polling worker: DeleteMessage right after each message.
+    Worker,
+    /// A Lambda invocation: the event-source mapping deletes the batch when the function returns.
+    Lambda {
+        function_timeout: Millis,
+        report_batch_item_failures: bool,
+    },
+    /// Held by the user (manual mode): nothing happens until the user acts.
+    Manual,
+}
+
+/// One received message inside a job.
+#[derive(Clone, Debug)]
+pub(crate) struct Task {
+    pub(crate) message_id: String,
+    pub(crate) receipt_handle: String,
+    pub(crate) body: String,
+    pub(crate) receive_count: u32,
+    pub(crate) received_at: Millis,
+    /// When its processing started (None: waiting behind earlier messages of the batch).
+    pub(crate) start: Option<Millis>,
+    pub(crate) duration: Millis,
+    pub(crate) effects_done: usize,
+    pub(crate) failure: Option<Failure>,
+    /// Finished: Some(true) succeeded, Some(false) failed.
+    pub(crate) outcome: Option<bool>,
+    pub(crate) lease_expired: bool,
+    /// Already re-run once after a lost DeleteMessage response.
+    pub(crate) retried: bool,
+}
+
+/// What a timer finds due in a job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Due {
+    /// The Lambda function timeout is reached.
+    Timeout,
+    /// The current message's job fails now.
+    Fail,
+    /// Its next effect is due.
+    Effect,
+    /// Its processing is complete (all effects done).
+    Commit,
+    /// Nothing yet; wake at this time.
+    Wait(Millis),
+    /// Nothing left to process.
+    Idle,
+}
+
+/// A batch of received messages being worked on, one after the other.
+#[derive(Clone, Debug)]
+pub(crate) struct Job {
+    pub(crate) id: u64,
+    pub(crate) kind: JobKind,
+    /// The queue its messages came from.
+    pub(crate) queue_url: String,
+    pub(crate) tasks: Vec<Task>,
+    /// The message being processed.
+    pub(crate) current: usize,
+    /// When processing began (None: a Lambda batch throttled, waiting for a free slot).
+    pub(crate) started: Option<Millis>,
+    /// The policy's effects and heartbeat when the job began.
+    pub(crate) effects: Vec<EffectStep>,
+    pub(crate) heartbeat: Option<Heartbeat>,
+    pub(crate) extensions: u32,
+    /// Stopped before its end (a Lambda timeout or function error): nothing is deleted.
+    pub(crate) aborted: bool,
+}
+
+impl Job {
+    /// The message being processed, if any.
+    pub(crate) fn current_task(&self) -> Option<&Task> {
+        self.tasks.get(self.current)
+    }
+
+    /// Messages not finished yet (still held).
+    pub(crate) fn unfinished(&self) -> impl Iterator<Item = &Task> {
+        self.tasks.iter().filter(|t| t.outcome.is_none())
+    }
+
+    /// What is due at `now`.
+    pub(crate) fn due(&self, now: Millis) -> Due {
+        let Some(started) = self.started else {
+            return Due::Idle;
+        };
+        if let JobKind::Lambda {
+            function_timeout, ..
+        } = self.kind
+        {
+            if now >= started + function_timeout {
+                return Due::Timeout;
+            }
+        }
+        let Some(task) = self.current_task() else {
+            return Due::Idle;
+        };
+        let Some(start) = task.start else {
+            return Due::Idle;
+        };
+        let n = self.effects.len() as u64;
+        let next = if task.failure.is_some() {
+            // A failing job fails where its first effect would be (at its end if it has none).
+            let at = start + task.duration.checked_div(n).unwrap_or(task.duration);
+            (at, Due::Fail)
+        } else if task.effects_done < self.effects.len() {
+            let i = task.effects_done as u64 + 1;
+            (start + task.duration * i / n, Due::Effect)
+        } else {
+            (start + task.duration, Due::Commit)
+        };
+        if next.0 <= now {
+            next.1
+        } else {
+            let wake = match self.kind {
+                JobKind::Lambda {
+                    function_timeout, ..
+                } => next.0.min(started + function_timeout),
+                _ => next.0,
+            };
+            Due::Wait(wake)
+        }
+    }
+}
+
+/// A worker lane.
+#[derive(Clone, Debug)]
+pub(crate) struct Lane {
+    pub(crate) id: u64,
+    pub(crate) name: String,
+    pub(crate) policy: WorkerPolicy,
+    pub(crate) life: Life,
+    /// Bumped on kill, hang and restart: a long poll answered after that is orphaned.
+    pub(crate) epoch: u64,
+    /// A ReceiveMessage is waiting (long poll).
+    pub(crate) polling: bool,
+    pub(crate) jobs: Vec<Job>,
+    pub(crate) armed: Armed,
+    pub(crate) rng: Rng,
+    pub(crate) warnings: Vec<String>,
+    pub(crate) api_calls: u64,
+    pub(crate) empty_receives: u64,
+    pub(crate) deliveries: u64,
+}
+
+impl Lane {
+    /// A new, idle lane drawing from its own stream of `seed`.
+    pub(crate) fn new(id: u64, name: String, policy: WorkerPolicy, seed: u64) -> Self {
+        Lane {
+            rng: Rng::for_name(seed, &name),
+            id,
+            name,
+            policy,
+            life: Life::Alive,
+            epoch: 0,
+            polling: false,
+            jobs: Vec::new(),
+            armed: Armed::default(),
+            warnings: Vec::new(),
+            api_calls: 0,
+            empty_receives: 0,
+            deliveries: 0,
+        }
+    }
+
+    /// Whether it should call ReceiveMessage now: alive, not already waiting, and with room.
+    pub(crate) fn wants_to_poll(&self) -> bool {
+        let room = match self.policy.mode {
+            WorkerMode::Auto => self.jobs.is_empty(),
+            WorkerMode::Lambda { .. } => (self.jobs.len() as u32) < LAMBDA_POLLERS,
+            WorkerMode::Manual => false,
+        };
+        self.life == Life::Alive && !self.polling && room
+    }
+
+    /// MaxNumberOfMessages for its receives.
+    pub(crate) fn batch_size(&self) -> u32 {
+        match self.policy.mode {
+            WorkerMode::Lambda { batch_size, .. } => batch_size,
+            _ => self.policy.max_messages,
+        }
+        .clamp(1, 10)
+    }
+
+    /// How many invocations may run at once (Lambda), or jobs (others: no limit).
+    pub(crate) fn concurrency(&self) -> usize {
+        match self.policy.mode {
+            WorkerMode::Lambda {
+                reserved_concurrency,
+                ..
+            } => reserved_concurrency.unwrap_or(LAMBDA_POLLERS).max(1) as usize,
+            _ => usize::MAX,
+        }
+    }
+
+    /// A job for the messages just received, per the current policy.
+    pub(crate) fn job_for(
+        &mut self,
+        id: u64,
+        queue_url: String,
+        messages: &[Message],
+        now: Millis,
+    ) -> Job {
+        let kind = match self.policy.mode {
+            WorkerMode::Auto => JobKind::Worker,
+            WorkerMode::Manual => JobKind::Manual,
+            WorkerMode::Lambda {
+                function_timeout,
+                report_batch_item_failures,
+                ..
+            } => JobKind::Lambda {
+                function_timeout: Millis::from(function_timeout) * 1000,
+                report_batch_item_failures,
+            },
+        };
+        let tasks = messages
+            .iter()
+            .map(|m| {
+                let poison = self
+                    .policy
+                    .poison_marker
+                    .as_deref()
+                    .is_some_and(|marker| !marker.is_empty() && m.body.contains(marker));
+                let injected = std::mem::take(&mut self.armed.fail_job);
+                Task {
+                    message_id: m.message_id.clone(),
+                    receipt_handle: m.receipt_handle.clone(),
+                    body: m.body.clone(),
+                    receive_count: receive_count(m),
+                    received_at: now,
+                    start: None,
+                    duration: draw(&self.policy.processing, &mut self.rng),
+                    effects_done: 0,
+                    failure: if injected {
+                        Some(Failure::Injected)
+                    } else if poison {
+                        Some(Failure::Poison)
+                    } else {
+                        None
+                    },
+                    outcome: None,
+                    lease_expired: false,
+                    retried: false,
+                }
+            })
+            .collect();
+        let heartbeat = match kind {
+            JobKind::Worker => self.policy.heartbeat.clone(),
+            _ => None,
+        };
+        Job {
+            id,
+            kind,
+            queue_url,
+            tasks,
+            current: 0,
+            started: None,
+            effects: self.policy.effects.clone(),
+            heartbeat,
+            extensions: 0,
+            aborted: false,
+        }
+    }
+
+    /// The job with this id.
+    pub(crate) fn job_mut(&mut self, job: u64) -> Option<&mut Job> {
+        self.jobs.iter_mut().find(|j| j.id == job)
+    }
+
+    /// The held message with this id.
+    pub(crate) fn task_mut(&mut self, message_id: &str) -> Option<&mut Task> {
+        self.jobs
+            .iter_mut()
+            .flat_map(|j| j.tasks.iter_mut())
+            .find(|t| t.message_id == message_id && t.outcome.is_none())
+    }
+
+    /// Invocations (or jobs) running.
+    pub(crate) fn running(&self) -> usize {
+        self.jobs.iter().filter(|j| j.started.is_some()).count()
+    }
+
+    /// Messages held (not finished).
+    pub(crate) fn held(&self) -> usize {
+        self.jobs.iter().map(|j| j.unfinished().count()).sum()
+    }
+
+    /// What the UI draws.
+    pub(crate) fn view(&self) -> WorkerView {
+        let status = match self.life {
+            Life::Dead => WorkerStatus::Dead,
+            Life::Hung => WorkerStatus::Hung,
+            Life::Alive if self.running() > 0 => WorkerStatus::Processing,
+            Life::Alive if self.polling => WorkerStatus::Polling,
+            Life::Alive => WorkerStatus::Idle,
+        };
+        let holding = self
+            .jobs
+            .iter()
+            .flat_map(|job| {
+                job.unfinished().map(move |task| HeldMessage {
+                    message_id: task.message_id.clone(),
+                    receipt_handle: task.receipt_handle.clone(),
+                    started_at: task.start.unwrap_or(task.received_at),
+                    done_at: match (self.life, task.start) {
+                        (Life::Alive, Some(start)) => Some(start + task.duration),
+                        _ => None,
+                    },
+                    effects_done: job.effects[..task.effects_done]
+                        .iter()
+                        .map(|e| e.name.clone())
+                        .collect(),
+                    receive_count: task.receive_count,
+                    lease_expired: task.lease_expired,
+                })
+            })
+            .collect();
+        let armed = &self.armed;
+        let armed_faults = [
+            (armed.crash_after_commit, "CrashAfterCommit"),
+            (armed.lose_delete_response, "LoseDeleteResponse"),
+            (armed.fail_job, "FailJob"),
+        ]
+        .into_iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, name)| name.to_string())
+        .collect();
+        WorkerView {
+            name: self.name.clone(),
+            policy: self.policy.clone(),
+            status,
+            holding,
+            armed_faults,
+            warnings: self.warnings.clone(),
+            api_calls: self.api_calls,
+            empty_receives: self.empty_receives,
+            deliveries: self.deliveries,
+        }
+    }
+}
+
+/// ApproximateReceiveCount from a received message's attributes (1 when absent).
+fn receive_count(message: &Message) -> u32 {
+    message
+        .attributes
+        .as_ref()
+        .and_then(|a| a.get("ApproximateReceiveCount"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1)
+}
+
+/// Draws a job's duration in milliseconds.
+fn draw(processing: &ProcessingTime, rng: &mut Rng) -> Millis {
+    let seconds = match *processing {
+        ProcessingTime::Fixed { seconds } => seconds,
+        ProcessingTime::Uniform { min, max } => min + (max - min).max(0.0) * rng.unit(),
+        ProcessingTime::LongTail { median, max } => {
+            // A log-logistic draw: half the jobs under the median, 1 in 100 at `max`.
+            let u = rng.unit().clamp(1e-9, 1.0 - 1e-9);
+            let spread = (max / median).max(1.0).ln() / 99f64.ln();
+            (median * (spread * (u / (1.0 - u)).ln()).exp()).min(max)
+        }
+    };
+    (seconds.max(0.0) * 1000.0).round() as Millis
+}
+
+/// The policy problems a lane shows, given its queue's VisibilityTimeout in seconds.
+pub(crate) fn warnings(policy: &WorkerPolicy, queue_visibility: Option<u32>) -> Vec<String> {
+    let Some(visibility) = policy.visibility_timeout.or(queue_visibility) else {
+        return Vec::new();
+    };
+    let mut warnings = Vec::new();
+    if let WorkerMode::Lambda {
+        function_timeout, ..
+    } = policy.mode
+    {
+        if visibility < function_timeout {
+            warnings.push(format!(
+                "Lambda would refuse this mapping: the visibility timeout ({visibility} s) is shorter than the function timeout ({function_timeout} s)."
+            ));
+        } else if visibility < 6 * function_timeout {
+            warnings.push(format!(
+                "Visibility timeout {visibility} s is under 6x the function timeout (6 x {function_timeout} s = {} s): throttled or retried batches can be processed twice.",
+                6 * function_timeout
+            ));
+        }
+    }
+    if let Some(hb) = &policy.heartbeat {
+        if hb.every >= f64::from(visibility) {
+            warnings.push(format!(
+                "The heartbeat comes every {} s, but the visibility timeout is {visibility} s: it runs out before the first extension.",
+                hb.every
+            ));
+        }
+    }
+    warnings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_tail_draws_stay_within_max_and_centre_on_the_median() {
+        let mut rng = Rng::for_name(1, "w");
+        let tail = ProcessingTime::LongTail {
+            median: 2.0,
+            max: 60.0,
+        };
+        let draws: Vec<Millis> = (0..1000).map(|_| draw(&tail, &mut rng)).collect();
+        assert!(draws.iter().all(|&d| d <= 60_000));
+        let under = draws.iter().filter(|&&d| d <= 2_000).count();
+        assert!(
+            (400..600).contains(&under),
+            "{under} of 1000 under the median"
+        );
+    }
+
+    #[test]
+    fn the_six_x_rule_is_a_warning() {
+        let mut policy = WorkerPolicy::new("q");
+        policy.mode = WorkerMode::Lambda {
+            batch_size: 1,
+            function_timeout: 30,
+            report_batch_item_failures: false,
+            reserved_concurrency: None,
+        };
+        assert_eq!(warnings(&policy, Some(30)).len(), 1);
+        assert!(warnings(&policy, Some(30))[0].contains("6 x 30 s = 180 s"));
+        assert!(warnings(&policy, Some(180)).is_empty());
+        assert!(warnings(&policy, Some(10))[0].contains("refuse"));
+    }
+}

@@ -1,0 +1,279 @@
+//! Plain words for what happened: the texts the UI shows verbatim in the event log and the live
+//! region. Short sentences, SQS's own words (ReceiveMessage, receipt handle, receive count).
+
+use crate::world::Actor;
+use sqs_engine::event::VisibleReason;
+use sqs_engine::{EventKind, Millis, EPOCH_MS};
+use std::collections::HashMap;
+
+/// Short, readable names for messages: the body when it is short (`R-022`, `M`), else the
+/// start of the MessageId.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Labels(HashMap<String, String>);
+
+/// Bodies up to this length name their message.
+const MAX_BODY_LABEL: usize = 24;
+
+impl Labels {
+    /// Remembers the label of a message stored with this body.
+    pub(crate) fn learn(&mut self, message_id: &str, body: &str) {
+        let label = if body.chars().count() <= MAX_BODY_LABEL && !body.trim().is_empty() {
+            body.to_string()
+        } else {
+            short_id(message_id)
+        };
+        self.0.insert(message_id.to_string(), label);
+    }
+
+    /// A redriven message keeps the label of the message it was.
+    pub(crate) fn alias(&mut self, new_id: &str, old_id: &str) {
+        let label = self.get(old_id);
+        self.0.insert(new_id.to_string(), label);
+    }
+
+    /// The message's label.
+    pub(crate) fn get(&self, message_id: &str) -> String {
+        self.0
+            .get(message_id)
+            .cloned()
+            .unwrap_or_else(|| short_id(message_id))
+    }
+}
+
+fn short_id(message_id: &str) -> String {
+    message_id.chars().take(8).collect()
+}
+
+/// Virtual time as the clock on the wall of the seeds' timeline: 0 is 12:00:00.
+pub fn clock(t: Millis) -> String {
+    let ms = (EPOCH_MS + t) % 86_400_000;
+    let (h, m, s, frac) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000);
+    if frac == 0 {
+        format!("{h:02}:{m:02}:{s:02}")
+    } else {
+        format!("{h:02}:{m:02}:{s:02}.{:03}", frac)
+            .trim_end_matches('0')
+            .to_string()
+    }
+}
+
+/// A duration in seconds, as people say it (`30 s`, `1.5 s`).
+pub(crate) fn secs(ms: Millis) -> String {
+    if ms % 1000 == 0 {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{} s", ms as f64 / 1000.0)
+    }
+}
+
+/// The actor as the subject of a sentence.
+pub(crate) fn who(actor: &Actor) -> &str {
+    match actor {
+        Actor::Sqs => "SQS",
+        Actor::User => "You",
+        Actor::Worker(name) | Actor::Producer(name) => name,
+    }
+}
+
+/// The sentence for one engine event caused by `actor` through `action` (None: a timer).
+pub(crate) fn engine_event(
+    actor: &Actor,
+    action: Option<&str>,
+    at: Millis,
+    kind: &EventKind,
+    labels: &Labels,
+) -> String {
+    let who = who(actor);
+    let called = |fallback: &str| format!("{who} called {}", action.unwrap_or(fallback));
+    match kind {
+        EventKind::QueueCreated { queue, fifo } => {
+            let kind = if *fifo { "FIFO queue" } else { "queue" };
+            format!("{}: {kind} {queue} created", called("CreateQueue"))
+        }
+        EventKind::QueueDeleted { queue } => format!("{}: {queue} deleted", called("DeleteQueue")),
+        EventKind::QueueAttributesChanged { queue, names } => format!(
+            "{} on {queue}: {} changed",
+            called("SetQueueAttributes"),
+            names.join(", ")
+        ),
+        EventKind::Sent {
+            queue,
+            message_id,
+            group_id,
+            visible_at,
+        } => {
+            let mut text = format!(
+                "{}: {} stored in {queue}",
+                called("SendMessage"),
+                labels.get(message_id)
+            );
+            if let Some(group) = group_id {
+                text.push_str(&format!(" (group {group})"));
+            }
+            if *visible_at > at {
+                text.push_str(&format!(
+                    ", delayed {} (until {})",
+                    secs(visible_at - at),
+                    clock(*visible_at)
+                ));
+            }
+            text
+        }
+        EventKind::Deduplicated {
+            message_id,
+            deduplication_id,
+            ..
+        } => format!(
+            "{}: {} has MessageDeduplicationId {deduplication_id}, already seen in the last 5 minutes: accepted, not stored again",
+            called("SendMessage"),
+            labels.get(message_id)
+        ),
+        EventKind::BecameVisible {
+            message_id, reason, ..
+        } => {
+            let m = labels.get(message_id);
+            match reason {
+                VisibleReason::Sent => format!("{m} is visible"),
+                VisibleReason::DelayEnded => format!("Delay of {m} ended: it is visible"),
+                VisibleReason::VisibilityExpired => {
+                    format!("Visibility timeout of {m} ran out: it is visible again")
+                }
+                VisibleReason::VisibilityTerminated => {
+                    format!("{m} is visible again (its visibility timeout was set to 0)")
+                }
+                VisibleReason::Redriven => format!("{m} is visible again after the redrive"),
+                VisibleReason::DeadLettered => format!("{m} is visible in the dead-letter queue"),
+            }
+        }
+        EventKind::Received {
+            message_id,
+            receive_count,
+            ..
+        } => format!(
+            "{}: got {} (receive count {receive_count})",
+            called("ReceiveMessage"),
+            labels.get(message_id)
+        ),
+        EventKind::VisibilityChanged {
+            message_id,
+            visible_at,
+            ..
+        } => {
+            let m = labels.get(message_id);
+            if *visible_at <= at {
+                format!("{}: {m} is visible now", called("ChangeMessageVisibility"))
+            } else {
+                format!(
+                    "{}: {m} hidden for {} more",
+                    called("ChangeMessageVisibility"),
+                    secs(visible_at - at)
+                )
+            }
+        }
+        EventKind::Deleted { message_id, .. } => format!(
+            "{}: {} deleted",
+            called("DeleteMessage"),
+            labels.get(message_id)
+        ),
+        EventKind::StaleDelete { .. } => format!(
+            "{}: that message is already gone (SQS still answers 200)",
+            called("DeleteMessage")
+        ),
+        EventKind::MovedToDeadLetterQueue {
+            dead_letter_queue,
+            message_id,
+            receive_count,
+            ..
+        } => format!(
+            "{} was received {receive_count} times (maxReceiveCount reached): SQS moved it to {dead_letter_queue}",
+            labels.get(message_id)
+        ),
+        EventKind::Redriven {
+            from,
+            to,
+            old_message_id,
+            ..
+        } => format!(
+            "Message move task: {} moved from {from} back to {to} as a new message",
+            labels.get(old_message_id)
+        ),
+        EventKind::RetentionExpired { message_id, .. } => format!(
+            "{} is older than the MessageRetentionPeriod: SQS deleted it",
+            labels.get(message_id)
+        ),
+        EventKind::Purged { queue, message_ids } => format!(
+            "{}: {} messages deleted from {queue}",
+            called("PurgeQueue"),
+            message_ids.len()
+        ),
+        EventKind::LongPollStarted { queue, until, .. } => format!(
+            "{} on {queue}: nothing yet, waiting up to {} (long poll)",
+            called("ReceiveMessage"),
+            secs(until - at)
+        ),
+        EventKind::LongPollAnswered { queue, count, .. } => {
+            format!("{who}'s long poll on {queue} answered with {count} message(s)")
+        }
+        EventKind::LongPollTimedOut { queue, .. } => {
+            format!("{who}'s long poll on {queue} ended empty: WaitTimeSeconds elapsed")
+        }
+        EventKind::MoveTaskStarted { source, .. } => format!(
+            "{}: moving the messages of {source} back",
+            called("StartMessageMoveTask")
+        ),
+        EventKind::MoveTaskFinished {
+            source,
+            status,
+            moved,
+            ..
+        } => format!("Message move task on {source}: {status}, {moved} moved"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_clock_reads_like_the_seed_timeline() {
+        assert_eq!(clock(0), "12:00:00");
+        assert_eq!(clock(30_000), "12:00:30");
+        assert_eq!(clock(3_723_500), "13:02:03.5");
+        assert_eq!(secs(120_000), "120 s");
+        assert_eq!(secs(1_500), "1.5 s");
+    }
+
+    #[test]
+    fn narration_uses_sqs_words() {
+        let mut labels = Labels::default();
+        labels.learn("0123456789", "M");
+        let received = EventKind::Received {
+            queue: "q".into(),
+            message_id: "0123456789".into(),
+            receipt_handle: "h".into(),
+            receive_count: 2,
+            visible_at: 60_000,
+        };
+        let actor = Actor::Worker("Worker B".into());
+        assert_eq!(
+            engine_event(&actor, Some("ReceiveMessage"), 30_000, &received, &labels),
+            "Worker B called ReceiveMessage: got M (receive count 2)"
+        );
+        let extended = EventKind::VisibilityChanged {
+            queue: "q".into(),
+            message_id: "0123456789".into(),
+            receipt_handle: "h".into(),
+            visible_at: 300_000,
+        };
+        assert_eq!(
+            engine_event(
+                &Actor::Worker("Worker A".into()),
+                Some("ChangeMessageVisibility"),
+                180_000,
+                &extended,
+                &labels
+            ),
+            "Worker A called ChangeMessageVisibility: M hidden for 120 s more"
+        );
+    }
+}

@@ -1,0 +1,183 @@
+//! Every library scenario, run to its end: its checked outcomes hold, and the seeds' numbers
+//! (duplicates, notices, dead-lettered messages) are asserted here too, in plain Rust.
+
+use sqs_sim::scenario::{find, library, LIBRARY_FILES};
+use sqs_sim::{WorkerStatus, World};
+
+/// Runs a library scenario to its end and checks its `expect`.
+fn run(id: &str) -> World {
+    let scenario = find(id).unwrap_or_else(|| panic!("no scenario {id}"));
+    let mut world = scenario.run().unwrap_or_else(|e| panic!("{id}: {e}"));
+    if std::env::var_os("SHOW_EVENTS").is_some() {
+        for e in world.drain_events() {
+            println!("{} {:?}: {}", sqs_sim::clock(e.at), e.actor, e.text);
+        }
+    }
+    let misses = scenario.check(&world);
+    assert!(
+        misses.is_empty(),
+        "{id}: {misses:#?}\nsummary: {:#?}",
+        world.summary()
+    );
+    world
+}
+
+fn notices(world: &World) -> u64 {
+    world.ledger().performed_named("send staff notice")
+}
+
+#[test]
+fn the_library_lists_every_file_in_scenarios() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../scenarios");
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|n| n.strip_suffix(".json").map(str::to_string))
+        .collect();
+    files.sort();
+    let mut listed: Vec<String> = LIBRARY_FILES.iter().map(|(id, _)| id.to_string()).collect();
+    listed.sort();
+    assert_eq!(files, listed);
+    for scenario in library() {
+        assert!(!scenario.title.is_empty(), "{} has no title", scenario.id);
+        assert!(
+            !scenario.narrative.is_empty(),
+            "{} has no narrative",
+            scenario.id
+        );
+        assert!(
+            !scenario.watch.is_empty(),
+            "{} has nothing to watch",
+            scenario.id
+        );
+        assert!(scenario.expect.is_some(), "{} checks nothing", scenario.id);
+    }
+}
+
+#[test]
+fn crash_before_delete_follows_the_twelve_oclock_timeline() {
+    let world = run("crash-before-delete");
+    let workers = world.workers();
+    assert_eq!(workers[0].status, WorkerStatus::Dead);
+    let summary = world.summary();
+    assert_eq!(
+        (summary.deliveries, summary.redeliveries, summary.deleted),
+        (2, 1, 1)
+    );
+}
+
+#[test]
+fn a_slow_worker_and_a_second_worker_both_charge() {
+    let world = run("slow-worker");
+    assert_eq!(world.ledger().performed_named("charge the customer"), 2);
+    assert_eq!(world.summary().duplicate_effects, 1);
+}
+
+#[test]
+fn a_lost_delete_response_makes_the_handler_repeat_its_effect() {
+    let world = run("lost-delete-response");
+    assert_eq!(world.summary().deliveries, 1);
+    assert_eq!(world.summary().duplicate_effects, 1);
+}
+
+#[test]
+fn a_heartbeat_keeps_the_job_with_one_worker() {
+    let world = run("heartbeat");
+    assert_eq!(world.metrics().api_calls["ChangeMessageVisibility"], 2);
+    assert_eq!(world.summary().redeliveries, 0);
+}
+
+#[test]
+fn r021_needs_no_retry() {
+    let world = run("r-021");
+    assert_eq!(notices(&world), 1);
+    assert_eq!(world.summary().redeliveries, 0);
+}
+
+#[test]
+fn r022_without_the_ledger_sends_two_notices_and_with_it_one() {
+    assert_eq!(notices(&run("r-022")), 2);
+    let with = run("r-022-ledger");
+    assert_eq!(notices(&with), 1);
+    assert_eq!(with.summary().duplicate_effects, 0);
+    assert_eq!(with.summary().prevented_effects, 2);
+}
+
+#[test]
+fn r023_is_redelivered_after_a_crash_after_commit_and_the_ledger_stops_the_duplicate() {
+    let without = run("r-023");
+    assert_eq!(without.summary().redeliveries, 1);
+    assert_eq!(notices(&without), 2);
+    let with = run("r-023-ledger");
+    assert_eq!(with.summary().redeliveries, 1);
+    assert_eq!(notices(&with), 1);
+    assert_eq!(with.summary().duplicate_effects, 0);
+}
+
+#[test]
+fn a_poison_message_is_dead_lettered_after_max_receive_count() {
+    let world = run("poison-to-dlq");
+    assert_eq!(world.summary().dead_lettered, 1);
+    assert_eq!(world.summary().by_state["dead_letter"], 1);
+}
+
+#[test]
+fn a_redriven_message_is_processed_once_the_bug_is_fixed() {
+    let world = run("dlq-redrive");
+    assert_eq!(world.summary().by_state["dead_letter"], 0);
+    assert_eq!(world.ledger().performed_named("ship the order"), 3);
+}
+
+#[test]
+fn fifo_a_stuck_message_blocks_its_group_only() {
+    let world = run("fifo-group-blocking");
+    assert_eq!(world.workers()[0].status, WorkerStatus::Hung);
+}
+
+#[test]
+fn fifo_one_group_for_everything_serialises_the_work() {
+    let world = run("fifo-single-group");
+    let one = world.queue_depth("repairs-one-group.fifo");
+    let per = world.queue_depth("repairs-per-workshop.fifo");
+    assert_eq!(one["visible"] + one["in_flight"], 3);
+    assert_eq!(per["visible"] + per["in_flight"], 0);
+}
+
+#[test]
+fn delay_and_timer_hide_before_the_first_receive_visibility_after_it() {
+    let world = run("delay-vs-visibility");
+    assert_eq!(world.summary().redeliveries, 1);
+}
+
+#[test]
+fn long_polling_makes_far_fewer_empty_receives_than_short_polling() {
+    let world = run("short-vs-long-polling");
+    let workers = world.workers();
+    let (short, long) = (&workers[0], &workers[1]);
+    assert!(
+        short.empty_receives > 10 * long.empty_receives.max(1),
+        "{} vs {}",
+        short.empty_receives,
+        long.empty_receives
+    );
+    assert!(
+        short.api_calls > 5 * long.api_calls,
+        "{} vs {}",
+        short.api_calls,
+        long.api_calls
+    );
+}
+
+#[test]
+fn lambda_under_six_times_the_function_timeout_processes_twice() {
+    let world = run("lambda-6x");
+    let workers = world.workers();
+    assert!(
+        workers[0].warnings[0].contains("6x"),
+        "{:?}",
+        workers[0].warnings
+    );
+    assert!(workers[1].warnings.is_empty());
+    assert!(world.ledger().performed_named("fulfil order (1x)") > 5);
+    assert_eq!(world.ledger().performed_named("fulfil order (6x)"), 5);
+}

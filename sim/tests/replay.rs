@@ -1,0 +1,103 @@
+//! Determinism: the same seed and the same log give the same world, whichever way it is rebuilt
+//! (the scenario plus the user's actions, or the whole log into a fresh world), and `sqs-sim
+//! run` (the script runner driving a World) ends where the playground does.
+
+use sqs_engine::script::{run, ScriptFile};
+use sqs_sim::command::SimAction;
+use sqs_sim::scenario::{find, library};
+use sqs_sim::{Step, World, WorldEvent};
+
+fn texts(world: &mut World) -> Vec<WorldEvent> {
+    world.drain_events()
+}
+
+fn sim(action: SimAction) -> Step {
+    Step::Sim(action)
+}
+
+/// A session: the scenario, plus a few user actions at odd times.
+fn session(id: &str) -> World {
+    let scenario = find(id).unwrap();
+    let mut world = World::load(&scenario).unwrap();
+    world.advance_to(7_500);
+    let _ = world.apply(sim(SimAction::AddWorker {
+        name: "Late worker".into(),
+        policy: sqs_sim::WorkerPolicy {
+            wait_time_seconds: 5,
+            ..sqs_sim::WorkerPolicy::new(
+                world
+                    .workers()
+                    .first()
+                    .map_or("orders".into(), |w| w.policy.queue.clone()),
+            )
+        },
+    }));
+    world.advance_to(21_250);
+    let _ = world.apply(sim(SimAction::Kill {
+        worker: "Late worker".into(),
+    }));
+    world.advance_to(44_000);
+    let _ = world.apply(sim(SimAction::Restart {
+        worker: "Late worker".into(),
+    }));
+    world.advance_to(scenario.duration().max(60_000));
+    world
+}
+
+#[test]
+fn replaying_the_actions_over_the_scenario_rebuilds_the_same_world() {
+    for scenario in library() {
+        let mut original = session(&scenario.id);
+        let end = original.now();
+        let mut replayed = World::replay(&scenario, original.actions(), end).unwrap();
+        assert_eq!(original.summary(), replayed.summary(), "{}", scenario.id);
+        assert_eq!(original.ledger(), replayed.ledger(), "{}", scenario.id);
+        assert_eq!(original.metrics(), replayed.metrics(), "{}", scenario.id);
+        assert_eq!(
+            texts(&mut original),
+            texts(&mut replayed),
+            "{}",
+            scenario.id
+        );
+    }
+}
+
+#[test]
+fn replaying_the_whole_log_into_a_fresh_world_rebuilds_the_same_world() {
+    for scenario in library() {
+        let mut original = session(&scenario.id);
+        let end = original.now();
+        let mut replayed = World::from_log(original.seed(), original.log(), end).unwrap();
+        assert_eq!(original.summary(), replayed.summary(), "{}", scenario.id);
+        assert_eq!(original.log(), replayed.log(), "{}", scenario.id);
+        assert_eq!(
+            texts(&mut original),
+            texts(&mut replayed),
+            "{}",
+            scenario.id
+        );
+    }
+}
+
+#[test]
+fn rewinding_gives_the_world_as_it_was_then() {
+    let scenario = find("crash-before-delete").unwrap();
+    let mut at_20 = World::load(&scenario).unwrap();
+    at_20.advance_to(20_000);
+    let rewound = World::replay(&scenario, &[], 20_000).unwrap();
+    assert_eq!(at_20.summary(), rewound.summary());
+    assert_eq!(rewound.workers()[0].status, sqs_sim::WorkerStatus::Dead);
+}
+
+#[test]
+fn sqs_sim_run_ends_with_the_summary_the_playground_reaches() {
+    for scenario in library() {
+        let text = serde_json::to_string(&scenario).unwrap();
+        let script = ScriptFile::parse(&text).unwrap();
+        let mut driver = World::new(script.seed);
+        let lines = run(&mut driver, &script).unwrap_or_else(|e| panic!("{}: {e}", scenario.id));
+        let last = lines.last().unwrap().to_value();
+        let expected = serde_json::to_value(scenario.run().unwrap().summary()).unwrap();
+        assert_eq!(last["summary"], expected, "{}", scenario.id);
+    }
+}

@@ -1,0 +1,279 @@
+//! Worker lanes beyond the library: manual mode, drag-and-drop delivery, Lambda's partial batch
+//! failure reporting, heartbeat caps, holders, samples and the narration.
+
+use serde_json::json;
+use sqs_sim::command::SimAction;
+use sqs_sim::worker::{EffectStep, Heartbeat, ProcessingTime, WorkerMode};
+use sqs_sim::{Actor, Scenario, Step, World, WorkerPolicy, WorkerStatus};
+
+fn call(world: &mut World, action: &str, input: serde_json::Value) -> serde_json::Value {
+    let step: Step = serde_json::from_value(json!({"call": action, "input": input})).unwrap();
+    world.apply(step).unwrap()
+}
+
+fn sim(world: &mut World, action: SimAction) -> Result<serde_json::Value, String> {
+    world.apply(Step::Sim(action))
+}
+
+/// A world with queue `q` (VisibilityTimeout `vt`) holding these bodies; returns their ids.
+fn world_with(vt: u32, bodies: &[&str]) -> (World, Vec<String>) {
+    let mut world = World::new(5);
+    call(
+        &mut world,
+        "CreateQueue",
+        json!({"QueueName": "q", "Attributes": {"VisibilityTimeout": vt.to_string()}}),
+    );
+    let url = world.engine().queue_url("q").unwrap();
+    let ids = bodies
+        .iter()
+        .map(|body| {
+            let out = call(&mut world, "SendMessage", json!({"QueueUrl": url, "MessageBody": body}));
+            out["MessageId"].as_str().unwrap().to_string()
+        })
+        .collect();
+    (world, ids)
+}
+
+fn manual() -> WorkerPolicy {
+    WorkerPolicy {
+        mode: WorkerMode::Manual,
+        ..WorkerPolicy::new("q")
+    }
+}
+
+fn add(world: &mut World, name: &str, policy: WorkerPolicy) {
+    sim(
+        world,
+        SimAction::AddWorker {
+            name: name.into(),
+            policy,
+        },
+    )
+    .unwrap();
+}
+
+#[test]
+fn in_manual_mode_the_user_receives_extends_and_deletes() {
+    let (mut world, ids) = world_with(30, &["M"]);
+    add(&mut world, "You", manual());
+    world.advance_to(5_000);
+    assert_eq!(world.summary().deliveries, 0, "a manual worker never polls by itself");
+    sim(&mut world, SimAction::Receive { worker: "You".into() }).unwrap();
+    assert_eq!(world.holder_of(&ids[0]), Some("You"));
+    assert_eq!(world.workers()[0].holding.len(), 1);
+    sim(
+        &mut world,
+        SimAction::Extend {
+            worker: "You".into(),
+            message_id: ids[0].clone(),
+            visibility_timeout: 120,
+        },
+    )
+    .unwrap();
+    world.advance_to(60_000);
+    assert_eq!(world.holder_of(&ids[0]), Some("You"), "extended past the 30 s timeout");
+    sim(
+        &mut world,
+        SimAction::Delete {
+            worker: "You".into(),
+            message_id: ids[0].clone(),
+        },
+    )
+    .unwrap();
+    assert_eq!(world.holder_of(&ids[0]), None);
+    assert!(world.workers()[0].holding.is_empty());
+    assert_eq!(world.summary().deleted, 1);
+    let texts: Vec<String> = world.drain_events().into_iter().map(|e| e.text).collect();
+    assert!(texts.contains(&"You called ChangeMessageVisibility: M hidden for 120 s more".to_string()), "{texts:#?}");
+    assert!(texts.contains(&"You called DeleteMessage: M deleted".to_string()), "{texts:#?}");
+}
+
+#[test]
+fn a_dragged_message_goes_to_that_worker() {
+    let (mut world, ids) = world_with(30, &["first", "second"]);
+    add(&mut world, "Hands", manual());
+    sim(
+        &mut world,
+        SimAction::Deliver {
+            worker: "Hands".into(),
+            message_id: ids[1].clone(),
+        },
+    )
+    .unwrap();
+    assert_eq!(world.holder_of(&ids[1]), Some("Hands"));
+    assert_eq!(world.holder_of(&ids[0]), None);
+    let again = sim(
+        &mut world,
+        SimAction::Deliver {
+            worker: "Hands".into(),
+            message_id: ids[1].clone(),
+        },
+    );
+    assert!(again.is_err(), "a message in flight cannot be taken again");
+}
+
+#[test]
+fn an_expired_lease_is_marked_on_the_worker_still_holding_it() {
+    let (mut world, ids) = world_with(10, &["M"]);
+    add(
+        &mut world,
+        "Slow",
+        WorkerPolicy {
+            processing: ProcessingTime::Fixed { seconds: 30.0 },
+            ..WorkerPolicy::new("q")
+        },
+    );
+    world.advance_to(11_000);
+    let slow = &world.workers()[0];
+    assert_eq!(slow.status, WorkerStatus::Processing);
+    assert!(slow.holding[0].lease_expired);
+    assert_eq!(world.holder_of(&ids[0]), None, "visible again: nobody holds it");
+}
+
+fn lambda(report: bool) -> WorkerPolicy {
+    WorkerPolicy {
+        mode: WorkerMode::Lambda {
+            batch_size: 4,
+            function_timeout: 30,
+            report_batch_item_failures: report,
+            reserved_concurrency: None,
+        },
+        processing: ProcessingTime::Fixed { seconds: 1.0 },
+        effects: vec![EffectStep {
+            name: "fulfil".into(),
+            idempotent: false,
+        }],
+        poison_marker: Some("POISON".into()),
+        ..WorkerPolicy::new("q")
+    }
+}
+
+#[test]
+fn lambda_with_report_batch_item_failures_deletes_all_but_the_failed_message() {
+    let (mut world, ids) = world_with(180, &["m1", "m2 POISON", "m3", "m4"]);
+    add(&mut world, "Lambda", lambda(true));
+    world.advance_to(10_000);
+    assert_eq!(world.summary().deleted, 3);
+    assert_eq!(world.metrics().api_calls["DeleteMessageBatch"], 1);
+    let left = world.engine().messages("q");
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].message_id, ids[1]);
+    assert!(world.workers()[0].warnings.is_empty(), "180 s is 6x 30 s");
+}
+
+#[test]
+fn lambda_without_reporting_sends_the_whole_batch_back_and_redoes_the_good_messages() {
+    let (mut world, _) = world_with(180, &["m1", "m2 POISON", "m3", "m4"]);
+    add(&mut world, "Lambda", lambda(false));
+    world.advance_to(10_000);
+    assert_eq!(world.summary().deleted, 0);
+    world.advance_to(200_000);
+    assert!(world.ledger().duplicates() >= 1, "m1 is fulfilled again");
+}
+
+#[test]
+fn the_lambda_function_timeout_ends_the_invocation_without_deletes() {
+    let (mut world, _) = world_with(180, &["m1", "m2"]);
+    let mut policy = lambda(true);
+    policy.processing = ProcessingTime::Fixed { seconds: 20.0 };
+    add(&mut world, "Lambda", policy);
+    world.advance_to(31_000);
+    assert_eq!(world.summary().deleted, 0);
+    assert_eq!(world.ledger().performed_named("fulfil"), 1, "m2 never finished");
+    assert!(world.workers()[0].holding.is_empty());
+}
+
+#[test]
+fn the_heartbeat_stops_at_its_cap_and_the_message_comes_back() {
+    let (mut world, _) = world_with(20, &["long job"]);
+    let policy = WorkerPolicy {
+        processing: ProcessingTime::Fixed { seconds: 100.0 },
+        heartbeat: Some(Heartbeat {
+            every: 10.0,
+            extend_by: 20,
+            max_extensions: Some(2),
+            max_total: None,
+        }),
+        ..WorkerPolicy::new("q")
+    };
+    add(&mut world, "A", policy);
+    world.advance_to(45_000);
+    assert_eq!(world.metrics().api_calls["ChangeMessageVisibility"], 2);
+    assert!(world.workers()[0].holding[0].lease_expired, "hidden until 40 s, then visible");
+}
+
+#[test]
+fn a_hung_worker_stops_heartbeating() {
+    let (mut world, _) = world_with(20, &["job"]);
+    let policy = WorkerPolicy {
+        processing: ProcessingTime::Fixed { seconds: 100.0 },
+        heartbeat: Some(Heartbeat {
+            every: 10.0,
+            extend_by: 20,
+            max_extensions: None,
+            max_total: None,
+        }),
+        ..WorkerPolicy::new("q")
+    };
+    add(&mut world, "A", policy);
+    world.advance_to(15_000);
+    sim(&mut world, SimAction::Hang { worker: "A".into() }).unwrap();
+    world.advance_to(60_000);
+    assert_eq!(world.metrics().api_calls["ChangeMessageVisibility"], 1);
+    assert_eq!(world.workers()[0].status, WorkerStatus::Hung);
+    assert_eq!(world.engine().messages("q").len(), 1);
+}
+
+#[test]
+fn producers_send_on_their_schedule_with_templates() {
+    let (mut world, _) = world_with(30, &[]);
+    sim(
+        &mut world,
+        SimAction::AddProducer(sqs_sim::worker::ProducerSpec {
+            name: "P".into(),
+            queue: "q".into(),
+            every: 2.0,
+            count: Some(3),
+            body: "job-{n}".into(),
+            delay_seconds: None,
+            group_id: None,
+            deduplication_id: None,
+        }),
+    )
+    .unwrap();
+    world.advance_to(10_000);
+    let bodies: Vec<String> = world.engine().messages("q").into_iter().map(|m| m.body).collect();
+    assert_eq!(bodies, ["job-1", "job-2", "job-3"]);
+    assert!(world
+        .drain_events()
+        .iter()
+        .any(|e| e.actor == Actor::Producer("P".into()) && e.text == "P called SendMessage: job-3 stored in q"));
+}
+
+#[test]
+fn samples_follow_the_depth_every_second() {
+    let (mut world, _) = world_with(30, &["a", "b"]);
+    world.advance_to(3_500);
+    let samples = &world.metrics().samples;
+    assert_eq!(samples.iter().map(|s| s.at).collect::<Vec<_>>(), [0, 1000, 2000, 3000]);
+    assert!(samples.iter().all(|s| s.visible == 2));
+}
+
+#[test]
+fn mistakes_are_refused_and_change_nothing() {
+    let (mut world, _) = world_with(30, &[]);
+    let before = world.log().len();
+    assert!(sim(&mut world, SimAction::Kill { worker: "nobody".into() }).is_err());
+    let bad: Step = serde_json::from_value(json!({"call": "DeleteMessage", "input": {"QueueUrl": "nope", "ReceiptHandle": "x"}})).unwrap();
+    assert!(world.apply(bad).is_err());
+    assert_eq!(world.log().len(), before);
+    assert_eq!(world.summary().api_calls, 1, "CreateQueue and nothing else");
+}
+
+#[test]
+fn parse_errors_name_the_file_and_step() {
+    let error = Scenario::parse("x", r#"{"steps": [{"advance": 1}, {"sim": "Explode", "input": {}}]}"#).unwrap_err();
+    assert!(error.starts_with("x: step 1: sim step: unknown variant `Explode`"), "{error}");
+    let error = Scenario::parse("y", r#"{"steps": [{"jump": 1}]}"#).unwrap_err();
+    assert_eq!(error, "y: step 0: unknown step kind (expected \"call\", \"sim\", \"advance\" or \"await\")");
+}

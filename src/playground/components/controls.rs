@@ -1,0 +1,106 @@
+//! The clock and its controls: virtual time as a wall clock and as elapsed seconds, Play,
+//! Pause, Step, Speed (1× to 1000×) and the timeline to scrub back (rewind by replay).
+
+use super::icons::{icon, Icon};
+use crate::playground::format::{elapsed, wall_clock};
+use crate::playground::session::SPEED_RANGE;
+use crate::playground::Action;
+use sqs_engine::Millis;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// Speeds offered as one-press buttons.
+const PRESETS: [f64; 4] = [1.0, 10.0, 100.0, 1000.0];
+
+/// Properties of [`Controls`].
+#[derive(Properties, PartialEq)]
+pub struct ControlsProps {
+    /// Virtual now.
+    pub now: Millis,
+    /// The timeline's end.
+    pub horizon: Millis,
+    /// Whether the clock runs.
+    pub playing: bool,
+    /// The speed.
+    pub speed: f64,
+    /// A word from the clock (e.g. nothing to step to).
+    pub error: Option<String>,
+    /// The root's action callback.
+    pub dispatch: Callback<Action>,
+}
+
+/// See the module documentation.
+#[component]
+pub fn Controls(props: &ControlsProps) -> Html {
+    let send = |action: fn() -> Action| {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(action()))
+    };
+    let on_speed = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |e: Event| {
+            let value = e.target_unchecked_into::<HtmlInputElement>().value_as_number();
+            if value.is_finite() {
+                dispatch.emit(Action::Speed(value));
+            }
+        })
+    };
+    let on_seek = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |e: Event| {
+            let value = e.target_unchecked_into::<HtmlInputElement>().value_as_number();
+            if value.is_finite() && value >= 0.0 {
+                dispatch.emit(Action::Seek(value as Millis));
+            }
+        })
+    };
+    // Scrubbing while the clock runs would fight the thumb: grabbing it pauses.
+    let pause = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |_: InputEvent| dispatch.emit(Action::Pause))
+    };
+    let speed_text = format!("{}", props.speed);
+    html! {
+        <div class="controls" role="group" aria-label="Time">
+            <div class="clock" role="timer" aria-label={format!("Virtual time {}, {} elapsed", wall_clock(props.now), elapsed(props.now))}>
+                <span class="clock-wall">{ wall_clock(props.now) }</span>
+                <span class="clock-elapsed">{ format!("+{}", elapsed(props.now)) }</span>
+            </div>
+            <div class="transport">
+                <button class={classes!("transport-button", props.playing.then_some("active"))}
+                    aria-pressed={props.playing.to_string()} onclick={send(|| Action::Play)}>
+                    { icon(Icon::Play) }{ "Play" }
+                </button>
+                <button class={classes!("transport-button", (!props.playing).then_some("active"))}
+                    aria-pressed={(!props.playing).to_string()} onclick={send(|| Action::Pause)}>
+                    { icon(Icon::Pause) }{ "Pause" }
+                </button>
+                <button class="transport-button" onclick={send(|| Action::Step)}
+                    title="Pause and jump to the next moment something happens">
+                    { icon(Icon::Step) }{ "Step" }
+                </button>
+            </div>
+            <div class="speed">
+                <label for="speed">{ "Speed" }</label>
+                <input id="speed" type="number" min={SPEED_RANGE.0.to_string()} max={SPEED_RANGE.1.to_string()}
+                    value={speed_text} onchange={on_speed} />
+                <span aria-hidden="true">{ "×" }</span>
+                { for PRESETS.iter().map(|&p| {
+                    let dispatch = props.dispatch.clone();
+                    let onclick = Callback::from(move |_: MouseEvent| dispatch.emit(Action::Speed(p)));
+                    html! {
+                        <button class={classes!("preset", (props.speed == p).then_some("active"))}
+                            aria-pressed={(props.speed == p).to_string()} {onclick}>{ format!("{p}×") }</button>
+                    }
+                }) }
+            </div>
+            <div class="timeline">
+                <label for="timeline">{ "Timeline" }</label>
+                <input id="timeline" type="range" min="0" max={props.horizon.max(1).to_string()} step="100"
+                    value={props.now.to_string()} onchange={on_seek} oninput={pause}
+                    aria-valuetext={wall_clock(props.now)} />
+            </div>
+            { for props.error.as_ref().map(|e| html! { <p class="error" role="alert">{ e }</p> }) }
+        </div>
+    }
+}

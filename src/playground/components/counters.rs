@@ -1,0 +1,59 @@
+//! Live counters: what the audience should count while a scenario runs.
+
+use crate::playground::format::{dollars, group};
+use yew::prelude::*;
+
+/// The numbers shown (from the World's metrics and summary).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally {
+    /// Successful receives.
+    pub deliveries: u64,
+    /// Receives of a message received before.
+    pub redeliveries: u64,
+    /// Side effects done twice.
+    pub duplicates: u64,
+    /// Repeats the idempotency ledger stopped.
+    pub prevented: u64,
+    /// Messages moved to the dead-letter queue.
+    pub dead_lettered: u64,
+    /// SQS requests made.
+    pub api_calls: u64,
+    /// Their price.
+    pub cost_usd: f64,
+    /// Requests by action, for the tooltip.
+    pub by_action: String,
+}
+
+/// Properties of [`Counters`].
+#[derive(Properties, PartialEq)]
+pub struct CountersProps {
+    /// The numbers.
+    pub tally: Tally,
+}
+
+/// See the module documentation.
+#[component]
+pub fn Counters(props: &CountersProps) -> Html {
+    let t = &props.tally;
+    let tile = |label: Html, value: String, kind: &'static str| {
+        html! {
+            <div class="tile" data-kind={kind}>
+                <dt>{ label }</dt>
+                <dd>{ value }</dd>
+            </div>
+        }
+    };
+    html! {
+        <section class="panel counters" aria-label="Counters">
+            <dl class="tiles">
+                { tile(html! { "Deliveries" }, group(t.deliveries), "deliveries") }
+                { tile(html! { <abbr title="Deliveries of a message that had been received before: its visibility timeout ran out without a DeleteMessage.">{ "Redeliveries" }</abbr> }, group(t.redeliveries), "redeliveries") }
+                { tile(html! { <abbr title="The same side effect (charge, email) performed twice because a message was processed twice.">{ "Duplicates done" }</abbr> }, group(t.duplicates), "duplicates") }
+                { tile(html! { <abbr title="Repeats skipped because the worker found the idempotency key in its ledger.">{ "Duplicates prevented" }</abbr> }, group(t.prevented), "prevented") }
+                { tile(html! { "Dead-lettered" }, group(t.dead_lettered), "dead") }
+                { tile(html! { <span title={t.by_action.clone()}>{ "API calls" }</span> }, group(t.api_calls), "calls") }
+                { tile(html! { <abbr title="At SQS's list price of USD 0.40 per million requests.">{ "Cost" }</abbr> }, dollars(t.cost_usd), "cost") }
+            </dl>
+        </section>
+    }
+}

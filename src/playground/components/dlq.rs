@@ -1,0 +1,57 @@
+//! The dead-letter queue as its own place: where a message goes after more receives than the
+//! RedrivePolicy's maxReceiveCount allows.
+
+use super::message::MessageCard;
+use super::queue::counts;
+use crate::playground::stage::Place;
+use crate::playground::Action;
+use yew::prelude::*;
+
+/// Properties of [`DeadLetterPanel`].
+#[derive(Properties, PartialEq)]
+pub struct DlqProps {
+    /// The dead-letter queue's name, if the queue has one.
+    pub name: Option<String>,
+    /// Its messages.
+    pub place: Place,
+    /// The selected message, if any.
+    pub selected: Option<String>,
+    /// The root's action callback.
+    pub dispatch: Callback<Action>,
+}
+
+/// See the module documentation.
+#[component]
+pub fn DeadLetterPanel(props: &DlqProps) -> Html {
+    let body = match &props.name {
+        None => html! {
+            <p class="empty">{ "This queue has no RedrivePolicy, so no dead-letter queue: a failing message comes back forever." }</p>
+        },
+        Some(_) if props.place.aggregated() => counts(&props.place),
+        Some(_) if props.place.cards.is_empty() => html! { <p class="empty">{ "Empty." }</p> },
+        Some(_) => html! {
+            <ul class="cards" aria-label="Dead-lettered messages">
+                { for props.place.cards.iter().map(|c| html! {
+                    <MessageCard
+                        key={c.id.clone()}
+                        card={c.clone()}
+                        selected={props.selected.as_deref() == Some(c.id.as_str())}
+                        dispatch={props.dispatch.clone()}
+                    />
+                }) }
+            </ul>
+        },
+    };
+    html! {
+        <section class="panel dlq" aria-label="Dead-letter queue">
+            <header class="panel-head">
+                <h2>
+                    <abbr title="A queue that receives messages which were received more than maxReceiveCount times without being deleted.">{ "Dead-letter queue" }</abbr>
+                    { for props.name.as_ref().map(|n| html! { <>{ " " }<code>{ n }</code></> }) }
+                </h2>
+                <p class="panel-sub">{ format!("{} messages", props.place.total) }</p>
+            </header>
+            { body }
+        </section>
+    }
+}

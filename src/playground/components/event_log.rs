@@ -1,0 +1,53 @@
+//! The event log: what happened, newest first, in plain words naming the SQS call behind each
+//! step. A line about a message selects it (its history opens).
+
+use crate::playground::format::wall_clock;
+use crate::playground::journal::{Entry, Versioned};
+use crate::playground::Action;
+use yew::prelude::*;
+
+/// Lines drawn (the journal keeps a few more).
+const SHOWN: usize = 80;
+
+/// Properties of [`EventLog`].
+#[derive(Properties, PartialEq)]
+pub struct EventLogProps {
+    /// The journal's log.
+    pub log: Versioned<Vec<Entry>>,
+    /// The root's action callback.
+    pub dispatch: Callback<Action>,
+}
+
+/// See the module documentation.
+#[component]
+pub fn EventLog(props: &EventLogProps) -> Html {
+    html! {
+        <section class="panel event-log" aria-label="Event log">
+            <h2>{ "Event log" }</h2>
+            if props.log.data.is_empty() {
+                <p class="empty">{ "Nothing has happened yet." }</p>
+            }
+            <ol class="log" reversed=true>
+                { for props.log.data.iter().rev().take(SHOWN).map(|e| line(e, &props.dispatch)) }
+            </ol>
+        </section>
+    }
+}
+
+fn line(entry: &Entry, dispatch: &Callback<Action>) -> Html {
+    let select = entry.message_id.clone().map(|id| {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Select(Some(id.clone()))))
+    });
+    let text = match &select {
+        Some(onclick) => html! { <button class="link" {onclick}>{ &entry.text }</button> },
+        None => html! { <span>{ &entry.text }</span> },
+    };
+    html! {
+        <li key={entry.seq} data-actor={entry.actor.clone()}>
+            <time>{ wall_clock(entry.at) }</time>
+            { for entry.action.as_ref().map(|a| html! { <code class="api">{ a }</code> }) }
+            { text }
+        </li>
+    }
+}

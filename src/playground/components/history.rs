@@ -1,0 +1,68 @@
+//! One message's whole life as a timeline across actors: a row per actor (SQS, each worker, the
+//! producer, you) with a mark at each event, and the events in words below.
+
+use crate::playground::format::{duration, wall_clock};
+use crate::playground::journal::Entry;
+use crate::playground::Action;
+use sqs_engine::Millis;
+use yew::prelude::*;
+
+/// Properties of [`History`].
+#[derive(Properties, PartialEq)]
+pub struct HistoryProps {
+    /// The message's body (or id, once it is gone).
+    pub title: String,
+    /// Its events, oldest first.
+    pub entries: Vec<Entry>,
+    /// The root's action callback.
+    pub dispatch: Callback<Action>,
+}
+
+/// See the module documentation.
+#[component]
+pub fn History(props: &HistoryProps) -> Html {
+    let close = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Select(None)))
+    };
+    let first = props.entries.first().map_or(0, |e| e.at);
+    let last = props.entries.last().map_or(0, |e| e.at);
+    let span = (last - first).max(1);
+    let mut actors: Vec<&str> = Vec::new();
+    for e in &props.entries {
+        if !actors.contains(&e.actor.as_str()) {
+            actors.push(&e.actor);
+        }
+    }
+    let x = |at: Millis| format!("left: {:.1}%", (at - first) as f64 * 100.0 / span as f64);
+    html! {
+        <section class="panel history" aria-label="Message history">
+            <header class="panel-head">
+                <h2>{ "History of " }<code>{ &props.title }</code></h2>
+                <button class="quiet" onclick={close}>{ "Close" }</button>
+            </header>
+            <p class="panel-sub">{ format!("{} events over {}", props.entries.len(), duration(last - first)) }</p>
+            <div class="swimlanes" aria-hidden="true">
+                { for actors.iter().map(|actor| html! {
+                    <div class="swimlane">
+                        <span class="swimlane-name">{ *actor }</span>
+                        <span class="swimlane-track">
+                            { for props.entries.iter().filter(|e| e.actor == *actor).map(|e| html! {
+                                <span class="mark" style={x(e.at)} title={e.text.clone()}></span>
+                            }) }
+                        </span>
+                    </div>
+                }) }
+            </div>
+            <ol class="log">
+                { for props.entries.iter().map(|e| html! {
+                    <li key={e.seq}>
+                        <time>{ wall_clock(e.at) }</time>
+                        <span class="who">{ &e.actor }</span>
+                        <span>{ &e.text }</span>
+                    </li>
+                }) }
+            </ol>
+        </section>
+    }
+}

@@ -1,0 +1,50 @@
+//! The side-effect ledger: what the workers did in the outside world (charged a card, sent an
+//! email), which of it happened twice, and which repeats the idempotency check stopped.
+
+use crate::playground::format::wall_clock;
+use crate::playground::journal::Versioned;
+use sqs_sim::Effect;
+use yew::prelude::*;
+
+/// Effects drawn (the latest).
+const SHOWN: usize = 40;
+
+/// Properties of [`LedgerPanel`].
+#[derive(Properties, PartialEq)]
+pub struct LedgerProps {
+    /// The ledger's effects, oldest first.
+    pub effects: Versioned<Vec<Effect>>,
+}
+
+/// See the module documentation.
+#[component]
+pub fn LedgerPanel(props: &LedgerProps) -> Html {
+    let effects = &props.effects.data;
+    html! {
+        <section class="panel ledger" aria-label="Side-effect ledger">
+            <h2>{ "Side effects" }</h2>
+            if effects.is_empty() {
+                <p class="empty">{ "No side effect yet." }</p>
+            }
+            <ol class="log">
+                { for effects.iter().rev().take(SHOWN).map(|e| {
+                    let mark = if e.prevented {
+                        html! { <span class="tag ok">{ "prevented" }</span> }
+                    } else if e.duplicate {
+                        html! { <span class="tag bad">{ "DUPLICATE" }</span> }
+                    } else {
+                        html! {}
+                    };
+                    html! {
+                        <li data-duplicate={e.duplicate.to_string()}>
+                            <time>{ wall_clock(e.at) }</time>
+                            <span class="who">{ &e.worker }</span>
+                            <span>{ format!("{} (attempt {})", e.key, e.attempt) }</span>
+                            { mark }
+                        </li>
+                    }
+                }) }
+            </ol>
+        </section>
+    }
+}

@@ -1,0 +1,146 @@
+//! One message card. Its state shows three ways: colour, shape (filled, dashed with a clock,
+//! ring, lock, DLQ badge, check) and words (the accessible name). Receipt handle and receive
+//! count appear on hover and on focus.
+
+use super::icons::{icon, Icon};
+use crate::playground::drag::Press;
+use crate::playground::format::{abbreviate, secs_left};
+use crate::playground::stage::{Card, Look};
+use crate::playground::Action;
+use yew::prelude::*;
+
+/// The ring's radius in its 40×40 view box.
+const RING_R: f64 = 16.0;
+
+/// Properties of [`MessageCard`].
+#[derive(Properties, PartialEq)]
+pub struct MessageProps {
+    /// What to draw.
+    pub card: Card,
+    /// Whether it is the selected message.
+    #[prop_or_default]
+    pub selected: bool,
+    /// Whether it can be dragged or picked onto a worker (waiting in the queue).
+    #[prop_or_default]
+    pub grabbable: bool,
+    /// The root's action callback.
+    pub dispatch: Callback<Action>,
+}
+
+/// See the module documentation.
+#[component]
+pub fn MessageCard(props: &MessageProps) -> Html {
+    let card = &props.card;
+    let select = {
+        let (dispatch, id, grabbable) = (props.dispatch.clone(), card.id.clone(), props.grabbable);
+        move || {
+            dispatch.emit(Action::Select(Some(id.clone())));
+            if grabbable {
+                dispatch.emit(Action::Pick(Some(id.clone())));
+            }
+        }
+    };
+    let onclick = {
+        let select = select.clone();
+        Callback::from(move |_: MouseEvent| select())
+    };
+    let onkeydown = Callback::from(move |e: KeyboardEvent| {
+        if matches!(e.key().as_str(), "Enter" | " ") {
+            e.prevent_default();
+            select();
+        }
+    });
+    let onpointerdown = props.grabbable.then(|| {
+        let (dispatch, card) = (props.dispatch.clone(), card.clone());
+        Callback::from(move |e: PointerEvent| {
+            if e.button() == 0 && e.is_primary() {
+                dispatch.emit(Action::Press(
+                    Press {
+                        id: card.id.clone(),
+                        body: card.body.clone(),
+                        from: (e.client_x() as f64, e.client_y() as f64),
+                    },
+                    card.look,
+                ));
+            }
+        })
+    });
+
+    let tip_id = format!("tip-{}-{}", card.look.key(), card.id);
+    let badge = match card.look {
+        Look::Visible => icon(Icon::Envelope),
+        Look::Blocked => icon(Icon::Lock),
+        Look::Delayed => icon(Icon::Clock),
+        Look::InFlight => ring(card),
+        Look::Stale => icon(Icon::Warning),
+        Look::DeadLetter => html! { <span class="dlq-badge">{ "DLQ" }</span> },
+        Look::Leaving => icon(Icon::Check),
+    };
+    let countdown = card
+        .left
+        .map(|left| html! { <span class="msg-left">{ format!("{} s", secs_left(left)) }</span> });
+    let job = card.job.map(|done| {
+        html! {
+            <span class="msg-job" title="Job progress">
+                <span style={format!("width: {:.1}%", done * 100.0)}></span>
+            </span>
+        }
+    });
+    let count = (card.receive_count > 0)
+        .then(|| html! { <span class="msg-count">{ format!("×{}", card.receive_count) }</span> });
+    let keyed_id = (card.look != Look::Stale).then(|| card.id.clone());
+
+    html! {
+        <li
+            class={classes!("msg", props.selected.then_some("selected"), props.grabbable.then_some("grabbable"))}
+            data-look={card.look.key()}
+            data-msg-id={keyed_id}
+            tabindex="0"
+            aria-label={card.label()}
+            aria-describedby={tip_id.clone()}
+            {onclick}
+            {onkeydown}
+            {onpointerdown}
+        >
+            <span class="msg-badge">{ badge }</span>
+            <span class="msg-body">{ &card.body }</span>
+            { countdown }
+            { count }
+            { job }
+            <span class="msg-tip" id={tip_id} role="tooltip">{ tip(card) }</span>
+        </li>
+    }
+}
+
+/// The visibility countdown: a ring that empties as the message's hidden time runs out.
+fn ring(card: &Card) -> Html {
+    let circumference = 2.0 * std::f64::consts::PI * RING_R;
+    let offset = circumference * (1.0 - card.remaining().unwrap_or(1.0));
+    html! {
+        <svg class="ring" viewBox="0 0 40 40" aria-hidden="true" focusable="false">
+            <circle class="ring-track" cx="20" cy="20" r={RING_R.to_string()} />
+            <circle
+                class="ring-left"
+                cx="20" cy="20" r={RING_R.to_string()}
+                stroke-dasharray={format!("{circumference:.2}")}
+                stroke-dashoffset={format!("{offset:.2}")}
+            />
+        </svg>
+    }
+}
+
+/// The hover/focus details, in SQS's words.
+fn tip(card: &Card) -> String {
+    let mut lines = vec![format!("MessageId {}", abbreviate(&card.id, 6))];
+    if let Some(handle) = &card.receipt_handle {
+        lines.push(format!("receipt handle {}", abbreviate(handle, 6)));
+    }
+    lines.push(format!("ApproximateReceiveCount {}", card.receive_count));
+    if let Some(group) = &card.group_id {
+        lines.push(format!("MessageGroupId {group}"));
+    }
+    if card.look == Look::Stale {
+        lines.push("its visibility timeout ran out while the worker was still on it".into());
+    }
+    lines.join(" · ")
+}

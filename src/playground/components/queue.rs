@@ -1,0 +1,195 @@
+//! The queue as a place: its waiting messages (visible, blocked, delayed), the bar that hands a
+//! picked message to a worker by keyboard, and why a FIFO message cannot be taken.
+
+use super::message::MessageCard;
+use crate::playground::format::group;
+use crate::playground::stage::{Card, Look, Place, QueueInfo};
+use crate::playground::Action;
+use web_sys::HtmlElement;
+use yew::prelude::*;
+
+/// Properties of [`QueuePanel`].
+#[derive(Properties, PartialEq)]
+pub struct QueueProps {
+    /// The queue, once it exists.
+    pub queue: Option<QueueInfo>,
+    /// Its waiting messages.
+    pub place: Place,
+    /// Messages deleted by hand from the queue, fading out.
+    pub leaving: Vec<Card>,
+    /// The selected message, if any.
+    pub selected: Option<String>,
+    /// The message picked for handing to a worker, and the workers to choose from.
+    pub pick: Option<(Card, Vec<String>)>,
+    /// A word about the last hand-over (why it failed, why a message cannot be taken).
+    pub note: Option<String>,
+    /// The root's action callback.
+    pub dispatch: Callback<Action>,
+}
+
+/// Why a blocked FIFO message cannot be taken (the engine says it is blocked; this says why).
+pub fn blocked_reason(card: &Card) -> String {
+    let group = card.group_id.as_deref().unwrap_or("?");
+    format!(
+        "{} cannot be taken yet: group {group} has a message in flight, and a FIFO queue hands \
+         out a group's messages one at a time, in order.",
+        card.body
+    )
+}
+
+/// See the module documentation.
+#[component]
+pub fn QueuePanel(props: &QueueProps) -> Html {
+    let bar = use_node_ref();
+    {
+        let bar = bar.clone();
+        let picked = props.pick.as_ref().map(|(c, _)| c.id.clone());
+        use_effect_with(picked, move |picked| {
+            let first = bar
+                .cast::<HtmlElement>()
+                .and_then(|b| b.query_selector("button").ok().flatten())
+                .and_then(|b| wasm_bindgen::JsCast::dyn_into::<HtmlElement>(b).ok());
+            if let (Some(_), Some(button)) = (picked, first) {
+                let _ = button.focus();
+            }
+        });
+    }
+
+    let title = match &props.queue {
+        Some(q) => html! {
+            <h2>
+                { "Queue " }<code>{ &q.name }</code>
+                <span class="queue-kind">{ if q.fifo { "FIFO" } else { "standard" } }</span>
+            </h2>
+        },
+        None => html! { <h2>{ "Queue" }</h2> },
+    };
+    let summary = summary(&props.place);
+    let cards = if props.place.aggregated() {
+        counts(&props.place)
+    } else if props.place.cards.is_empty() && props.leaving.is_empty() {
+        html! {
+            <p class="empty">
+                { "No message waiting. Press " }<strong>{ "Send message" }</strong>
+                { " or play the scenario." }
+            </p>
+        }
+    } else {
+        html! {
+            <ul class="cards" aria-label="Waiting messages">
+                { for props.place.cards.iter().map(|c| html! {
+                    <MessageCard
+                        key={c.id.clone()}
+                        card={c.clone()}
+                        selected={props.selected.as_deref() == Some(c.id.as_str())}
+                        grabbable=true
+                        dispatch={props.dispatch.clone()}
+                    />
+                }) }
+                { for props.leaving.iter().map(|c| html! {
+                    <MessageCard key={format!("leaving-{}", c.id)} card={c.clone()} dispatch={props.dispatch.clone()} />
+                }) }
+            </ul>
+        }
+    };
+
+    html! {
+        <section class="panel queue" aria-label="Queue">
+            <header class="panel-head">
+                { title }
+                <p class="panel-sub">{ summary }</p>
+            </header>
+            { pick_bar(props, bar) }
+            { for props.note.as_ref().map(|n| html! { <p class="note" role="alert">{ n }</p> }) }
+            { cards }
+            <p class="hint">
+                { "Drag a message onto a worker, or focus it and press Enter, to make that worker call " }
+                <abbr title="The SQS call a consumer makes to get messages; each one it gets is hidden from others for the visibility timeout.">{ "ReceiveMessage" }</abbr>
+                { "." }
+            </p>
+        </section>
+    }
+}
+
+fn summary(place: &Place) -> String {
+    let mut per = [(Look::Visible, 0), (Look::Blocked, 0), (Look::Delayed, 0)];
+    if place.aggregated() {
+        for (look, n) in &place.counts {
+            if let Some(slot) = per.iter_mut().find(|(l, _)| l == look) {
+                slot.1 += n;
+            }
+        }
+    } else {
+        for card in &place.cards {
+            if let Some(slot) = per.iter_mut().find(|(l, _)| *l == card.look) {
+                slot.1 += 1;
+            }
+        }
+    }
+    let [(_, visible), (_, blocked), (_, delayed)] = per;
+    let mut parts = vec![format!("{} visible", group((visible + blocked) as u64))];
+    if blocked > 0 {
+        parts.push(format!("{blocked} blocked by their group"));
+    }
+    parts.push(format!("{} delayed", group(delayed as u64)));
+    parts.join(" · ")
+}
+
+/// Counts per state, for a queue too full to draw card by card.
+pub fn counts(place: &Place) -> Html {
+    html! {
+        <>
+            <p class="note">{ format!("Showing counts: {} messages", group(place.total as u64)) }</p>
+            <ul class="counts">
+                { for place.counts.iter().map(|(look, n)| html! {
+                    <li class="count-tile" data-look={look.key()}>
+                        <span class="count-n">{ group(*n as u64) }</span>
+                        <span class="count-label">{ look.words() }</span>
+                    </li>
+                }) }
+            </ul>
+        </>
+    }
+}
+
+/// The keyboard hand-over: the picked message, a button per worker, Cancel.
+fn pick_bar(props: &QueueProps, bar: NodeRef) -> Html {
+    let Some((card, workers)) = &props.pick else {
+        return html! {};
+    };
+    let cancel = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Pick(None)))
+    };
+    let onkeydown = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                dispatch.emit(Action::Pick(None));
+            }
+        })
+    };
+    let choices = if card.look == Look::Blocked {
+        html! { <p class="why">{ blocked_reason(card) }</p> }
+    } else if workers.is_empty() {
+        html! { <p class="why">{ "There is no worker lane: add a worker first." }</p> }
+    } else {
+        html! {
+            { for workers.iter().map(|w| {
+                let (dispatch, worker, id) = (props.dispatch.clone(), w.clone(), card.id.clone());
+                let onclick = Callback::from(move |_: MouseEvent| dispatch.emit(Action::Deliver {
+                    worker: worker.clone(),
+                    message_id: id.clone(),
+                }));
+                html! { <button class="primary" {onclick}>{ format!("Give to {w}") }</button> }
+            }) }
+        }
+    };
+    html! {
+        <div class="pick-bar" ref={bar} role="group" aria-label={format!("Hand {} to a worker", card.body)} {onkeydown}>
+            <span class="pick-what">{ format!("{}:", card.body) }</span>
+            { choices }
+            <button onclick={cancel}>{ "Cancel" }</button>
+        </div>
+    }
+}

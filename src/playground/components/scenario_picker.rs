@@ -1,0 +1,73 @@
+//! The scenario picker and the story: the scenario's narrative and what to watch, so a teacher
+//! can open one and press Play.
+
+use crate::playground::scenarios::Entry;
+use crate::playground::Action;
+use wasm_bindgen::JsCast;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+/// Properties of [`ScenarioPicker`].
+#[derive(Properties, PartialEq)]
+pub struct PickerProps {
+    /// What can be opened.
+    pub entries: Vec<Entry>,
+    /// The open scenario's id.
+    pub current: String,
+    /// Why the last opening failed.
+    pub error: Option<String>,
+    /// The root's action callback.
+    pub dispatch: Callback<Action>,
+}
+
+/// See the module documentation.
+#[component]
+pub fn ScenarioPicker(props: &PickerProps) -> Html {
+    let onchange = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target().and_then(|t| t.dyn_into::<HtmlSelectElement>().ok()) {
+                dispatch.emit(Action::Open(select.value()));
+            }
+        })
+    };
+    html! {
+        <div class="picker">
+            <label for="scenario">{ "Scenario" }</label>
+            <select id="scenario" {onchange}>
+                { for props.entries.iter().map(|e| html! {
+                    <option value={e.id.clone()} selected={e.id == props.current}>{ &e.title }</option>
+                }) }
+            </select>
+            { for props.error.as_ref().map(|e| html! { <p class="error" role="alert">{ e }</p> }) }
+        </div>
+    }
+}
+
+/// Properties of [`Story`].
+#[derive(Properties, PartialEq)]
+pub struct StoryProps {
+    /// The title.
+    pub title: String,
+    /// The narrative.
+    pub narrative: String,
+    /// What to watch, in order.
+    pub watch: Vec<String>,
+}
+
+/// The scenario's narrative and what to watch.
+#[component]
+pub fn Story(props: &StoryProps) -> Html {
+    html! {
+        <section class="panel story" aria-label="Story">
+            <h2>{ &props.title }</h2>
+            <p>{ &props.narrative }</p>
+            if !props.watch.is_empty() {
+                <h3>{ "What to watch" }</h3>
+                <ol class="watch">
+                    { for props.watch.iter().map(|w| html! { <li>{ w }</li> }) }
+                </ol>
+            }
+        </section>
+    }
+}

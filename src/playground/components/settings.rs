@@ -1,0 +1,215 @@
+//! The queue's settings. Each field sends SetQueueAttributes with its one attribute when
+//! submitted (Enter or its Set button); SQS's refusal appears next to the field and the queue
+//! keeps its value. No range is checked here: the engine is SQS.
+
+use crate::playground::scenarios::{SANDBOX, SANDBOX_FIFO};
+use crate::playground::stage::QueueInfo;
+use crate::playground::Action;
+use serde_json::json;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+/// Properties of [`Settings`].
+#[derive(Properties, PartialEq)]
+pub struct SettingsProps {
+    /// The queue, once it exists.
+    pub queue: Option<QueueInfo>,
+    /// The dead-letter queue's ARN, when known (for a new RedrivePolicy).
+    pub dlq_arn: Option<String>,
+    /// Errors by attribute name.
+    pub errors: Vec<(String, String)>,
+    /// The root's action callback.
+    pub dispatch: Callback<Action>,
+}
+
+/// One numeric attribute: label, attribute name, and the one-line explanation shown under it.
+const NUMERIC: [(&str, &str, &str); 4] = [
+    (
+        "Visibility timeout (seconds)",
+        "VisibilityTimeout",
+        "How long a received message stays hidden from other consumers.",
+    ),
+    (
+        "Delay (seconds)",
+        "DelaySeconds",
+        "DelaySeconds: how long every new message stays hidden before its first receive.",
+    ),
+    (
+        "Receive wait time (seconds)",
+        "ReceiveMessageWaitTimeSeconds",
+        "ReceiveMessageWaitTimeSeconds: the default long-poll wait.",
+    ),
+    (
+        "Retention period (seconds)",
+        "MessageRetentionPeriod",
+        "MessageRetentionPeriod: after this, SQS deletes a message nobody deleted.",
+    ),
+];
+
+/// See the module documentation.
+#[component]
+pub fn Settings(props: &SettingsProps) -> Html {
+    let Some(queue) = &props.queue else {
+        return html! { <section class="panel settings" aria-label="Queue settings"><p class="empty">{ "No queue yet." }</p></section> };
+    };
+    let error = |name: &str| {
+        props
+            .errors
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, e)| e.clone())
+    };
+    let set = |name: &'static str| {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |value: String| {
+            dispatch.emit(Action::SetAttribute {
+                name: name.to_string(),
+                value,
+            })
+        })
+    };
+
+    let redrive = queue.attribute("RedrivePolicy").and_then(|p| serde_json::from_str::<serde_json::Value>(p).ok());
+    let max_receives = redrive
+        .as_ref()
+        .and_then(|p| p.get("maxReceiveCount"))
+        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string));
+    let target = redrive
+        .as_ref()
+        .and_then(|p| p.get("deadLetterTargetArn")?.as_str().map(str::to_string))
+        .or_else(|| props.dlq_arn.clone());
+    let on_max_receives = target.clone().map(|arn| {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |value: String| {
+            let count = value.trim().parse::<i64>().map_or_else(|_| json!(value), |n| json!(n));
+            let policy = json!({ "deadLetterTargetArn": arn, "maxReceiveCount": count });
+            dispatch.emit(Action::SetAttribute {
+                name: "RedrivePolicy".into(),
+                value: policy.to_string(),
+            })
+        })
+    });
+
+    let on_type = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target().and_then(|t| t.dyn_into::<HtmlSelectElement>().ok()) {
+                dispatch.emit(Action::Open(select.value()));
+            }
+        })
+    };
+    let on_cbd = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |e: Event| {
+            let on = e.target_unchecked_into::<HtmlInputElement>().checked();
+            dispatch.emit(Action::SetAttribute {
+                name: "ContentBasedDeduplication".into(),
+                value: on.to_string(),
+            })
+        })
+    };
+
+    html! {
+        <section class="panel settings" aria-label="Queue settings">
+            <h2>{ "Queue settings" }</h2>
+            <label class="field">
+                <span class="field-label">{ "Queue type" }</span>
+                <select onchange={on_type}>
+                    <option value={SANDBOX} selected={!queue.fifo}>{ "Standard" }</option>
+                    <option value={SANDBOX_FIFO} selected={queue.fifo}>{ "FIFO" }</option>
+                </select>
+                <span class="help">{ "SQS fixes a queue's type when it is created: changing it opens a fresh sandbox." }</span>
+            </label>
+            { for NUMERIC.iter().map(|(label, name, help)| html! {
+                <SettingField
+                    key={*name}
+                    label={*label}
+                    current={queue.attribute(name).map(str::to_string)}
+                    help={*help}
+                    error={error(name)}
+                    on_set={Some(set(name))}
+                />
+            }) }
+            <SettingField
+                label="Max receive count"
+                current={max_receives}
+                help={if target.is_some() {
+                    "RedrivePolicy maxReceiveCount: receives allowed before SQS moves the message to the dead-letter queue."
+                } else {
+                    "This queue has no dead-letter queue to name in a RedrivePolicy."
+                }}
+                error={error("RedrivePolicy")}
+                on_set={on_max_receives}
+            />
+            if queue.fifo {
+                <label class="field check">
+                    <input type="checkbox" checked={queue.attribute("ContentBasedDeduplication") == Some("true")} onchange={on_cbd} />
+                    <span class="field-label">{ "Content-based deduplication" }</span>
+                    <span class="help">{ "ContentBasedDeduplication: the body's SHA-256 is the deduplication ID when a send gives none." }</span>
+                    { for error("ContentBasedDeduplication").map(|e| html! { <span class="error" role="alert">{ e }</span> }) }
+                </label>
+            }
+        </section>
+    }
+}
+
+/// Properties of [`SettingField`].
+#[derive(Properties, PartialEq)]
+pub struct FieldProps {
+    /// The label (the input's accessible name).
+    pub label: AttrValue,
+    /// The queue's current value.
+    pub current: Option<String>,
+    /// One line of explanation.
+    pub help: AttrValue,
+    /// SQS's refusal of the last value sent.
+    pub error: Option<String>,
+    /// Sends a value (None: the field is disabled).
+    pub on_set: Option<Callback<String>>,
+}
+
+/// One setting: the input, a Set button, the current value, the help and SQS's error.
+#[component]
+pub fn SettingField(props: &FieldProps) -> Html {
+    // What the user typed, until the queue's value changes (then the field shows it again).
+    let draft = use_state(|| None::<String>);
+    {
+        let draft = draft.clone();
+        use_effect_with(props.current.clone(), move |_| draft.set(None));
+    }
+    let value = (*draft).clone().or_else(|| props.current.clone()).unwrap_or_default();
+    let oninput = {
+        let draft = draft.clone();
+        Callback::from(move |e: InputEvent| {
+            draft.set(Some(e.target_unchecked_into::<HtmlInputElement>().value()))
+        })
+    };
+    let onsubmit = {
+        let (on_set, value) = (props.on_set.clone(), value.clone());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            if let Some(on_set) = &on_set {
+                on_set.emit(value.clone());
+            }
+        })
+    };
+    let id = format!("setting-{}", props.label.to_lowercase().replace(|c: char| !c.is_alphanumeric(), "-"));
+    let help_id = format!("{id}-help");
+    let error_id = format!("{id}-error");
+    let described = if props.error.is_some() { format!("{help_id} {error_id}") } else { help_id.clone() };
+    html! {
+        <form class={classes!("field", props.error.is_some().then_some("refused"))} {onsubmit}>
+            <label class="field-label" for={id.clone()}>{ &props.label }</label>
+            <div class="field-row">
+                <input id={id} type="number" {value} {oninput} disabled={props.on_set.is_none()}
+                    aria-invalid={props.error.is_some().then_some("true")}
+                    aria-describedby={described} />
+                <button type="submit" disabled={props.on_set.is_none()}>{ "Set" }</button>
+                <span class="field-now">{ format!("now {}", props.current.as_deref().unwrap_or("–")) }</span>
+            </div>
+            <span class="help" id={help_id}>{ &props.help }</span>
+            { for props.error.as_ref().map(|e| html! { <span class="error" id={error_id} role="alert">{ e }</span> }) }
+        </form>
+    }
+}

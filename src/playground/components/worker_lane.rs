@@ -1,0 +1,231 @@
+//! A worker lane: the worker's state, the messages it holds with their countdown rings, its
+//! controls (Kill, Restart, Hang, the faults the simulation offers, Remove), its policy, and on
+//! a manual lane the DeleteMessage / ChangeMessageVisibility buttons you press as the worker.
+
+use super::icons::{icon, Icon};
+use super::message::MessageCard;
+use super::queue::counts;
+use super::worker_policy::PolicyEditor;
+use crate::playground::session::Slot;
+use crate::playground::stage::{Card, Lane, Look};
+use crate::playground::Action;
+use sqs_engine::api::{ChangeMessageVisibilityInput, DeleteMessageInput};
+use sqs_engine::Request;
+use sqs_sim::command::SimAction;
+use sqs_sim::worker::{ProcessingTime, WorkerMode};
+use sqs_sim::{WorkerPolicy, WorkerStatus};
+use yew::prelude::*;
+
+/// Seconds a manual "Extend" asks for (ChangeMessageVisibility's VisibilityTimeout).
+const EXTEND_BY: i64 = 30;
+
+/// Properties of [`WorkerLane`].
+#[derive(Properties, PartialEq)]
+pub struct LaneProps {
+    /// The lane.
+    pub lane: Lane,
+    /// The queue's URL (for hand-made calls).
+    pub queue_url: String,
+    /// A message is being dragged over this lane.
+    pub over: bool,
+    /// The selected message, if any.
+    pub selected: Option<String>,
+    /// The last error of this worker's controls.
+    pub error: Option<String>,
+    /// The root's action callback.
+    pub dispatch: Callback<Action>,
+}
+
+/// See the module documentation.
+#[component]
+pub fn WorkerLane(props: &LaneProps) -> Html {
+    let worker = &props.lane.worker;
+    let name = worker.name.clone();
+    let sim = |make: fn(String) -> SimAction| {
+        let (dispatch, name) = (props.dispatch.clone(), name.clone());
+        Callback::from(move |_: MouseEvent| {
+            dispatch.emit(Action::Worker {
+                worker: name.clone(),
+                action: make(name.clone()),
+            })
+        })
+    };
+    let dead = worker.status == WorkerStatus::Dead;
+    let place = &props.lane.place;
+    let held = if place.aggregated() {
+        counts(place)
+    } else if place.cards.is_empty() && props.lane.leaving.is_empty() {
+        html! { <p class="empty">{ if dead { "Dead: holds nothing." } else { "Holds no message." } }</p> }
+    } else {
+        html! {
+            <ul class="cards" aria-label={format!("Messages {name} holds")}>
+                { for place.cards.iter().map(|c| html! {
+                    <MessageCard
+                        key={format!("{}-{}", c.look.key(), c.id)}
+                        card={c.clone()}
+                        selected={props.selected.as_deref() == Some(c.id.as_str())}
+                        dispatch={props.dispatch.clone()}
+                    />
+                }) }
+                { for props.lane.leaving.iter().map(|c| html! {
+                    <MessageCard key={format!("leaving-{}", c.id)} card={c.clone()} dispatch={props.dispatch.clone()} />
+                }) }
+            </ul>
+        }
+    };
+    let manual = matches!(worker.policy.mode, WorkerMode::Manual) && !dead;
+    let by_hand = manual.then(|| hand_calls(props, &place.cards));
+    let remove = {
+        let (dispatch, name) = (props.dispatch.clone(), name.clone());
+        Callback::from(move |_: MouseEvent| {
+            dispatch.emit(Action::Worker {
+                worker: name.clone(),
+                action: SimAction::RemoveWorker {
+                    worker: name.clone(),
+                },
+            })
+        })
+    };
+
+    html! {
+        <section
+            class={classes!("lane", props.over.then_some("drop-over"))}
+            aria-label={name.clone()}
+            data-worker={name.clone()}
+            data-status={status_key(&worker.status)}
+        >
+            <header class="lane-head">
+                <h3>{ &name }</h3>
+                <span class="status">
+                    { if dead { icon(Icon::Warning) } else { html! {} } }
+                    { status_words(&worker.status) }
+                </span>
+            </header>
+            <p class="lane-policy">{ policy_summary(&worker.policy) }</p>
+            { for (!worker.armed_faults.is_empty()).then(|| html! {
+                <p class="armed">{ format!("Armed: {}", worker.armed_faults.join(", ")) }</p>
+            }) }
+            { held }
+            { by_hand }
+            <div class="lane-actions">
+                <button class="danger" onclick={sim(|worker| SimAction::Kill { worker })}>{ "Kill" }</button>
+                <button onclick={sim(|worker| SimAction::Restart { worker })}>{ "Restart" }</button>
+                <button onclick={sim(|worker| SimAction::Hang { worker })}>{ "Hang" }</button>
+                <details class="faults">
+                    <summary>{ "Faults" }</summary>
+                    <div class="fault-list">
+                        <button onclick={sim(|worker| SimAction::CrashAfterCommit { worker })}
+                            title="The job does its side effects, then the worker crashes before DeleteMessage.">
+                            { "Crash after commit" }
+                        </button>
+                        <button onclick={sim(|worker| SimAction::LoseDeleteResponse { worker })}
+                            title="DeleteMessage succeeds at SQS, but the worker sees it fail.">
+                            { "Lose delete response" }
+                        </button>
+                        <button onclick={sim(|worker| SimAction::FailJob { worker })}
+                            title="The job fails: no delete; the message comes back after its timeout.">
+                            { "Fail job" }
+                        </button>
+                    </div>
+                </details>
+                <details class="policy">
+                    <summary>{ "Policy" }</summary>
+                    <PolicyEditor worker={name.clone()} policy={worker.policy.clone()} dispatch={props.dispatch.clone()} />
+                </details>
+                <button class="quiet" onclick={remove}>{ "Remove" }</button>
+            </div>
+            { for props.error.as_ref().map(|e| html! { <p class="error" role="alert">{ e }</p> }) }
+        </section>
+    }
+}
+
+/// On a manual lane you are the worker: a DeleteMessage and an extend button per message.
+fn hand_calls(props: &LaneProps, cards: &[Card]) -> Html {
+    let worker = props.lane.worker.name.clone();
+    let call = |request: Request| {
+        let (dispatch, worker) = (props.dispatch.clone(), worker.clone());
+        Callback::from(move |_: MouseEvent| {
+            dispatch.emit(Action::Call {
+                slot: Slot::Worker(worker.clone()),
+                request: request.clone(),
+            })
+        })
+    };
+    html! {
+        { for cards.iter().filter(|c| c.look == Look::InFlight).filter_map(|c| {
+            let handle = c.receipt_handle.clone()?;
+            let delete = call(Request::DeleteMessage(DeleteMessageInput {
+                queue_url: props.queue_url.clone(),
+                receipt_handle: handle.clone(),
+            }));
+            let extend = call(Request::ChangeMessageVisibility(ChangeMessageVisibilityInput {
+                queue_url: props.queue_url.clone(),
+                receipt_handle: handle,
+                visibility_timeout: EXTEND_BY,
+            }));
+            Some(html! {
+                <div class="by-hand" key={c.id.clone()}>
+                    <span>{ &c.body }</span>
+                    <button onclick={delete} aria-label={format!("DeleteMessage {}", c.body)}>{ "DeleteMessage" }</button>
+                    <button onclick={extend} aria-label={format!("ChangeMessageVisibility {}: {EXTEND_BY} s", c.body)}>
+                        { format!("Hide {EXTEND_BY} s more") }
+                    </button>
+                </div>
+            })
+        }) }
+    }
+}
+
+fn status_key(status: &WorkerStatus) -> &'static str {
+    match status {
+        WorkerStatus::Idle => "idle",
+        WorkerStatus::Polling => "polling",
+        WorkerStatus::Processing => "processing",
+        WorkerStatus::Dead => "dead",
+        WorkerStatus::Hung => "hung",
+    }
+}
+
+fn status_words(status: &WorkerStatus) -> &'static str {
+    match status {
+        WorkerStatus::Idle => "idle",
+        WorkerStatus::Polling => "polling (ReceiveMessage waiting)",
+        WorkerStatus::Processing => "processing",
+        WorkerStatus::Dead => "dead (killed)",
+        WorkerStatus::Hung => "hung (no progress, no heartbeat)",
+    }
+}
+
+/// One line a teacher can read aloud: how this worker behaves.
+pub fn policy_summary(policy: &WorkerPolicy) -> String {
+    let mode = match &policy.mode {
+        WorkerMode::Auto => "polls by itself".to_string(),
+        WorkerMode::Manual => "you are this worker: drag messages here".to_string(),
+        WorkerMode::Lambda {
+            batch_size,
+            function_timeout,
+            ..
+        } => format!("Lambda, batch {batch_size}, timeout {function_timeout} s"),
+    };
+    let mut parts = vec![mode];
+    if matches!(policy.mode, WorkerMode::Auto) {
+        parts.push(format!("batch {}", policy.max_messages));
+        parts.push(format!("job {}", processing_words(&policy.processing)));
+    }
+    if let Some(h) = &policy.heartbeat {
+        parts.push(format!("heartbeat every {} s: +{} s", h.every, h.extend_by));
+    }
+    if !policy.effects.is_empty() {
+        let idempotent = policy.effects.iter().all(|e| e.idempotent);
+        parts.push(if idempotent { "idempotent" } else { "not idempotent" }.to_string());
+    }
+    parts.join(" · ")
+}
+
+fn processing_words(p: &ProcessingTime) -> String {
+    match p {
+        ProcessingTime::Fixed { seconds } => format!("{seconds} s"),
+        ProcessingTime::Uniform { min, max } => format!("{min}–{max} s"),
+        ProcessingTime::LongTail { median, max } => format!("~{median} s (up to {max} s)"),
+    }
+}

@@ -1,0 +1,205 @@
+//! A worker's policy, editable: polling, batch size, processing time, heartbeat, idempotency.
+//! Saving sends SetPolicy; the World judges the values (and SQS judges them again when the
+//! worker calls it).
+
+use crate::playground::Action;
+use sqs_sim::command::SimAction;
+use sqs_sim::worker::{Heartbeat, ProcessingTime, WorkerMode};
+use sqs_sim::WorkerPolicy;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+/// Properties of [`PolicyEditor`].
+#[derive(Properties, PartialEq)]
+pub struct PolicyProps {
+    /// The worker's name.
+    pub worker: String,
+    /// Its current policy.
+    pub policy: WorkerPolicy,
+    /// The root's action callback.
+    pub dispatch: Callback<Action>,
+}
+
+/// The form's fields as typed.
+#[derive(Clone, Debug, PartialEq)]
+struct Draft {
+    mode: String,
+    wait: String,
+    batch: String,
+    processing: String,
+    heartbeat: bool,
+    every: String,
+    extend_by: String,
+    idempotent: bool,
+}
+
+impl Draft {
+    fn of(p: &WorkerPolicy) -> Draft {
+        let heartbeat = p.heartbeat.clone();
+        Draft {
+            mode: match p.mode {
+                WorkerMode::Auto => "auto",
+                WorkerMode::Manual => "manual",
+                WorkerMode::Lambda { .. } => "lambda",
+            }
+            .to_string(),
+            wait: p.wait_time_seconds.to_string(),
+            batch: p.max_messages.to_string(),
+            processing: match p.processing {
+                ProcessingTime::Fixed { seconds } => seconds.to_string(),
+                _ => String::new(),
+            },
+            heartbeat: heartbeat.is_some(),
+            every: heartbeat.as_ref().map_or("10".into(), |h| h.every.to_string()),
+            extend_by: heartbeat.map_or("30".into(), |h| h.extend_by.to_string()),
+            idempotent: !p.effects.is_empty() && p.effects.iter().all(|e| e.idempotent),
+        }
+    }
+
+    /// The policy this draft describes, or which field is not a number.
+    fn apply(&self, base: &WorkerPolicy) -> Result<WorkerPolicy, String> {
+        let whole = |text: &str, what: &str| {
+            text.trim()
+                .parse::<u32>()
+                .map_err(|_| format!("{what}: \"{text}\" is not a whole number."))
+        };
+        let seconds = |text: &str, what: &str| {
+            text.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite())
+                .ok_or_else(|| format!("{what}: \"{text}\" is not a number."))
+        };
+        let mut p = base.clone();
+        p.mode = match self.mode.as_str() {
+            "auto" => WorkerMode::Auto,
+            "manual" => WorkerMode::Manual,
+            _ => base.mode.clone(),
+        };
+        p.wait_time_seconds = whole(&self.wait, "Wait time")?;
+        p.max_messages = whole(&self.batch, "Batch size")?;
+        if !self.processing.trim().is_empty() {
+            p.processing = ProcessingTime::Fixed {
+                seconds: seconds(&self.processing, "Processing time")?,
+            };
+        }
+        p.heartbeat = if self.heartbeat {
+            Some(Heartbeat {
+                every: seconds(&self.every, "Heartbeat every")?,
+                extend_by: whole(&self.extend_by, "Extend by")?,
+                max_extensions: base.heartbeat.as_ref().and_then(|h| h.max_extensions),
+                max_total: base.heartbeat.as_ref().and_then(|h| h.max_total),
+            })
+        } else {
+            None
+        };
+        for effect in &mut p.effects {
+            effect.idempotent = self.idempotent;
+        }
+        Ok(p)
+    }
+}
+
+/// See the module documentation.
+#[component]
+pub fn PolicyEditor(props: &PolicyProps) -> Html {
+    let draft = use_state(|| Draft::of(&props.policy));
+    let problem = use_state(|| None::<String>);
+    {
+        let (draft, problem) = (draft.clone(), problem.clone());
+        use_effect_with(props.policy.clone(), move |policy| {
+            draft.set(Draft::of(policy));
+            problem.set(None);
+        });
+    }
+    let text = |set: fn(&mut Draft, String)| {
+        let draft = draft.clone();
+        Callback::from(move |e: InputEvent| {
+            let mut next = (*draft).clone();
+            set(&mut next, e.target_unchecked_into::<HtmlInputElement>().value());
+            draft.set(next);
+        })
+    };
+    let check = |set: fn(&mut Draft, bool)| {
+        let draft = draft.clone();
+        Callback::from(move |e: Event| {
+            let mut next = (*draft).clone();
+            set(&mut next, e.target_unchecked_into::<HtmlInputElement>().checked());
+            draft.set(next);
+        })
+    };
+    let on_mode = {
+        let draft = draft.clone();
+        Callback::from(move |e: Event| {
+            let mut next = (*draft).clone();
+            if let Some(select) = e.target().and_then(|t| t.dyn_into::<HtmlSelectElement>().ok()) {
+                next.mode = select.value();
+            }
+            draft.set(next);
+        })
+    };
+    let onsubmit = {
+        let (draft, problem) = (draft.clone(), problem.clone());
+        let (dispatch, worker, policy) = (props.dispatch.clone(), props.worker.clone(), props.policy.clone());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            match draft.apply(&policy) {
+                Ok(policy) => {
+                    problem.set(None);
+                    dispatch.emit(Action::Worker {
+                        worker: worker.clone(),
+                        action: SimAction::SetPolicy {
+                            worker: worker.clone(),
+                            policy,
+                        },
+                    });
+                }
+                Err(e) => problem.set(Some(e)),
+            }
+        })
+    };
+    let d = &*draft;
+    let lambda = d.mode == "lambda";
+    html! {
+        <form class="policy-form" {onsubmit}>
+            <label>{ "Mode" }
+                <select onchange={on_mode}>
+                    <option value="auto" selected={d.mode == "auto"}>{ "Polls by itself" }</option>
+                    <option value="manual" selected={d.mode == "manual"}>{ "You are the worker" }</option>
+                    if lambda { <option value="lambda" selected=true>{ "Lambda (as configured)" }</option> }
+                </select>
+            </label>
+            <label>
+                <abbr title="ReceiveMessage WaitTimeSeconds: 0 is a short poll; more is a long poll that waits for a message.">{ "Wait time" }</abbr>
+                { " (seconds)" }
+                <input type="number" value={d.wait.clone()} oninput={text(|d, v| d.wait = v)} />
+            </label>
+            <label>{ "Batch size" }
+                <input type="number" value={d.batch.clone()} oninput={text(|d, v| d.batch = v)} />
+            </label>
+            <label>{ "Processing time (seconds)" }
+                <input type="number" step="any" value={d.processing.clone()} placeholder="as configured"
+                    oninput={text(|d, v| d.processing = v)} />
+            </label>
+            <label class="check">
+                <input type="checkbox" checked={d.heartbeat} onchange={check(|d, v| d.heartbeat = v)} />
+                <abbr title="While the job runs, the worker calls ChangeMessageVisibility to keep the message hidden longer.">{ "Heartbeat" }</abbr>
+            </label>
+            if d.heartbeat {
+                <label>{ "Heartbeat every (seconds)" }
+                    <input type="number" step="any" value={d.every.clone()} oninput={text(|d, v| d.every = v)} />
+                </label>
+                <label>{ "Extend by (seconds)" }
+                    <input type="number" value={d.extend_by.clone()} oninput={text(|d, v| d.extend_by = v)} />
+                </label>
+            }
+            <label class="check">
+                <input type="checkbox" checked={d.idempotent} onchange={check(|d, v| d.idempotent = v)} />
+                <abbr title="Before each side effect the worker checks a durable ledger for its idempotency key, so a redelivery does not repeat it.">{ "Idempotent side effects" }</abbr>
+            </label>
+            <button type="submit">{ "Save policy" }</button>
+            { for problem.as_ref().map(|p| html! { <p class="error" role="alert">{ p }</p> }) }
+        </form>
+    }
+}

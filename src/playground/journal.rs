@@ -1,0 +1,279 @@
+//! What happened, kept for the eye and the ear: the event log, each message's history, the
+//! hidden window behind each countdown ring, the cards leaving after a delete, and the
+//! throttled narration for the live region. Everything here is derived from `WorldEvent`s.
+
+use sqs_engine::{EventKind, Millis};
+use sqs_sim::{Actor, WorldEvent};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Entries kept in the event log.
+const LOG_LIMIT: usize = 300;
+/// Entries kept per message history.
+const HISTORY_LIMIT: usize = 200;
+/// Wall milliseconds a deleted message's card stays to fade out.
+pub const DEPARTURE_MS: f64 = 1500.0;
+/// Wall milliseconds between two announcements of the live region.
+pub const NARRATION_GAP_MS: f64 = 2000.0;
+
+/// One line of the event log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// Order of arrival (a stable key).
+    pub seq: u64,
+    /// Virtual time.
+    pub at: Millis,
+    /// Who: "SQS", "Worker 2", "Producer", "You".
+    pub actor: String,
+    /// The SQS action behind it, if any.
+    pub action: Option<String>,
+    /// The MessageId it concerns, if any.
+    pub message_id: Option<String>,
+    /// The World's words.
+    pub text: String,
+}
+
+/// A value shared with components, compared by revision (not by content) so that a long list
+/// costs nothing to diff when it has not changed.
+#[derive(Clone, Debug)]
+pub struct Versioned<T> {
+    /// Bumped on every change.
+    pub rev: u64,
+    /// The value.
+    pub data: Rc<T>,
+}
+
+impl<T> PartialEq for Versioned<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.rev == other.rev && Rc::ptr_eq(&self.data, &other.data)
+    }
+}
+
+impl<T: Default> Default for Versioned<T> {
+    fn default() -> Self {
+        Versioned {
+            rev: 0,
+            data: Rc::new(T::default()),
+        }
+    }
+}
+
+impl<T: Clone> Versioned<T> {
+    /// Changes the value and bumps the revision.
+    pub fn update(&mut self, change: impl FnOnce(&mut T)) {
+        change(Rc::make_mut(&mut self.data));
+        self.rev += 1;
+    }
+}
+
+/// A message that was just deleted, drawn fading out where it last was.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Departure {
+    /// MessageId.
+    pub message_id: String,
+    /// Wall time of the delete.
+    pub wall_at: f64,
+}
+
+/// Derived history. See the module documentation.
+#[derive(Debug, Default)]
+pub struct Journal {
+    seq: u64,
+    /// The latest events, oldest first.
+    pub log: Versioned<Vec<Entry>>,
+    histories: HashMap<String, Vec<Entry>>,
+    windows: HashMap<String, (Millis, Millis)>,
+    /// Recently deleted messages.
+    pub departures: Vec<Departure>,
+    narrator: Narrator,
+}
+
+impl Journal {
+    /// Takes in events; `wall` is the wall time they were seen (for fades and narration).
+    pub fn record(&mut self, events: Vec<WorldEvent>, wall: f64, narrate: bool) {
+        if events.is_empty() {
+            return;
+        }
+        let mut fresh = Vec::with_capacity(events.len());
+        for event in events {
+            self.seq += 1;
+            self.track(&event, wall);
+            if narrate {
+                self.narrator.hear(&event.text);
+            }
+            let entry = Entry {
+                seq: self.seq,
+                at: event.at,
+                actor: actor_name(&event.actor),
+                action: event.action,
+                message_id: event.message_id,
+                text: event.text,
+            };
+            if let Some(id) = &entry.message_id {
+                let history = self.histories.entry(id.clone()).or_default();
+                if history.len() == HISTORY_LIMIT {
+                    history.remove(0);
+                }
+                history.push(entry.clone());
+            }
+            fresh.push(entry);
+        }
+        self.log.update(|log| {
+            log.extend(fresh);
+            let over = log.len().saturating_sub(LOG_LIMIT);
+            log.drain(..over);
+        });
+    }
+
+    /// Follows the engine's events that the stage draws: hidden windows and deletes.
+    fn track(&mut self, event: &WorldEvent, wall: f64) {
+        match &event.engine {
+            Some(EventKind::Received {
+                message_id,
+                visible_at,
+                ..
+            })
+            | Some(EventKind::VisibilityChanged {
+                message_id,
+                visible_at,
+                ..
+            }) => {
+                self.windows
+                    .insert(message_id.clone(), (event.at, *visible_at));
+            }
+            Some(EventKind::Deleted { message_id, .. }) => {
+                self.windows.remove(message_id);
+                self.departures.push(Departure {
+                    message_id: message_id.clone(),
+                    wall_at: wall,
+                });
+            }
+            _ => {}
+        }
+    }
+
+    /// The hidden window (from, until) behind a message's current countdown, if known.
+    pub fn window(&self, message_id: &str) -> Option<(Millis, Millis)> {
+        self.windows.get(message_id).copied()
+    }
+
+    /// A message's history, oldest first.
+    pub fn history(&self, message_id: &str) -> &[Entry] {
+        self.histories.get(message_id).map_or(&[], Vec::as_slice)
+    }
+
+    /// Forgets departures that have faded and lets the narrator speak if it is time.
+    pub fn settle(&mut self, wall: f64) {
+        self.departures.retain(|d| wall - d.wall_at < DEPARTURE_MS);
+        self.narrator.speak(wall);
+    }
+
+    /// What the live region says now.
+    pub fn announcement(&self) -> &str {
+        &self.narrator.said
+    }
+
+    /// Says something at once (a user action's outcome), ahead of the throttle.
+    pub fn announce(&mut self, text: String, wall: f64) {
+        self.narrator.heard.clear();
+        self.narrator.said = text;
+        self.narrator.last = Some(wall);
+    }
+}
+
+/// Throttles narration: at most one announcement per [`NARRATION_GAP_MS`], the latest event
+/// plus how many more happened.
+#[derive(Debug, Default)]
+struct Narrator {
+    heard: Vec<String>,
+    said: String,
+    last: Option<f64>,
+}
+
+impl Narrator {
+    fn hear(&mut self, text: &str) {
+        self.heard.push(text.to_string());
+    }
+
+    fn speak(&mut self, wall: f64) {
+        let due = self.last.is_none_or(|last| wall - last >= NARRATION_GAP_MS);
+        let Some(latest) = self.heard.last() else {
+            return;
+        };
+        if !due {
+            return;
+        }
+        self.said = match self.heard.len() - 1 {
+            0 => latest.clone(),
+            1 => format!("{latest} (and 1 more event)"),
+            n => format!("{latest} (and {n} more events)"),
+        };
+        self.heard.clear();
+        self.last = Some(wall);
+    }
+}
+
+/// How an actor is named on screen.
+pub fn actor_name(actor: &Actor) -> String {
+    match actor {
+        Actor::Sqs => "SQS".to_string(),
+        Actor::Worker(name) | Actor::Producer(name) => name.clone(),
+        Actor::User => "You".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(at: Millis, text: &str, engine: Option<EventKind>) -> WorldEvent {
+        WorldEvent {
+            at,
+            actor: Actor::Sqs,
+            action: None,
+            message_id: Some("m1".into()),
+            engine,
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn narration_is_throttled_and_summarised() {
+        let mut j = Journal::default();
+        j.record(vec![event(0, "first", None)], 0.0, true);
+        j.settle(0.0);
+        assert_eq!(j.announcement(), "first");
+        j.record(vec![event(1, "a", None), event(2, "b", None)], 500.0, true);
+        j.settle(500.0);
+        assert_eq!(j.announcement(), "first");
+        j.settle(2100.0);
+        assert_eq!(j.announcement(), "b (and 1 more event)");
+    }
+
+    #[test]
+    fn windows_histories_and_departures() {
+        let mut j = Journal::default();
+        let received = EventKind::Received {
+            queue: "q".into(),
+            message_id: "m1".into(),
+            receipt_handle: "r".into(),
+            receive_count: 1,
+            visible_at: 30_000,
+        };
+        j.record(vec![event(0, "got", Some(received))], 0.0, false);
+        assert_eq!(j.window("m1"), Some((0, 30_000)));
+        let deleted = EventKind::Deleted {
+            queue: "q".into(),
+            message_id: "m1".into(),
+            receipt_handle: "r".into(),
+        };
+        j.record(vec![event(5, "gone", Some(deleted))], 100.0, false);
+        assert_eq!(j.window("m1"), None);
+        assert_eq!(j.history("m1").len(), 2);
+        assert_eq!(j.departures.len(), 1);
+        j.settle(100.0 + DEPARTURE_MS);
+        assert!(j.departures.is_empty());
+        assert_eq!(j.log.data.len(), 2);
+        assert_eq!(j.announcement(), "");
+    }
+}

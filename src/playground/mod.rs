@@ -1,0 +1,482 @@
+//! The playground: a thin view over `sqs-sim`'s World. The root component owns one [`Session`]
+//! (the World and the clock), draws a [`Stage`] built from it on every animation frame, and
+//! turns what the user does into [`Action`]s: World steps (SQS calls and simulation actions) or
+//! view state (selection, drag). No SQS rule lives in a component: the engine and the World
+//! decide; errors they return are shown next to the control that caused them.
+
+pub mod components;
+pub mod drag;
+pub mod flip;
+pub mod format;
+pub mod frame;
+pub mod journal;
+pub mod scenarios;
+pub mod session;
+pub mod stage;
+pub mod url;
+
+use components::chart::DepthChart;
+use components::controls::Controls;
+use components::counters::{Counters, Tally};
+use components::dlq::DeadLetterPanel;
+use components::event_log::EventLog;
+use components::history::History;
+use components::ledger::LedgerPanel;
+use components::queue::{blocked_reason, QueuePanel};
+use components::scenario_picker::{ScenarioPicker, Story};
+use components::send_form::SendPanel;
+use components::settings::Settings;
+use components::worker_lane::WorkerLane;
+use drag::{Gesture, Press};
+use journal::Versioned;
+use session::{SendForm, Session, Slot};
+use sqs_engine::{Millis, Request};
+use sqs_sim::command::SimAction;
+use sqs_sim::{Effect, Sample, Step};
+use stage::{Look, Stage};
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use url::LinkOptions;
+use yew::prelude::*;
+
+/// What the user (or a link) asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Start the clock.
+    Play,
+    /// Stop the clock.
+    Pause,
+    /// Jump to the next event.
+    Step,
+    /// Set the speed.
+    Speed(f64),
+    /// Move to a virtual instant (rewind by replay).
+    Seek(Millis),
+    /// Open a scenario by id.
+    Open(String),
+    /// SendMessage from the form.
+    Send(SendForm),
+    /// SetQueueAttributes with one attribute.
+    SetAttribute {
+        /// Attribute name.
+        name: String,
+        /// Value as typed.
+        value: String,
+    },
+    /// A simulation action on a worker.
+    Worker {
+        /// Which worker (errors show on its lane).
+        worker: String,
+        /// What.
+        action: SimAction,
+    },
+    /// A new lane.
+    AddWorker,
+    /// Hand a message to a worker (drop or keyboard pick).
+    Deliver {
+        /// Which worker.
+        worker: String,
+        /// Which message.
+        message_id: String,
+    },
+    /// An SQS call by hand; its error shows at `slot`.
+    Call {
+        /// Where an error shows.
+        slot: Slot,
+        /// The call.
+        request: Request,
+    },
+    /// Select a message (its history opens), or none.
+    Select(Option<String>),
+    /// Open (or close) the keyboard hand-over bar for a waiting message.
+    Pick(Option<String>),
+    /// A press on a waiting message (may become a drag).
+    Press(Press, Look),
+}
+
+/// View state that is not the World's.
+#[derive(Default)]
+struct Ui {
+    selected: Option<String>,
+    pick: Option<String>,
+    gesture: Gesture,
+    note: Option<String>,
+}
+
+/// Last frame's derived data, kept so that unchanged lists are not rebuilt or re-diffed.
+#[derive(Default)]
+struct Cache {
+    stage: Stage,
+    samples: (usize, Millis, Versioned<Vec<Sample>>),
+    effects: (usize, Versioned<Vec<Effect>>),
+}
+
+/// Properties of [`Playground`].
+#[derive(Properties, PartialEq)]
+pub struct PlaygroundProps {
+    /// Whether virtual time follows wall time (off in tests that step by hand).
+    #[prop_or(true)]
+    pub live: bool,
+    /// What to open; `None` reads the page's URL.
+    #[prop_or_default]
+    pub link: Option<LinkOptions>,
+}
+
+/// The root component. See the module documentation.
+#[component]
+pub fn Playground(props: &PlaygroundProps) -> Html {
+    let link = use_memo((), {
+        let link = props.link.clone();
+        move |_| link.unwrap_or_else(page_link)
+    });
+    let session = use_mut_ref({
+        let link = link.clone();
+        move || start_session(&link)
+    });
+    let ui = use_mut_ref(Ui::default);
+    let cache = use_mut_ref(Cache::default);
+    let redraw = use_force_update();
+    let container = use_node_ref();
+
+    let dispatch = use_callback((), {
+        let (session, ui, cache, redraw) = (session.clone(), ui.clone(), cache.clone(), redraw.clone());
+        move |action: Action, _| {
+            let changed = {
+                let mut s = session.borrow_mut();
+                let mut u = ui.borrow_mut();
+                handle(&mut s, &mut u, &cache.borrow().stage, action)
+            };
+            if changed {
+                redraw.force_update();
+            }
+        }
+    });
+
+    let on_frame = use_callback((), {
+        let (session, ui, redraw) = (session.clone(), ui.clone(), redraw.clone());
+        move |wall: f64, _| {
+            let mut s = session.borrow_mut();
+            let before = (s.now(), s.journal.log.rev, s.journal.departures.len(), s.journal.announcement().len());
+            s.tick(wall);
+            let after = (s.now(), s.journal.log.rev, s.journal.departures.len(), s.journal.announcement().len());
+            let dragging = matches!(ui.borrow().gesture, Gesture::Dragging(_));
+            drop(s);
+            if before != after || dragging {
+                redraw.force_update();
+            }
+        }
+    });
+    frame::use_frame_loop(props.live, on_frame);
+
+    // Pointer drags are followed on the whole playground, so a drop anywhere ends them.
+    let pointer = |kind: fn(&mut Ui, (f64, f64)) -> Option<(String, String)>| {
+        let (ui, dispatch, redraw) = (ui.clone(), dispatch.clone(), redraw.clone());
+        Callback::from(move |e: PointerEvent| {
+            if ui.borrow().gesture == Gesture::Idle {
+                return;
+            }
+            let delivery = kind(&mut ui.borrow_mut(), (e.client_x() as f64, e.client_y() as f64));
+            if let Some((worker, message_id)) = delivery {
+                dispatch.emit(Action::Deliver { worker, message_id });
+            }
+            redraw.force_update();
+        })
+    };
+    let onpointermove = pointer(|u, at| {
+        if let Some(next) = u.gesture.moved(at) {
+            u.gesture = next;
+        }
+        None
+    });
+    let onpointerup = pointer(|u, _| std::mem::take(&mut u.gesture).dropped());
+    let onpointercancel = pointer(|u, _| {
+        u.gesture = Gesture::Idle;
+        None
+    });
+
+    let s = session.borrow();
+    let u = ui.borrow();
+    let mut c = cache.borrow_mut();
+    let stage = Stage::build(s.world(), &s.journal, &c.stage);
+    c.stage = stage.clone();
+    let samples = refresh_samples(&mut c, &s);
+    let effects = refresh_effects(&mut c, &s);
+    let tally = tally(&s);
+    drop(c);
+    flip::use_flip(container.clone(), placement(&stage));
+
+    let queue_name = stage.queue.as_ref().map(|q| q.name.clone());
+    let queue_url = queue_name.as_deref().map(|q| s.queue_url(q)).unwrap_or_default();
+    let workers: Vec<String> = stage.lanes.iter().map(|l| l.worker.name.clone()).collect();
+    let pick = u
+        .pick
+        .as_ref()
+        .and_then(|id| stage.queued.cards.iter().find(|c| &c.id == id))
+        .map(|card| (card.clone(), workers.clone()));
+    let over = match &u.gesture {
+        Gesture::Dragging(d) => d.over.clone(),
+        _ => None,
+    };
+    let setting_errors: Vec<(String, String)> = ["VisibilityTimeout", "DelaySeconds", "ReceiveMessageWaitTimeSeconds", "MessageRetentionPeriod", "RedrivePolicy", "ContentBasedDeduplication"]
+        .iter()
+        .filter_map(|n| s.error(&Slot::Setting(n.to_string())).map(|e| (n.to_string(), e.to_string())))
+        .collect();
+    let dlq_arn = stage.dlq.as_deref().and_then(|d| s.world().engine().queue_arn(d));
+    let note = u.note.clone().or_else(|| s.error(&Slot::Deliver).map(str::to_string));
+    let history = u.selected.as_ref().map(|id| {
+        let title = stage.find(id).map_or_else(|| id.clone(), |c| c.body.clone());
+        html! { <History {title} entries={s.journal.history(id).to_vec()} dispatch={dispatch.clone()} /> }
+    });
+    let scenario = s.scenario();
+    let add_worker = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::AddWorker))
+    };
+    let ghost = match &u.gesture {
+        Gesture::Dragging(d) => html! {
+            <div class="drag-ghost" aria-hidden="true"
+                style={format!("transform: translate({}px, {}px)", d.at.0 + 8.0, d.at.1 + 8.0)}>
+                { &d.body }
+            </div>
+        },
+        _ => html! {},
+    };
+
+    html! {
+        <div class={classes!("playground", (u.gesture != Gesture::Idle).then_some("dragging"))}
+            ref={container} {onpointermove} {onpointerup} {onpointercancel}>
+            <header class="topbar">
+                <h1 class="brand">{ "SQS Playground" }</h1>
+                <ScenarioPicker entries={scenarios::catalogue()} current={scenario.id.clone()}
+                    error={s.error(&Slot::Scenario).map(str::to_string)} dispatch={dispatch.clone()} />
+                <Controls now={stage.now} horizon={s.horizon()} playing={s.playing()} speed={s.speed()}
+                    error={s.error(&Slot::Clock).map(str::to_string)} dispatch={dispatch.clone()} />
+            </header>
+            <main class="layout">
+                <div class="col col-left">
+                    <Story title={scenario.title.clone()} narrative={scenario.narrative.clone()} watch={scenario.watch.clone()} />
+                    <SendPanel next_body={s.next_body()} fifo={stage.queue.as_ref().is_some_and(|q| q.fifo)}
+                        error={s.error(&Slot::Send).map(str::to_string)} dispatch={dispatch.clone()} />
+                    <Settings queue={stage.queue.clone()} {dlq_arn} errors={setting_errors} dispatch={dispatch.clone()} />
+                </div>
+                <div class="col col-stage">
+                    <QueuePanel queue={stage.queue.clone()} place={stage.queued.clone()} leaving={stage.leaving.clone()}
+                        selected={u.selected.clone()} {pick} {note} dispatch={dispatch.clone()} />
+                    <section class="panel workers" aria-label="Workers">
+                        <header class="panel-head">
+                            <h2>{ "Workers" }</h2>
+                            <button onclick={add_worker}>{ "Add worker" }</button>
+                        </header>
+                        { for s.error(&Slot::AddWorker).map(|e| html! { <p class="error" role="alert">{ e }</p> }) }
+                        <div class="lanes">
+                            { for stage.lanes.iter().map(|lane| html! {
+                                <WorkerLane
+                                    key={lane.worker.name.clone()}
+                                    lane={lane.clone()}
+                                    queue_url={queue_url.clone()}
+                                    over={over.as_deref() == Some(lane.worker.name.as_str())}
+                                    selected={u.selected.clone()}
+                                    error={s.error(&Slot::Worker(lane.worker.name.clone())).map(str::to_string)}
+                                    dispatch={dispatch.clone()}
+                                />
+                            }) }
+                        </div>
+                        if stage.unheld.total > 0 {
+                            <p class="note">
+                                { format!("{} in flight with no worker lane holding them (their lane was removed, or a receive by hand); they reappear when their timeout runs out.", stage.unheld.total) }
+                            </p>
+                        }
+                    </section>
+                    <DeadLetterPanel name={stage.dlq.clone()} place={stage.dead.clone()} selected={u.selected.clone()} dispatch={dispatch.clone()} />
+                </div>
+                <div class="col col-side">
+                    <Counters {tally} />
+                    { for history }
+                    <EventLog log={s.journal.log.clone()} dispatch={dispatch.clone()} />
+                    <DepthChart {samples} />
+                    <LedgerPanel {effects} />
+                </div>
+            </main>
+            <div class="visually-hidden" role="status" aria-live="polite">{ s.journal.announcement() }</div>
+            { ghost }
+        </div>
+    }
+}
+
+/// Applies an action; returns whether anything changed.
+fn handle(s: &mut Session, u: &mut Ui, stage: &Stage, action: Action) -> bool {
+    let queue = stage.queue.as_ref().map(|q| q.name.clone()).unwrap_or_default();
+    match action {
+        Action::Play => s.play(),
+        Action::Pause => s.pause(),
+        Action::Step => s.step(),
+        Action::Speed(v) => s.set_speed(v),
+        Action::Seek(t) => s.seek(t),
+        Action::Open(id) => match scenarios::find(&id) {
+            Some(scenario) => {
+                s.switch(scenario);
+                *u = Ui::default();
+                remember_in_url(&id);
+            }
+            None => return false,
+        },
+        Action::Send(form) => {
+            s.send(&queue, &form);
+        }
+        Action::SetAttribute { name, value } => {
+            s.set_attribute(&queue, &name, value);
+        }
+        Action::Worker { worker, action } => {
+            s.worker_action(&worker, action);
+        }
+        Action::AddWorker => {
+            let workers = s.world().workers();
+            let name = next_worker_name(workers.iter().map(|w| w.name.as_str()));
+            let policy = workers
+                .first()
+                .map(|w| w.policy.clone())
+                .unwrap_or_else(|| scenarios::manual_policy(&queue));
+            s.act(Slot::AddWorker, Step::Sim(SimAction::AddWorker { name, policy }));
+        }
+        Action::Deliver { worker, message_id } => {
+            u.pick = None;
+            u.note = None;
+            s.act(Slot::Deliver, Step::Sim(SimAction::Deliver { worker, message_id }));
+        }
+        Action::Call { slot, request } => {
+            s.call(slot, request);
+        }
+        Action::Select(id) => u.selected = id,
+        Action::Pick(id) => {
+            u.pick = id;
+            u.note = None;
+        }
+        Action::Press(press, look) => {
+            if look == Look::Blocked {
+                u.note = stage.find(&press.id).map(blocked_reason);
+            } else {
+                u.gesture = Gesture::Pressed(press);
+            }
+        }
+    }
+    true
+}
+
+/// "Worker N" with N one more than the highest number in use.
+fn next_worker_name<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let highest = names
+        .filter_map(|n| n.strip_prefix("Worker ")?.parse::<u32>().ok())
+        .max()
+        .unwrap_or(0);
+    format!("Worker {}", highest + 1)
+}
+
+/// A fingerprint of which message is in which place: when it changes, cards glide.
+fn placement(stage: &Stage) -> u64 {
+    let mut h = DefaultHasher::new();
+    let places = [&stage.queued, &stage.unheld, &stage.dead];
+    for (i, place) in places.into_iter().chain(stage.lanes.iter().map(|l| &l.place)).enumerate() {
+        for card in &place.cards {
+            (i, &card.id, card.look == Look::Stale).hash(&mut h);
+        }
+    }
+    h.finish()
+}
+
+fn refresh_samples(c: &mut Cache, s: &Session) -> Versioned<Vec<Sample>> {
+    let samples = &s.world().metrics().samples;
+    let key = (samples.len(), samples.last().map_or(0, |x| x.at));
+    if (c.samples.0, c.samples.1) != key {
+        c.samples.0 = key.0;
+        c.samples.1 = key.1;
+        c.samples.2.update(|v| v.clone_from(samples));
+    }
+    c.samples.2.clone()
+}
+
+fn refresh_effects(c: &mut Cache, s: &Session) -> Versioned<Vec<Effect>> {
+    let effects = &s.world().ledger().effects;
+    if c.effects.0 != effects.len() {
+        c.effects.0 = effects.len();
+        c.effects.1.update(|v| v.clone_from(effects));
+    }
+    c.effects.1.clone()
+}
+
+fn tally(s: &Session) -> Tally {
+    let m = s.world().metrics();
+    Tally {
+        deliveries: m.deliveries,
+        redeliveries: m.redeliveries,
+        duplicates: m.duplicate_effects,
+        prevented: m.prevented_effects,
+        dead_lettered: m.dead_lettered,
+        api_calls: m.api_calls_total(),
+        cost_usd: m.cost_usd(),
+        by_action: m
+            .api_calls
+            .iter()
+            .map(|(a, n)| format!("{a} {n}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+/// The session a link asks for: its scenario (the sandbox if none or unknown), speed, autoplay.
+fn start_session(link: &LinkOptions) -> Session {
+    apply_theme(link);
+    let wanted = link.scenario.as_deref().unwrap_or(scenarios::SANDBOX);
+    let found = scenarios::find(wanted);
+    let scenario = found.clone().unwrap_or_else(|| scenarios::sandbox(false));
+    let mut session = Session::open(scenario)
+        .or_else(|_| Session::open(scenarios::sandbox(false)))
+        .unwrap_or_else(|e| panic!("the sandbox does not load: {e}"));
+    if found.is_none() {
+        session.switch(scenarios::sandbox(false));
+    }
+    if let Some(speed) = link.speed {
+        session.set_speed(speed);
+    }
+    if link.autoplay {
+        session.play();
+    }
+    session
+}
+
+/// The page's own link options.
+fn page_link() -> LinkOptions {
+    let location = web_sys::window().map(|w| w.location());
+    let read = |f: fn(&web_sys::Location) -> Result<String, wasm_bindgen::JsValue>| {
+        location.as_ref().and_then(|l| f(l).ok()).unwrap_or_default()
+    };
+    LinkOptions::parse(&read(web_sys::Location::search), &read(web_sys::Location::hash))
+}
+
+/// `theme=light|dark` forces a theme; otherwise the system's preference rules.
+fn apply_theme(link: &LinkOptions) {
+    let root = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element());
+    if let (Some(root), Some(theme)) = (root, link.theme) {
+        let _ = root.set_attribute("data-theme", theme.as_str());
+    }
+}
+
+/// Puts the open scenario in the address bar, so the page can be shared or reloaded.
+fn remember_in_url(id: &str) {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("?scenario={id}")));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn worker_names_count_up() {
+        assert_eq!(next_worker_name(["Worker 1", "Worker 2"].into_iter()), "Worker 3");
+        assert_eq!(next_worker_name(["Worker A"].into_iter()), "Worker 1");
+        assert_eq!(next_worker_name(["Worker 7", "Worker 3"].into_iter()), "Worker 8");
+    }
+}

@@ -1,0 +1,470 @@
+//! One playground session: the World, the clock the user drives (play, pause, step, speed,
+//! scrub) and the log of the user's own actions that makes rewind possible. Rewind is a
+//! deterministic replay: reload the scenario (same seed) and re-run the logged actions up to
+//! the chosen instant. Plain Rust, no browser: the frame loop passes wall time in.
+
+use super::journal::Journal;
+use super::scenarios;
+use sqs_engine::api::{SendMessageInput, SetQueueAttributesInput};
+use sqs_engine::{Millis, Request};
+use sqs_sim::command::SimAction;
+use sqs_sim::{LoggedStep, Scenario, Step, World};
+use std::collections::BTreeMap;
+
+/// The slowest and fastest speeds offered.
+pub const SPEED_RANGE: (f64, f64) = (1.0, 1000.0);
+/// Wall seconds a scenario's script should take at its suggested speed: slow enough to narrate.
+const SCRIPT_WALL_S: f64 = 40.0;
+/// The longest wall-time gap one frame may cover (a background tab must not jump hours).
+const MAX_FRAME_MS: f64 = 250.0;
+
+/// Which control an error belongs to, so it is shown next to that control.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Slot {
+    /// The send form.
+    Send,
+    /// A queue setting, by attribute name.
+    Setting(String),
+    /// A worker's controls, by worker name.
+    Worker(String),
+    /// A drag or a keyboard pick onto a lane.
+    Deliver,
+    /// Adding a worker.
+    AddWorker,
+    /// Opening a scenario.
+    Scenario,
+    /// The clock (step with nothing scheduled, scrub failures).
+    Clock,
+}
+
+/// See the module documentation.
+pub struct Session {
+    scenario: Scenario,
+    world: World,
+    /// Derived history of the current timeline.
+    pub journal: Journal,
+    log: Vec<LoggedStep>,
+    cursor: usize,
+    horizon: Millis,
+    playing: bool,
+    speed: f64,
+    carry: f64,
+    wall: f64,
+    last_wall: Option<f64>,
+    errors: BTreeMap<Slot, String>,
+    sent: u32,
+}
+
+impl Session {
+    /// A session on `scenario`, paused at its start.
+    pub fn open(scenario: Scenario) -> Result<Session, String> {
+        let world = World::load(&scenario)?;
+        let speed = suggested_speed(scenario.duration());
+        let mut session = Session {
+            scenario,
+            world,
+            journal: Journal::default(),
+            log: Vec::new(),
+            cursor: 0,
+            horizon: 0,
+            playing: false,
+            speed,
+            carry: 0.0,
+            wall: 0.0,
+            last_wall: None,
+            errors: BTreeMap::new(),
+            sent: 0,
+        };
+        for step in scenarios::setup(&session.scenario, &session.world) {
+            session.act(Slot::Scenario, step);
+        }
+        session.harvest(false);
+        Ok(session)
+    }
+
+    /// Replaces this session by one on `scenario`; on failure nothing changes and
+    /// the error shows by the scenario picker.
+    pub fn switch(&mut self, scenario: Scenario) {
+        match Session::open(scenario) {
+            Ok(mut fresh) => {
+                fresh.wall = self.wall;
+                fresh.last_wall = self.last_wall;
+                let title = fresh.scenario.title.clone();
+                fresh.journal.announce(format!("Opened {title}."), self.wall);
+                *self = fresh;
+            }
+            Err(e) => {
+                self.errors.insert(Slot::Scenario, e);
+            }
+        }
+    }
+
+    /// The world, read-only.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// The scenario this session started from.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// Virtual now.
+    pub fn now(&self) -> Millis {
+        self.world.now()
+    }
+
+    /// The latest instant this timeline has reached (the scrubber's end), at least the
+    /// scenario's end.
+    pub fn horizon(&self) -> Millis {
+        self.horizon.max(self.now()).max(self.end())
+    }
+
+    /// Where the scenario's script ends (the sum of its `advance` steps; 0 for a sandbox).
+    pub fn end(&self) -> Millis {
+        self.scenario.duration()
+    }
+
+    /// Whether the clock runs.
+    pub fn playing(&self) -> bool {
+        self.playing
+    }
+
+    /// Virtual milliseconds per wall millisecond.
+    pub fn speed(&self) -> f64 {
+        self.speed
+    }
+
+    /// The error shown next to a control, if its last action failed.
+    pub fn error(&self, slot: &Slot) -> Option<&str> {
+        self.errors.get(slot).map(String::as_str)
+    }
+
+    /// Starts the clock.
+    pub fn play(&mut self) {
+        self.playing = true;
+        self.errors.remove(&Slot::Clock);
+    }
+
+    /// Stops the clock.
+    pub fn pause(&mut self) {
+        self.playing = false;
+    }
+
+    /// Sets the speed, kept within [`SPEED_RANGE`].
+    pub fn set_speed(&mut self, speed: f64) {
+        if speed.is_finite() {
+            self.speed = speed.clamp(SPEED_RANGE.0, SPEED_RANGE.1);
+        }
+    }
+
+    /// One animation frame at wall time `wall` (milliseconds): moves virtual time by the wall
+    /// time since the last frame times the speed, when playing.
+    pub fn tick(&mut self, wall: f64) {
+        let dt = self
+            .last_wall
+            .map_or(0.0, |last| (wall - last).clamp(0.0, MAX_FRAME_MS));
+        self.last_wall = Some(wall);
+        self.wall = wall;
+        if self.playing {
+            let ahead = dt * self.speed + self.carry;
+            self.carry = ahead.fract();
+            let (now, end) = (self.now(), self.end());
+            let target = now + ahead as Millis;
+            if now < end && target >= end {
+                // The scenario's last step: stop there so its final state can be discussed.
+                self.run_to(end, true);
+                self.playing = false;
+                self.journal.announce(
+                    "End of the scenario. Press Play to go on.".into(),
+                    wall,
+                );
+            } else {
+                self.run_to(target, true);
+            }
+        }
+        self.journal.settle(wall);
+    }
+
+    /// Pauses and jumps to the next instant at which something happens.
+    pub fn step(&mut self) {
+        self.playing = false;
+        let next_logged = self.log.get(self.cursor).map(|s| s.at);
+        let next = match (self.world.next_deadline(), next_logged) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        match next {
+            Some(t) => {
+                self.errors.remove(&Slot::Clock);
+                self.run_to(t.max(self.now() + 1), true);
+            }
+            None => {
+                self.errors
+                    .insert(Slot::Clock, "Nothing is scheduled: send a message.".into());
+            }
+        }
+        self.journal.settle(self.wall);
+    }
+
+    /// Moves to virtual instant `t`, earlier (rewind by replay) or later (replaying the
+    /// actions logged on this timeline).
+    pub fn seek(&mut self, t: Millis) {
+        if t < self.now() {
+            match World::replay(&self.scenario, &self.log, t) {
+                Ok(world) => {
+                    self.world = world;
+                    self.cursor = self.log.iter().take_while(|a| a.at <= t).count();
+                    self.journal = Journal::default();
+                    self.harvest(false);
+                }
+                Err(e) => {
+                    self.errors.insert(Slot::Clock, e);
+                    return;
+                }
+            }
+        }
+        self.run_to(t, false);
+        let now = self.now();
+        self.journal.announce(
+            format!("Moved to {}.", super::format::wall_clock(now)),
+            self.wall,
+        );
+    }
+
+    /// Runs the logged actions due by `t` at their instants, then advances to `t`.
+    fn run_to(&mut self, t: Millis, narrate: bool) {
+        while let Some(logged) = self.log.get(self.cursor).filter(|s| s.at <= t) {
+            let (at, step) = (logged.at, logged.step.clone());
+            self.world.advance_to(at);
+            // The same seed and the same actions at the same instants: it succeeds again.
+            let _ = self.world.apply(step);
+            self.cursor += 1;
+        }
+        self.world.advance_to(t);
+        self.horizon = self.horizon.max(t);
+        self.harvest(narrate);
+    }
+
+    /// Runs one user action now. On success it is logged (and a timeline that was rewound
+    /// forgets its old future); on failure the error is kept for `slot` and nothing changes.
+    pub fn act(&mut self, slot: Slot, step: Step) -> bool {
+        match self.world.apply(step.clone()) {
+            Ok(_) => {
+                self.log.truncate(self.cursor);
+                let at = self.now();
+                self.log.push(LoggedStep { at, step });
+                self.cursor = self.log.len();
+                self.horizon = at;
+                self.errors.remove(&slot);
+                self.harvest(true);
+                true
+            }
+            Err(e) => {
+                self.errors.insert(slot, e);
+                false
+            }
+        }
+    }
+
+    /// A simulation action on a worker; errors show on that worker's lane.
+    pub fn worker_action(&mut self, worker: &str, action: SimAction) -> bool {
+        self.act(Slot::Worker(worker.to_string()), Step::Sim(action))
+    }
+
+    /// SendMessage to `queue`. Empty optional fields are left out of the request.
+    pub fn send(&mut self, queue: &str, form: &SendForm) -> bool {
+        let delay_seconds = match form.delay.trim() {
+            "" => None,
+            text => match text.parse::<i64>() {
+                Ok(n) => Some(n),
+                Err(_) => {
+                    self.errors
+                        .insert(Slot::Send, format!("\"{text}\" is not a whole number."));
+                    return false;
+                }
+            },
+        };
+        let optional = |s: &str| Some(s.trim().to_string()).filter(|s| !s.is_empty());
+        let request = Request::SendMessage(SendMessageInput {
+            queue_url: self.queue_url(queue),
+            message_body: form.body.clone(),
+            delay_seconds,
+            message_group_id: optional(&form.group_id),
+            message_deduplication_id: optional(&form.deduplication_id),
+            ..Default::default()
+        });
+        let ok = self.act(Slot::Send, Step::Call(request));
+        if ok {
+            self.sent += 1;
+        }
+        ok
+    }
+
+    /// The body the send form proposes next: `order-1`, `order-2`, ...
+    pub fn next_body(&self) -> String {
+        format!("order-{}", self.sent + 1)
+    }
+
+    /// SetQueueAttributes with one attribute; SQS's error shows next to that setting.
+    pub fn set_attribute(&mut self, queue: &str, name: &str, value: String) -> bool {
+        let request = Request::SetQueueAttributes(SetQueueAttributesInput {
+            queue_url: self.queue_url(queue),
+            attributes: [(name.to_string(), value)].into(),
+        });
+        self.act(Slot::Setting(name.to_string()), Step::Call(request))
+    }
+
+    /// Any SQS call made by hand (DeleteMessage, ChangeMessageVisibility on a manual lane).
+    pub fn call(&mut self, slot: Slot, request: Request) -> bool {
+        self.act(slot, Step::Call(request))
+    }
+
+    /// The URL of a queue by name (the name itself if the engine does not know it, so that
+    /// SQS answers with its own error).
+    pub fn queue_url(&self, queue: &str) -> String {
+        self.world
+            .engine()
+            .queue_url(queue)
+            .unwrap_or_else(|| queue.to_string())
+    }
+
+    fn harvest(&mut self, narrate: bool) {
+        let events = self.world.drain_events();
+        self.journal.record(events, self.wall, narrate);
+    }
+}
+
+/// A pace at which a scenario's script plays in about [`SCRIPT_WALL_S`] seconds (a sandbox,
+/// with no script, plays at 5×).
+pub fn suggested_speed(duration: Millis) -> f64 {
+    if duration == 0 {
+        return 5.0;
+    }
+    (duration as f64 / 1000.0 / SCRIPT_WALL_S)
+        .round()
+        .clamp(SPEED_RANGE.0, SPEED_RANGE.1)
+}
+
+/// What the send form holds (strings as typed; SQS judges them).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SendForm {
+    /// MessageBody.
+    pub body: String,
+    /// DelaySeconds (a message timer); empty = none.
+    pub delay: String,
+    /// MessageGroupId; empty = none.
+    pub group_id: String,
+    /// MessageDeduplicationId; empty = none.
+    pub deduplication_id: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::playground::stage::{Look, Stage};
+
+    fn sandbox() -> Session {
+        Session::open(scenarios::sandbox(false)).expect("the sandbox opens")
+    }
+
+    fn stage(s: &Session) -> Stage {
+        Stage::build(s.world(), &s.journal, &Stage::default())
+    }
+
+    fn send(s: &mut Session, body: &str) -> String {
+        let form = SendForm {
+            body: body.into(),
+            ..SendForm::default()
+        };
+        assert!(s.send("orders", &form), "{:?}", s.error(&Slot::Send));
+        let stage = stage(s);
+        let card = stage.queued.cards.iter().find(|c| c.body == body).expect("sent");
+        card.id.clone()
+    }
+
+    fn deliver(s: &mut Session, worker: &str, id: &str) {
+        let step = Step::Sim(SimAction::Deliver {
+            worker: worker.into(),
+            message_id: id.into(),
+        });
+        assert!(s.act(Slot::Deliver, step), "{:?}", s.error(&Slot::Deliver));
+    }
+
+    #[test]
+    fn a_killed_workers_message_comes_back_after_its_timeout() {
+        let mut s = sandbox();
+        let id = send(&mut s, "order-1");
+        deliver(&mut s, "Worker 1", &id);
+        let lane = &stage(&s).lanes[0];
+        assert_eq!(lane.place.cards[0].label(), "order-1, in flight, 30 s left, receive count 1");
+        assert!(s.worker_action("Worker 1", SimAction::Kill { worker: "Worker 1".into() }));
+        s.seek(29_000);
+        assert_eq!(stage(&s).lanes[0].place.cards[0].look, Look::InFlight);
+        s.seek(30_000);
+        let back = stage(&s);
+        assert_eq!(back.queued.cards[0].label(), "order-1, visible, receive count 1");
+        assert!(back.lanes[0].place.cards.is_empty());
+        deliver(&mut s, "Worker 2", &id);
+        let again = stage(&s);
+        assert!(again.lanes[1].place.cards[0].label().ends_with("receive count 2"));
+    }
+
+    #[test]
+    fn an_out_of_range_setting_is_refused_and_changes_nothing() {
+        let mut s = sandbox();
+        assert!(!s.set_attribute("orders", "VisibilityTimeout", "50000".into()));
+        let error = s.error(&Slot::Setting("VisibilityTimeout".into())).expect("refused");
+        assert!(error.contains("VisibilityTimeout") || error.contains("Invalid"), "{error}");
+        let queue = stage(&s).queue.expect("queue");
+        assert_eq!(queue.attribute("VisibilityTimeout"), Some("30"));
+        assert!(s.set_attribute("orders", "VisibilityTimeout", "45".into()));
+        assert_eq!(s.error(&Slot::Setting("VisibilityTimeout".into())), None);
+    }
+
+    #[test]
+    fn rewind_replays_the_same_timeline_and_forward_replays_its_future() {
+        let mut s = sandbox();
+        let id = send(&mut s, "order-1");
+        s.seek(5_000);
+        deliver(&mut s, "Worker 1", &id);
+        s.seek(40_000);
+        let later = stage(&s);
+        s.seek(1_000);
+        assert_eq!(stage(&s).queued.cards[0].look, Look::Visible);
+        s.seek(40_000);
+        assert_eq!(stage(&s), later);
+        assert_eq!(s.horizon(), 40_000);
+    }
+
+    #[test]
+    fn the_clock_follows_wall_time_times_speed_and_steps_to_events() {
+        let mut s = sandbox();
+        s.set_speed(10.0);
+        s.play();
+        s.tick(1000.0);
+        s.tick(1100.0);
+        assert_eq!(s.now(), 1000);
+        s.set_speed(5000.0);
+        assert_eq!(s.speed(), SPEED_RANGE.1);
+        let id = send(&mut s, "order-1");
+        deliver(&mut s, "Worker 1", &id);
+        s.step();
+        assert!(!s.playing());
+        assert!(s.now() > 1000);
+    }
+
+    #[test]
+    fn every_scenario_opens_and_plays_to_its_end() {
+        for entry in scenarios::catalogue() {
+            let scenario = scenarios::find(&entry.id).expect("listed scenarios are found");
+            let mut s = Session::open(scenario).unwrap_or_else(|e| panic!("{}: {e}", entry.id));
+            assert!(!entry.title.is_empty(), "{} has a title", entry.id);
+            let end = s.end().max(60_000);
+            s.seek(end);
+            let stage = stage(&s);
+            assert!(stage.queue.is_some(), "{} shows a queue", entry.id);
+            assert!(!s.journal.log.data.is_empty(), "{} has events", entry.id);
+        }
+    }
+}
