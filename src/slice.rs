@@ -96,13 +96,15 @@ impl SliceModel {
 
     /// Receives (short poll) at most one message with a [`VISIBILITY_TIMEOUT_S`] timeout.
     pub fn receive(&mut self) {
-        let reply = self.engine.call(Request::ReceiveMessage(ReceiveMessageInput {
-            queue_url: self.queue_url.clone(),
-            max_number_of_messages: Some(1),
-            visibility_timeout: Some(VISIBILITY_TIMEOUT_S),
-            wait_time_seconds: Some(0),
-            ..Default::default()
-        }));
+        let reply = self
+            .engine
+            .call(Request::ReceiveMessage(ReceiveMessageInput {
+                queue_url: self.queue_url.clone(),
+                max_number_of_messages: Some(1),
+                visibility_timeout: Some(VISIBILITY_TIMEOUT_S),
+                wait_time_seconds: Some(0),
+                ..Default::default()
+            }));
         match reply {
             Reply::Done(Ok(Response::ReceiveMessage(out))) => {
                 let got = out.messages.unwrap_or_default();

@@ -42,18 +42,27 @@ fn received_message_counts_down_and_reappears() {
     let until = 500 + VISIBILITY_TIMEOUT_S as u64 * 1000;
     assert!(matches!(msg.state, MessageState::InFlight { until: u, .. } if u == until));
     assert_eq!(msg.receive_count, 1);
-    assert_eq!(state_label(msg, m.now()), ("inflight", "in flight · 3.0 s".into()));
+    assert_eq!(
+        state_label(msg, m.now()),
+        ("inflight", "in flight · 3.0 s".into())
+    );
 
     // A second receive finds nothing while it is in flight.
     m.receive();
     assert!(m.last_action().contains("nothing"), "{}", m.last_action());
 
     m.tick(1000);
-    assert_eq!(state_label(&m.messages()[0], m.now()).1, "in flight · 2.0 s");
+    assert_eq!(
+        state_label(&m.messages()[0], m.now()).1,
+        "in flight · 2.0 s"
+    );
 
     // Just before the deadline it is still hidden; at the deadline it is visible again.
     m.tick(until - m.now() - 1);
-    assert!(matches!(m.messages()[0].state, MessageState::InFlight { .. }));
+    assert!(matches!(
+        m.messages()[0].state,
+        MessageState::InFlight { .. }
+    ));
     m.tick(1);
     let msg = &m.messages()[0];
     assert_eq!(msg.state, MessageState::Visible);

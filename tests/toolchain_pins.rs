@@ -15,7 +15,11 @@ fn read(rel: &str) -> String {
 fn pinned(key: &str) -> String {
     read("scripts/versions.env")
         .lines()
-        .find_map(|l| l.trim().strip_prefix(&format!("{key}=")).map(str::to_string))
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix(&format!("{key}="))
+                .map(str::to_string)
+        })
         .unwrap_or_else(|| panic!("{key} not set in scripts/versions.env"))
 }
 
@@ -96,7 +100,9 @@ fn wasm_opt_matches_npm_binaryen() {
     );
     let lock = read("package-lock.json");
     assert!(
-        lock.contains(&format!("\"node_modules/binaryen\": {{\n      \"version\": \"{binaryen}\"")),
+        lock.contains(&format!(
+            "\"node_modules/binaryen\": {{\n      \"version\": \"{binaryen}\""
+        )),
         "package-lock.json must lock binaryen {binaryen} (run `npm install`)"
     );
 }

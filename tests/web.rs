@@ -20,17 +20,30 @@ async fn slice_send_receive_skip_updates_the_dom() {
 
     ui.click("#send").await;
     assert_eq!(ui.text("li.message .body"), "message 1");
-    assert_eq!(ui.attr("li.message", "data-state").as_deref(), Some("visible"));
+    assert_eq!(
+        ui.attr("li.message", "data-state").as_deref(),
+        Some("visible")
+    );
 
     ui.click("#receive").await;
-    assert_eq!(ui.attr("li.message", "data-state").as_deref(), Some("inflight"));
+    assert_eq!(
+        ui.attr("li.message", "data-state").as_deref(),
+        Some("inflight")
+    );
     assert_eq!(ui.text("li.message .state"), "in flight · 3.0 s");
     assert_eq!(ui.text("li.message .receives"), "received 1×");
 
     ui.click("#skip").await;
     assert_eq!(ui.text("#clock"), "t = 3.0 s");
-    assert_eq!(ui.attr("li.message", "data-state").as_deref(), Some("visible"));
-    assert!(!ui.exists("#last-action.error"), "{}", ui.text("#last-action"));
+    assert_eq!(
+        ui.attr("li.message", "data-state").as_deref(),
+        Some("visible")
+    );
+    assert!(
+        !ui.exists("#last-action.error"),
+        "{}",
+        ui.text("#last-action")
+    );
 }
 
 #[wasm_bindgen_test]

@@ -22,6 +22,18 @@ pub(crate) fn encode(bytes: &[u8]) -> String {
     out
 }
 
+/// The 6-bit value of a base64 character.
+fn value(c: u8) -> Option<u8> {
+    match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    }
+}
+
 /// Decodes padded base64; `None` if the text is not valid base64.
 pub(crate) fn decode(text: &str) -> Option<Vec<u8>> {
     let bytes = text.as_bytes();
@@ -37,8 +49,7 @@ pub(crate) fn decode(text: &str) -> Option<Vec<u8>> {
         }
         let mut n = 0u32;
         for &c in &chunk[..4 - pad] {
-            let v = ALPHABET.iter().position(|&a| a == c)? as u32;
-            n = n << 6 | v;
+            n = n << 6 | value(c)? as u32;
         }
         n <<= 6 * pad as u32;
         out.extend_from_slice(&n.to_be_bytes()[1..4 - pad]);

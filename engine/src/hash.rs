@@ -36,24 +36,34 @@ pub(crate) fn md5_of_attributes(attributes: &MessageAttributes) -> Option<String
     Some(md5_hex(&buf))
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+/// Lower-case hex, without a per-byte allocation (this runs on every send).
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        out.push(DIGITS[(b >> 4) as usize] as char);
+        out.push(DIGITS[(b & 15) as usize] as char);
+    }
+    out
 }
 
-/// Pads a message as MD5 and SHA-256 both do; `big_endian` picks the length's byte order.
-fn pad(data: &[u8], big_endian: bool) -> Vec<u8> {
-    let mut msg = data.to_vec();
-    msg.push(0x80);
-    while msg.len() % 64 != 56 {
-        msg.push(0);
-    }
+/// Calls `block` for each 64-byte block of `data` padded as MD5 and SHA-256 both pad it
+/// (`big_endian` picks the length's byte order); only the tail is copied.
+fn for_each_block(data: &[u8], big_endian: bool, mut block: impl FnMut(&[u8])) {
+    let full = data.len() / 64 * 64;
+    data[..full].chunks(64).for_each(&mut block);
+    let mut tail = [0u8; 128];
+    let rest = &data[full..];
+    tail[..rest.len()].copy_from_slice(rest);
+    tail[rest.len()] = 0x80;
+    let len = if rest.len() < 56 { 64 } else { 128 };
     let bits = (data.len() as u64).wrapping_mul(8);
-    msg.extend_from_slice(&if big_endian {
+    tail[len - 8..len].copy_from_slice(&if big_endian {
         bits.to_be_bytes()
     } else {
         bits.to_le_bytes()
     });
-    msg
+    tail[..len].chunks(64).for_each(block);
 }
 
 fn md5(data: &[u8]) -> [u8; 16] {
@@ -64,7 +74,7 @@ fn md5(data: &[u8]) -> [u8; 16] {
         std::array::from_fn(|i| ((i as f64 + 1.0).sin().abs() * 4_294_967_296.0) as u32)
     });
     let mut state = [0x6745_2301u32, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
-    for block in pad(data, false).chunks(64) {
+    for_each_block(data, false, |block| {
         let m: [u32; 16] = std::array::from_fn(|i| {
             u32::from_le_bytes([block[4 * i], block[4 * i + 1], block[4 * i + 2], block[4 * i + 3]])
         });
@@ -89,7 +99,7 @@ fn md5(data: &[u8]) -> [u8; 16] {
         for (s, v) in state.iter_mut().zip([a, b, c, d]) {
             *s = s.wrapping_add(v);
         }
-    }
+    });
     let mut out = [0u8; 16];
     for (chunk, s) in out.chunks_mut(4).zip(state) {
         chunk.copy_from_slice(&s.to_le_bytes());
@@ -113,7 +123,7 @@ fn sha256(data: &[u8]) -> [u8; 32] {
         0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
         0x5be0cd19,
     ];
-    for block in pad(data, true).chunks(64) {
+    for_each_block(data, true, |block| {
         let mut w = [0u32; 64];
         for (i, word) in block.chunks(4).enumerate() {
             w[i] = u32::from_be_bytes([word[0], word[1], word[2], word[3]]);
@@ -145,7 +155,7 @@ fn sha256(data: &[u8]) -> [u8; 32] {
         for (s, x) in h.iter_mut().zip(v) {
             *s = s.wrapping_add(x);
         }
-    }
+    });
     let mut out = [0u8; 32];
     for (chunk, s) in out.chunks_mut(4).zip(h) {
         chunk.copy_from_slice(&s.to_be_bytes());
@@ -176,7 +186,10 @@ mod tests {
         assert_eq!(md5_hex(b""), "d41d8cd98f00b204e9800998ecf8427e");
         // §3.1: "message" -> 78e731027d8fd50ed642340b7c9a63b3
         assert_eq!(md5_hex(b"message"), "78e731027d8fd50ed642340b7c9a63b3");
-        assert_eq!(md5_hex(&[b'a'; 200]), md5_hex(&[b'a'; 200]));
+        // Lengths around the padding boundaries (55, 56, 64 bytes).
+        assert_eq!(md5_hex(&[b'a'; 55]), "ef1772b6dff9a122358552954ad0df65");
+        assert_eq!(md5_hex(&[b'a'; 56]), "3b0c8ac703f828b04c6c197006d17218");
+        assert_eq!(md5_hex(&[b'a'; 64]), "014842d480b571495a4a0363793f7367");
     }
 
     #[test]

@@ -108,29 +108,26 @@ impl Selection {
 pub(crate) fn received(msg: &Message, receipt_handle: String, sel: &Selection) -> api::Message {
     let extras = msg.extras();
     let mut system = Attributes::new();
-    let mut put = |name: &str, value: Option<String>| {
-        if let Some(value) = value.filter(|_| sel.wants_system(name)) {
-            system.insert(name.into(), value);
+    // Values are built only when asked for: this runs on every receive.
+    let mut put = |name: &str, value: &dyn Fn() -> Option<String>| {
+        if sel.wants_system(name) {
+            if let Some(value) = value() {
+                system.insert(name.into(), value);
+            }
         }
     };
-    put(
-        "ApproximateFirstReceiveTimestamp",
-        msg.first_receive.map(|t| (crate::EPOCH_MS + t).to_string()),
-    );
-    put("ApproximateReceiveCount", Some(msg.receive_count.to_string()));
-    put("AWSTraceHeader", extras.and_then(|e| e.trace_header.clone()));
-    put("SenderId", Some(SENDER_ID.into()));
-    put("SentTimestamp", Some((crate::EPOCH_MS + msg.sent_at).to_string()));
-    put("MessageDeduplicationId", msg.dedup_id().map(String::from));
-    put("MessageGroupId", msg.group.clone());
-    put(
-        "SequenceNumber",
-        msg.dedup_id().map(|_| sequence_number(msg.seq)),
-    );
-    put(
-        "DeadLetterQueueSourceArn",
-        extras.and_then(|e| e.dlq_source_arn.clone()),
-    );
+    put("ApproximateFirstReceiveTimestamp", &|| {
+        msg.first_receive.map(|t| (crate::EPOCH_MS + t).to_string())
+    });
+    put("ApproximateReceiveCount", &|| Some(msg.receive_count.to_string()));
+    put("AWSTraceHeader", &|| extras?.trace_header.clone());
+    put("SenderId", &|| Some(SENDER_ID.into()));
+    put("SentTimestamp", &|| Some((crate::EPOCH_MS + msg.sent_at).to_string()));
+    put("MessageDeduplicationId", &|| msg.dedup_id().map(String::from));
+    put("MessageGroupId", &|| msg.group.clone());
+    // FIFO messages, and only they, carry a deduplication id.
+    put("SequenceNumber", &|| msg.dedup_id().map(|_| sequence_number(msg.seq)));
+    put("DeadLetterQueueSourceArn", &|| extras?.dlq_source_arn.clone());
     let attributes: MessageAttributes = extras
         .map(|e| {
             e.attributes

@@ -336,18 +336,16 @@ impl World {
             check: step.idempotent,
         });
         let m = self.labels.get(&message_id);
+        let effect_name = &step.name;
         let text = if effect.prevented {
             format!(
-                "{name} skipped {} for {m}: the ledger already has key {}",
-                step.name, effect.key
+                "{name} skipped \"{effect_name}\" for {m}: the ledger already has key {}",
+                effect.key
             )
         } else if effect.duplicate {
-            format!(
-                "Duplicate effect! {name} did {} for {m} again (delivery {attempt})",
-                step.name
-            )
+            format!("Duplicate effect! {name} performed \"{effect_name}\" for {m} again (delivery {attempt})")
         } else {
-            format!("{name} did {} for {m} (delivery {attempt})", step.name)
+            format!("{name} performed \"{effect_name}\" for {m} (delivery {attempt})")
         };
         self.metrics.effects = self.ledger.performed();
         self.metrics.duplicate_effects = self.ledger.duplicates();
@@ -476,18 +474,18 @@ impl World {
         }
     }
 
-    /// Stops a job before its end: nothing more is deleted.
+    /// Stops a Lambda invocation before it returns: nothing of its batch is deleted.
     fn abort_job(&mut self, i: usize, job_id: u64, why: &str) {
         let Some(job) = self.lanes[i].job_mut(job_id) else {
             return;
         };
-        let mut held = 0;
+        job.aborted = true;
         for task in job.tasks.iter_mut().filter(|t| t.outcome.is_none()) {
             task.outcome = Some(false);
-            held += 1;
         }
         let text = format!(
-            "{why}: its {held} unfinished message(s) stay in flight until their visibility timeout runs out"
+            "{why}: none of its {} message(s) is deleted; they come back when their visibility timeout runs out",
+            job.tasks.len()
         );
         self.say(self.actor(i), None, text);
         self.end_job(i, job_id);
@@ -505,7 +503,7 @@ impl World {
                 if lane == lane_id && job == job_id)
         });
         let name = self.lanes[i].name.clone();
-        for task in job.tasks.iter().filter(|t| t.outcome != Some(true)) {
+        for task in &job.tasks {
             if self.holders.get(&task.message_id) == Some(&name) {
                 self.holders.remove(&task.message_id);
             }

@@ -17,6 +17,7 @@ use crate::command::SimAction;
 use crate::world::World;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use sqs_engine::script::parse_request;
 use sqs_engine::Millis;
 
 /// A scenario file.
@@ -89,10 +90,20 @@ impl Scenario {
         scenario.id = id.to_string();
         for (index, step) in scenario.steps.iter().enumerate() {
             let kind = step_kind(step).map_err(|e| format!("{id}: step {index}: {e}"))?;
-            let literal = !step.to_string().contains("${");
-            if kind == StepKind::Sim && literal {
-                sim_action(step).map_err(|e| format!("{id}: step {index}: {e}"))?;
+            // Steps with `${...}` are checked when they run, once their values are known.
+            if step.to_string().contains("${") {
+                continue;
             }
+            let checked = match kind {
+                StepKind::Sim => sim_action(step).map(drop),
+                StepKind::Call => {
+                    let action = step["call"].as_str().unwrap_or_default();
+                    let input = step.get("input").cloned().unwrap_or_else(|| json!({}));
+                    parse_request(action, input).map(drop)
+                }
+                StepKind::Advance(_) | StepKind::Await => Ok(()),
+            };
+            checked.map_err(|e| format!("{id}: step {index}: {e}"))?;
         }
         Ok(scenario)
     }

@@ -92,7 +92,9 @@ enum Next {
     Step,
 }
 
-/// The simulated world. See the crate documentation for the contract.
+/// The simulated world. See the crate documentation for the contract. Cloning it forks the
+/// session: both copies go on independently and deterministically.
+#[derive(Clone)]
 pub struct World {
     pub(crate) seed: u64,
     pub(crate) engine: Engine,
@@ -122,9 +124,12 @@ pub struct World {
 impl World {
     /// An empty world at time 0.
     pub fn new(seed: u64) -> Self {
+        let mut engine = Engine::new(seed);
+        // The world counts, narrates and tracks holders from the engine's events.
+        engine.record_events(true);
         World {
             seed,
-            engine: Engine::new(seed),
+            engine,
             lanes: Vec::new(),
             next_id: 1,
             holders: HashMap::new(),

@@ -4,7 +4,7 @@
 use serde_json::json;
 use sqs_sim::command::SimAction;
 use sqs_sim::worker::{EffectStep, Heartbeat, ProcessingTime, WorkerMode};
-use sqs_sim::{Actor, Scenario, Step, World, WorkerPolicy, WorkerStatus};
+use sqs_sim::{Actor, Scenario, Step, WorkerPolicy, WorkerStatus, World};
 
 fn call(world: &mut World, action: &str, input: serde_json::Value) -> serde_json::Value {
     let step: Step = serde_json::from_value(json!({"call": action, "input": input})).unwrap();
@@ -27,7 +27,11 @@ fn world_with(vt: u32, bodies: &[&str]) -> (World, Vec<String>) {
     let ids = bodies
         .iter()
         .map(|body| {
-            let out = call(&mut world, "SendMessage", json!({"QueueUrl": url, "MessageBody": body}));
+            let out = call(
+                &mut world,
+                "SendMessage",
+                json!({"QueueUrl": url, "MessageBody": body}),
+            );
             out["MessageId"].as_str().unwrap().to_string()
         })
         .collect();
@@ -57,8 +61,18 @@ fn in_manual_mode_the_user_receives_extends_and_deletes() {
     let (mut world, ids) = world_with(30, &["M"]);
     add(&mut world, "You", manual());
     world.advance_to(5_000);
-    assert_eq!(world.summary().deliveries, 0, "a manual worker never polls by itself");
-    sim(&mut world, SimAction::Receive { worker: "You".into() }).unwrap();
+    assert_eq!(
+        world.summary().deliveries,
+        0,
+        "a manual worker never polls by itself"
+    );
+    sim(
+        &mut world,
+        SimAction::Receive {
+            worker: "You".into(),
+        },
+    )
+    .unwrap();
     assert_eq!(world.holder_of(&ids[0]), Some("You"));
     assert_eq!(world.workers()[0].holding.len(), 1);
     sim(
@@ -71,7 +85,11 @@ fn in_manual_mode_the_user_receives_extends_and_deletes() {
     )
     .unwrap();
     world.advance_to(60_000);
-    assert_eq!(world.holder_of(&ids[0]), Some("You"), "extended past the 30 s timeout");
+    assert_eq!(
+        world.holder_of(&ids[0]),
+        Some("You"),
+        "extended past the 30 s timeout"
+    );
     sim(
         &mut world,
         SimAction::Delete {
@@ -84,8 +102,14 @@ fn in_manual_mode_the_user_receives_extends_and_deletes() {
     assert!(world.workers()[0].holding.is_empty());
     assert_eq!(world.summary().deleted, 1);
     let texts: Vec<String> = world.drain_events().into_iter().map(|e| e.text).collect();
-    assert!(texts.contains(&"You called ChangeMessageVisibility: M hidden for 120 s more".to_string()), "{texts:#?}");
-    assert!(texts.contains(&"You called DeleteMessage: M deleted".to_string()), "{texts:#?}");
+    assert!(
+        texts.contains(&"You called ChangeMessageVisibility: M hidden for 120 s more".to_string()),
+        "{texts:#?}"
+    );
+    assert!(
+        texts.contains(&"You called DeleteMessage: M deleted".to_string()),
+        "{texts:#?}"
+    );
 }
 
 #[test]
@@ -127,7 +151,11 @@ fn an_expired_lease_is_marked_on_the_worker_still_holding_it() {
     let slow = &world.workers()[0];
     assert_eq!(slow.status, WorkerStatus::Processing);
     assert!(slow.holding[0].lease_expired);
-    assert_eq!(world.holder_of(&ids[0]), None, "visible again: nobody holds it");
+    assert_eq!(
+        world.holder_of(&ids[0]),
+        None,
+        "visible again: nobody holds it"
+    );
 }
 
 fn lambda(report: bool) -> WorkerPolicy {
@@ -179,7 +207,11 @@ fn the_lambda_function_timeout_ends_the_invocation_without_deletes() {
     add(&mut world, "Lambda", policy);
     world.advance_to(31_000);
     assert_eq!(world.summary().deleted, 0);
-    assert_eq!(world.ledger().performed_named("fulfil"), 1, "m2 never finished");
+    assert_eq!(
+        world.ledger().performed_named("fulfil"),
+        1,
+        "m2 never finished"
+    );
     assert!(world.workers()[0].holding.is_empty());
 }
 
@@ -199,7 +231,10 @@ fn the_heartbeat_stops_at_its_cap_and_the_message_comes_back() {
     add(&mut world, "A", policy);
     world.advance_to(45_000);
     assert_eq!(world.metrics().api_calls["ChangeMessageVisibility"], 2);
-    assert!(world.workers()[0].holding[0].lease_expired, "hidden until 40 s, then visible");
+    assert!(
+        world.workers()[0].holding[0].lease_expired,
+        "hidden until 40 s, then visible"
+    );
 }
 
 #[test]
@@ -242,12 +277,18 @@ fn producers_send_on_their_schedule_with_templates() {
     )
     .unwrap();
     world.advance_to(10_000);
-    let bodies: Vec<String> = world.engine().messages("q").into_iter().map(|m| m.body).collect();
+    let bodies: Vec<String> = world
+        .engine()
+        .messages("q")
+        .into_iter()
+        .map(|m| m.body)
+        .collect();
     assert_eq!(bodies, ["job-1", "job-2", "job-3"]);
     assert!(world
         .drain_events()
         .iter()
-        .any(|e| e.actor == Actor::Producer("P".into()) && e.text == "P called SendMessage: job-3 stored in q"));
+        .any(|e| e.actor == Actor::Producer("P".into())
+            && e.text == "P called SendMessage: job-3 stored in q"));
 }
 
 #[test]
@@ -255,7 +296,10 @@ fn samples_follow_the_depth_every_second() {
     let (mut world, _) = world_with(30, &["a", "b"]);
     world.advance_to(3_500);
     let samples = &world.metrics().samples;
-    assert_eq!(samples.iter().map(|s| s.at).collect::<Vec<_>>(), [0, 1000, 2000, 3000]);
+    assert_eq!(
+        samples.iter().map(|s| s.at).collect::<Vec<_>>(),
+        [0, 1000, 2000, 3000]
+    );
     assert!(samples.iter().all(|s| s.visible == 2));
 }
 
@@ -263,8 +307,17 @@ fn samples_follow_the_depth_every_second() {
 fn mistakes_are_refused_and_change_nothing() {
     let (mut world, _) = world_with(30, &[]);
     let before = world.log().len();
-    assert!(sim(&mut world, SimAction::Kill { worker: "nobody".into() }).is_err());
-    let bad: Step = serde_json::from_value(json!({"call": "DeleteMessage", "input": {"QueueUrl": "nope", "ReceiptHandle": "x"}})).unwrap();
+    assert!(sim(
+        &mut world,
+        SimAction::Kill {
+            worker: "nobody".into()
+        }
+    )
+    .is_err());
+    let bad: Step = serde_json::from_value(
+        json!({"call": "DeleteMessage", "input": {"QueueUrl": "nope", "ReceiptHandle": "x"}}),
+    )
+    .unwrap();
     assert!(world.apply(bad).is_err());
     assert_eq!(world.log().len(), before);
     assert_eq!(world.summary().api_calls, 1, "CreateQueue and nothing else");
@@ -272,8 +325,18 @@ fn mistakes_are_refused_and_change_nothing() {
 
 #[test]
 fn parse_errors_name_the_file_and_step() {
-    let error = Scenario::parse("x", r#"{"steps": [{"advance": 1}, {"sim": "Explode", "input": {}}]}"#).unwrap_err();
-    assert!(error.starts_with("x: step 1: sim step: unknown variant `Explode`"), "{error}");
+    let error = Scenario::parse(
+        "x",
+        r#"{"steps": [{"advance": 1}, {"sim": "Explode", "input": {}}]}"#,
+    )
+    .unwrap_err();
+    assert!(
+        error.starts_with("x: step 1: sim step: unknown variant `Explode`"),
+        "{error}"
+    );
     let error = Scenario::parse("y", r#"{"steps": [{"jump": 1}]}"#).unwrap_err();
-    assert_eq!(error, "y: step 0: unknown step kind (expected \"call\", \"sim\", \"advance\" or \"await\")");
+    assert_eq!(
+        error,
+        "y: step 0: unknown step kind (expected \"call\", \"sim\", \"advance\" or \"await\")"
+    );
 }

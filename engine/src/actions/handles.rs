@@ -101,10 +101,9 @@ impl Engine {
     fn delete_one(&mut self, uid: u32, handle: &str) -> Result<(), SqsError> {
         let r = self.receipt(uid, handle)?;
         let q = self.q(uid);
-        let queue = q.name.clone();
         let Some(m) = q.lookup(r.slot, r.slot_gen) else {
-            self.emit(EventKind::StaleDelete {
-                queue,
+            self.emit_with(|e| EventKind::StaleDelete {
+                queue: e.q(uid).name.clone(),
                 receipt_handle: handle.into(),
             });
             return Ok(());
@@ -115,8 +114,8 @@ impl Engine {
         }
         let fifo = q.fifo();
         let message_id = self.q_mut(uid).remove(r.slot).id;
-        self.emit(EventKind::Deleted {
-            queue,
+        self.emit_with(|e| EventKind::Deleted {
+            queue: e.q(uid).name.clone(),
             message_id,
             receipt_handle: handle.into(),
         });

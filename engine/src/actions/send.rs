@@ -245,22 +245,21 @@ impl Engine {
         if let Some((_, key)) = dedup {
             q.dedup.insert(key, (id.clone(), seq), now);
         }
-        let queue = q.name.clone();
-        self.emit(EventKind::Sent {
-            queue,
+        let visible_at = match state {
+            State::Delayed { until } => until,
+            _ => now,
+        };
+        self.emit_with(|e| EventKind::Sent {
+            queue: e.q(uid).name.clone(),
             message_id: id.clone(),
             group_id: out.group_id.map(String::from),
-            visible_at: match state {
-                State::Delayed { until } => until,
-                _ => now,
-            },
+            visible_at,
         });
         match state {
             State::Delayed { until } => self.schedule_reveal(uid, slot, until),
             _ => {
-                let queue = self.q(uid).name.clone();
-                self.emit(EventKind::BecameVisible {
-                    queue,
+                self.emit_with(|e| EventKind::BecameVisible {
+                    queue: e.q(uid).name.clone(),
                     message_id: id.clone(),
                     reason: VisibleReason::Sent,
                 });
