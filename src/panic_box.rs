@@ -10,9 +10,10 @@ pub const DEBUG_PANIC_HASH: &str = "#debug-panic";
 /// The id of the error box.
 pub const PANIC_BOX_ID: &str = "panic-box";
 
-/// Installs the panic hook (browser only; the first call wins, later calls do nothing new).
+/// Installs the panic hook (browser only). It goes through Yew, which otherwise replaces any
+/// hook with its own (console only) when the app is first rendered.
 pub fn install() {
-    std::panic::set_hook(Box::new(|info| show(&info.to_string())));
+    yew::set_custom_panic_hook(Box::new(|info| show(&info.to_string())));
 }
 
 /// Logs `message` with `console.error` and shows it in the page's error box, creating the box if

@@ -54,3 +54,16 @@ async fn app_clock_follows_real_time() {
     yew::platform::time::sleep(Duration::from_millis(350)).await;
     assert_ne!(ui.text("#clock"), before);
 }
+
+#[wasm_bindgen_test]
+fn panic_box_shows_the_message() {
+    sqs_playground::panic_box::show("something broke");
+    let document = web_sys::window().unwrap().document().unwrap();
+    let panel = document
+        .get_element_by_id(sqs_playground::panic_box::PANIC_BOX_ID)
+        .expect("no #panic-box");
+    let text = panel.text_content().unwrap();
+    assert!(text.contains("internal error"), "{text}");
+    assert!(text.contains("something broke"), "{text}");
+    panel.remove();
+}

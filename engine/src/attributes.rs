@@ -157,13 +157,18 @@ impl QueueConfig {
                 "Policy" => self.policy = Some(value.clone()).filter(|v| !v.is_empty()),
                 "KmsMasterKeyId" => self.kms_key = Some(value.clone()).filter(|v| !v.is_empty()),
                 "SqsManagedSseEnabled" => self.sse_sqs = boolean(name, value)?,
-                "RedrivePolicy" => self.redrive = redrive_policy(value, own_arn, self.fifo, target)?,
+                "RedrivePolicy" => {
+                    self.redrive = redrive_policy(value, own_arn, self.fifo, target)?
+                }
                 "RedriveAllowPolicy" => self.redrive_allow = redrive_allow(value)?,
                 _ => return Err(SqsError::unknown_attribute(name)),
             }
         }
         if attributes.contains_key("KmsMasterKeyId") && self.kms_key.is_some() {
-            if attributes.get("SqsManagedSseEnabled").is_some_and(|v| v == "true") {
+            if attributes
+                .get("SqsManagedSseEnabled")
+                .is_some_and(|v| v == "true")
+            {
                 return Err(SqsError::new(
                     ErrorCode::InvalidAttributeName,
                     "You can use one type of server-side encryption (SSE) at one time. You can either enable KMS SSE or SQS SSE.",
@@ -280,11 +285,9 @@ fn redrive_policy(
         .ok_or_else(|| {
             invalid("Redrive policy does not contain mandatory attribute: deadLetterTargetArn.")
         })?;
-    let count = json
-        .get("maxReceiveCount")
-        .ok_or_else(|| {
-            invalid("Redrive policy does not contain mandatory attribute: maxReceiveCount.")
-        })?;
+    let count = json.get("maxReceiveCount").ok_or_else(|| {
+        invalid("Redrive policy does not contain mandatory attribute: maxReceiveCount.")
+    })?;
     let count_text = match count {
         Value::String(s) => s.clone(),
         other => other.to_string(),
@@ -376,7 +379,10 @@ mod tests {
         let mut config = QueueConfig::new(false);
         assert!(apply(&mut config, &[("VisibilityTimeout", "43200")]).is_ok());
         let err = apply(&mut config, &[("VisibilityTimeout", "43201")]).unwrap_err();
-        assert_eq!(err.message, "Invalid value for the parameter VisibilityTimeout.");
+        assert_eq!(
+            err.message,
+            "Invalid value for the parameter VisibilityTimeout."
+        );
         assert!(apply(&mut config, &[("MessageRetentionPeriod", "59")]).is_err());
         assert!(apply(&mut config, &[("MaximumMessageSize", "1023")]).is_err());
     }
@@ -384,13 +390,20 @@ mod tests {
     #[test]
     fn redrive_policy_rules() {
         let mut config = QueueConfig::new(false);
-        let err = apply(&mut config, &[("RedrivePolicy", r#"{"maxReceiveCount": 3}"#)]).unwrap_err();
+        let err = apply(
+            &mut config,
+            &[("RedrivePolicy", r#"{"maxReceiveCount": 3}"#)],
+        )
+        .unwrap_err();
         assert!(err.message.ends_with(
             "Reason: Redrive policy does not contain mandatory attribute: deadLetterTargetArn."
         ));
         let err = apply(
             &mut config,
-            &[("RedrivePolicy", r#"{"deadLetterTargetArn":"x","maxReceiveCount":1001}"#)],
+            &[(
+                "RedrivePolicy",
+                r#"{"deadLetterTargetArn":"x","maxReceiveCount":1001}"#,
+            )],
         )
         .unwrap_err();
         assert!(err.message.ends_with(
@@ -398,7 +411,10 @@ mod tests {
         ));
         apply(
             &mut config,
-            &[("RedrivePolicy", r#"{"deadLetterTargetArn":"x","maxReceiveCount":"5"}"#)],
+            &[(
+                "RedrivePolicy",
+                r#"{"deadLetterTargetArn":"x","maxReceiveCount":"5"}"#,
+            )],
         )
         .unwrap();
         assert_eq!(config.redrive.as_ref().unwrap().max_receive_count, 5);

@@ -6,6 +6,12 @@ const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 /// Encodes bytes as padded base64.
 pub(crate) fn encode(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    encode_into(bytes, &mut out);
+    out
+}
+
+/// Appends the padded base64 of `bytes` to `out`.
+pub(crate) fn encode_into(bytes: &[u8], out: &mut String) {
     for chunk in bytes.chunks(3) {
         let n = chunk
             .iter()
@@ -19,7 +25,6 @@ pub(crate) fn encode(bytes: &[u8]) -> String {
             }
         }
     }
-    out
 }
 
 /// The 6-bit value of a base64 character.

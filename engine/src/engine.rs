@@ -219,9 +219,7 @@ impl Engine {
                                 .get(m.group_slot)
                                 .members
                                 .iter()
-                                .find(|&&(_, s)| {
-                                    !matches!(q.msg(s).state, State::Visible { .. })
-                                })
+                                .find(|&&(_, s)| !matches!(q.msg(s).state, State::Visible { .. }))
                                 .map(|&(seq, _)| seq)
                         })
                         .is_some_and(|blocker| blocker < m.seq);

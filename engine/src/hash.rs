@@ -76,7 +76,12 @@ fn md5(data: &[u8]) -> [u8; 16] {
     let mut state = [0x6745_2301u32, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
     for_each_block(data, false, |block| {
         let m: [u32; 16] = std::array::from_fn(|i| {
-            u32::from_le_bytes([block[4 * i], block[4 * i + 1], block[4 * i + 2], block[4 * i + 3]])
+            u32::from_le_bytes([
+                block[4 * i],
+                block[4 * i + 1],
+                block[4 * i + 2],
+                block[4 * i + 3],
+            ])
         });
         let [mut a, mut b, mut c, mut d] = state;
         for i in 0..64 {

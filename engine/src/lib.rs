@@ -40,9 +40,9 @@ mod window;
 
 pub use api::{Request, Response};
 pub use engine::{Engine, Knobs, PollId, Reply};
-pub use move_task::DEFAULT_MOVE_TASK_RATE;
 pub use error::{ErrorCode, SqsError};
 pub use event::{Event, EventKind};
+pub use move_task::DEFAULT_MOVE_TASK_RATE;
 
 /// Virtual time: milliseconds since the simulation started.
 pub type Millis = u64;

@@ -96,9 +96,10 @@ impl Selection {
             filter == "All"
                 || filter == ".*"
                 || filter == name
-                || filter
-                    .strip_suffix(".*")
-                    .is_some_and(|prefix| name.strip_prefix(prefix).is_some_and(|r| r.starts_with('.')))
+                || filter.strip_suffix(".*").is_some_and(|prefix| {
+                    name.strip_prefix(prefix)
+                        .is_some_and(|r| r.starts_with('.'))
+                })
         })
     }
 }
@@ -119,15 +120,25 @@ pub(crate) fn received(msg: &Message, receipt_handle: String, sel: &Selection) -
     put("ApproximateFirstReceiveTimestamp", &|| {
         msg.first_receive.map(|t| (crate::EPOCH_MS + t).to_string())
     });
-    put("ApproximateReceiveCount", &|| Some(msg.receive_count.to_string()));
+    put("ApproximateReceiveCount", &|| {
+        Some(msg.receive_count.to_string())
+    });
     put("AWSTraceHeader", &|| extras?.trace_header.clone());
     put("SenderId", &|| Some(SENDER_ID.into()));
-    put("SentTimestamp", &|| Some((crate::EPOCH_MS + msg.sent_at).to_string()));
-    put("MessageDeduplicationId", &|| msg.dedup_id().map(String::from));
+    put("SentTimestamp", &|| {
+        Some((crate::EPOCH_MS + msg.sent_at).to_string())
+    });
+    put("MessageDeduplicationId", &|| {
+        msg.dedup_id().map(String::from)
+    });
     put("MessageGroupId", &|| msg.group.clone());
     // FIFO messages, and only they, carry a deduplication id.
-    put("SequenceNumber", &|| msg.dedup_id().map(|_| sequence_number(msg.seq)));
-    put("DeadLetterQueueSourceArn", &|| extras?.dlq_source_arn.clone());
+    put("SequenceNumber", &|| {
+        msg.dedup_id().map(|_| sequence_number(msg.seq))
+    });
+    put("DeadLetterQueueSourceArn", &|| {
+        extras?.dlq_source_arn.clone()
+    });
     let attributes: MessageAttributes = extras
         .map(|e| {
             e.attributes

@@ -167,22 +167,24 @@ impl Engine {
                 let field = |k: &str| v.get(k)?.as_str().map(String::from);
                 Some((field("taskId")?, field("sourceArn")?))
             });
-        let (id, source_arn) =
-            parsed.ok_or_else(|| SqsError::invalid("Value for parameter TaskHandle is invalid."))?;
+        let (id, source_arn) = parsed
+            .ok_or_else(|| SqsError::invalid("Value for parameter TaskHandle is invalid."))?;
         self.by_arn(&source_arn).ok_or_else(source_missing)?;
-        let index = self
-            .tasks
-            .iter()
-            .position(|t| t.id == id)
-            .ok_or_else(|| SqsError::new(ErrorCode::ResourceNotFoundException, "Task does not exist."))?;
+        let index = self.tasks.iter().position(|t| t.id == id).ok_or_else(|| {
+            SqsError::new(ErrorCode::ResourceNotFoundException, "Task does not exist.")
+        })?;
         if self.tasks[index].status != "RUNNING" {
-            return Err(SqsError::invalid("Only a task that is RUNNING can be cancelled."));
+            return Err(SqsError::invalid(
+                "Only a task that is RUNNING can be cancelled.",
+            ));
         }
         let moved = self.tasks[index].moved;
         self.finish_task(index, "CANCELLED", None);
-        Ok(Response::CancelMessageMoveTask(CancelMessageMoveTaskOutput {
-            approximate_number_of_messages_moved: moved,
-        }))
+        Ok(Response::CancelMessageMoveTask(
+            CancelMessageMoveTaskOutput {
+                approximate_number_of_messages_moved: moved,
+            },
+        ))
     }
 
     fn finish_task(&mut self, index: usize, status: &'static str, failure: Option<&str>) {
@@ -192,9 +194,7 @@ impl Engine {
         task.failure_reason = failure.map(String::from);
         let (handle, moved) = (task.handle.clone(), task.moved as u64);
         let (source, source_arn) = (task.source, task.source_arn.clone());
-        let source = self
-            .q_opt(source)
-            .map_or(source_arn, |q| q.name.clone());
+        let source = self.q_opt(source).map_or(source_arn, |q| q.name.clone());
         self.emit(EventKind::MoveTaskFinished {
             source,
             task_handle: handle,
@@ -263,7 +263,10 @@ impl Engine {
         };
         let target = self.q_mut(destination);
         target.insert(moved);
-        let (from, to) = (self.q(source_uid).name.clone(), self.q(destination).name.clone());
+        let (from, to) = (
+            self.q(source_uid).name.clone(),
+            self.q(destination).name.clone(),
+        );
         self.emit(EventKind::Redriven {
             from,
             to: to.clone(),

@@ -199,12 +199,17 @@ impl Queue {
 
     /// Re-keys a FIFO group in the ready set from its head message (§4.5).
     fn refresh_group(&mut self, group: u32) {
-        let key = self.groups.get(group).members.front().and_then(|&(seq, head)| {
-            match self.slots[head as usize].msg.as_ref()?.state {
-                State::Visible { since } => Some((since, seq)),
-                _ => None,
-            }
-        });
+        let key = self
+            .groups
+            .get(group)
+            .members
+            .front()
+            .and_then(
+                |&(seq, head)| match self.slots[head as usize].msg.as_ref()?.state {
+                    State::Visible { since } => Some((since, seq)),
+                    _ => None,
+                },
+            );
         self.groups.set_ready(group, key);
     }
 
@@ -249,4 +254,69 @@ impl Queue {
 /// The ARN of queue `name`.
 pub(crate) fn arn_of(name: &str) -> String {
     format!("arn:aws:sqs:us-east-1:000000000000:{name}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(seq: u64, group: &str, state: State) -> Message {
+        Message {
+            id: format!("m{seq}"),
+            body: String::new(),
+            md5_of_body: String::new(),
+            extras: None,
+            group: Some(group.into()),
+            seq,
+            sent_at: seq,
+            enqueued_at: seq,
+            state,
+            receive_count: 0,
+            first_receive: None,
+            receipt_gen: 0,
+            receipt_nonce: 0,
+            timer_gen: 0,
+            visibility_changes: 0,
+            duplicate: false,
+            group_slot: 0,
+        }
+    }
+
+    #[test]
+    fn counts_and_fifo_ready_groups_follow_every_change() {
+        let mut q = Queue::new(0, "q.fifo", QueueConfig::new(true), 0);
+        let a = q.insert(message(1, "g", State::Visible { since: 1 }));
+        let b = q.insert(message(2, "g", State::Visible { since: 2 }));
+        let group = q.msg(a).group_slot;
+        assert_eq!(q.groups.ready.first(), Some(&(1, 1, group)));
+        q.modify(a, |m| {
+            m.state = State::InFlight {
+                until: 9,
+                received_at: 3,
+            }
+        });
+        assert!(q.groups.ready.is_empty());
+        assert_eq!((q.counts.visible, q.counts.in_flight), (1, 1));
+        assert_eq!(q.visible_prefix(group).count(), 0);
+        q.remove(a);
+        assert_eq!(q.groups.ready.first(), Some(&(2, 2, group)));
+        assert_eq!(q.visible_prefix(group).collect::<Vec<_>>(), [b]);
+    }
+
+    #[test]
+    fn retention_boundary_is_inclusive_and_purge_empties() {
+        let mut config = QueueConfig::new(false);
+        let mut attributes = crate::api::Attributes::new();
+        attributes.insert("MessageRetentionPeriod".into(), "60".into());
+        config.apply(&attributes, "arn", &|_| None).unwrap();
+        let mut q = Queue::new(0, "q", config, 0);
+        q.insert(message(1, "g", State::Visible { since: 1 }));
+        q.insert(message(5, "g", State::Delayed { until: 9 }));
+        assert_eq!(q.next_expiry(), Some(60_001));
+        assert!(q.expired(60_000).is_empty());
+        assert_eq!(q.expired(60_001).len(), 1);
+        assert_eq!(q.purge(), ["m1", "m5"]);
+        assert_eq!(q.counts.visible + q.counts.delayed, 0);
+        assert!(q.ready.is_empty());
+    }
 }

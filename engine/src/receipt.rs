@@ -18,11 +18,9 @@ pub(crate) struct Receipt {
 const PREFIX: &str = "AQEB";
 
 fn check(secret: u64, fields: &[u8; 24]) -> u64 {
-    fields
-        .chunks(8)
-        .fold(secret, |acc, chunk| {
-            mix(acc ^ u64::from_le_bytes(chunk.try_into().expect("8 bytes")))
-        })
+    fields.chunks(8).fold(secret, |acc, chunk| {
+        mix(acc ^ u64::from_le_bytes(chunk.try_into().expect("8 bytes")))
+    })
 }
 
 /// The handle for `receipt` with random part `nonce`.
@@ -42,7 +40,10 @@ pub(crate) fn encode(secret: u64, receipt: Receipt, nonce: u64) -> String {
     bytes[16..24].copy_from_slice(&nonce.to_le_bytes());
     let fields: [u8; 24] = bytes[..24].try_into().expect("24 bytes");
     bytes[24..].copy_from_slice(&check(secret, &fields).to_le_bytes());
-    format!("{PREFIX}{}", crate::base64::encode(&bytes))
+    let mut handle = String::with_capacity(PREFIX.len() + 44);
+    handle.push_str(PREFIX);
+    crate::base64::encode_into(&bytes, &mut handle);
+    handle
 }
 
 /// The receipt a handle points to, or `None` if this engine never issued it.

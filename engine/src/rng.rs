@@ -33,16 +33,25 @@ impl Rng {
     pub(crate) fn uuid(&mut self) -> String {
         let hi = (self.next_u64() & !0xF000) | 0x4000;
         let lo = (self.next_u64() & !(0xC << 60)) | (0x8 << 60);
-        let mut bytes = [0u8; 16];
-        bytes[..8].copy_from_slice(&hi.to_be_bytes());
-        bytes[8..].copy_from_slice(&lo.to_be_bytes());
-        let hex = crate::hash::hex(&bytes);
         let mut id = String::with_capacity(36);
-        for (i, part) in [0..8, 8..12, 12..16, 16..20, 20..32].into_iter().enumerate() {
+        for (i, word) in [
+            hi >> 32,
+            (hi >> 16) & 0xFFFF,
+            hi & 0xFFFF,
+            lo >> 48,
+            lo & 0xFFFF_FFFF_FFFF,
+        ]
+        .into_iter()
+        .enumerate()
+        {
             if i > 0 {
                 id.push('-');
             }
-            id.push_str(&hex[part]);
+            let digits = [8, 4, 4, 4, 12][i];
+            for shift in (0..digits).rev() {
+                let nibble = (word >> (4 * shift)) & 15;
+                id.push(char::from_digit(nibble as u32, 16).expect("a nibble"));
+            }
         }
         id
     }

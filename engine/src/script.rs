@@ -65,6 +65,30 @@
 //! `step 2: ${R9.Messages.0.ReceiptHandle}: no earlier step is named R9`). The structure of every
 //! step and every `${...}` name is checked before the first step runs; a path that does not
 //! exist in a result is found when the step runs. An SQS error is not a script error.
+//!
+//! # Running a script
+//!
+//! [`run`] (all lines at the end) and [`run_streaming`] (each line as soon as it is known) take
+//! any [`Driver`]: the bare [`Engine`] implements it; the simulation's world implements it too,
+//! owning the clock (its workers move with it) and adding step kinds. [`Bindings`] and
+//! [`parse_request`] are public so that a driver's own steps can use the same `${...}` and call
+//! syntax.
+//!
+//! ```
+//! use sqs_engine::script::{run, ScriptFile};
+//!
+//! let script = ScriptFile::parse(r#"{"title": "an empty long poll", "steps": [
+//!     {"call": "CreateQueue", "input": {"QueueName": "q"}, "as": "Q"},
+//!     {"advance": 1.5},
+//!     {"call": "ReceiveMessage", "input": {"QueueUrl": "${Q.QueueUrl}", "WaitTimeSeconds": 2}}
+//! ]}"#)?;
+//! let mut engine = sqs_engine::Engine::new(script.seed);
+//! let lines: Vec<String> = run(&mut engine, &script)?.iter().map(|l| l.to_string()).collect();
+//! assert_eq!(lines[1], r#"{"step":1,"t":1.5,"advance":1.5}"#);
+//! // The long poll blocks the script until its wait ends, 2 s later.
+//! assert_eq!(lines[2], r#"{"step":2,"t":3.5,"call":"ReceiveMessage","output":{}}"#);
+//! # Ok::<(), sqs_engine::script::ScriptError>(())
+//! ```
 
 use crate::api::{ReceiveMessageOutput, Request};
 use crate::engine::{Engine, PollId, Reply};

@@ -39,7 +39,9 @@ impl Timers {
 
     /// The earliest deadline, live or not.
     pub(crate) fn peek(&self) -> Option<(Millis, Timer)> {
-        self.heap.peek().map(|Reverse((at, _, timer))| (*at, *timer))
+        self.heap
+            .peek()
+            .map(|Reverse((at, _, timer))| (*at, *timer))
     }
 
     /// Removes and returns the earliest entry if it is due at `now`.
@@ -54,5 +56,25 @@ impl Timers {
     /// Drops the earliest entry (used to discard dead entries).
     pub(crate) fn discard_first(&mut self) {
         self.heap.pop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn due_entries_come_out_by_deadline_then_insertion() {
+        let mut timers = Timers::default();
+        timers.schedule(20, Timer::PollTimeout(1));
+        timers.schedule(10, Timer::PollTimeout(2));
+        timers.schedule(10, Timer::PollTimeout(3));
+        assert_eq!(timers.peek(), Some((10, Timer::PollTimeout(2))));
+        assert_eq!(timers.pop_due(9), None);
+        assert_eq!(timers.pop_due(10), Some((10, Timer::PollTimeout(2))));
+        assert_eq!(timers.pop_due(10), Some((10, Timer::PollTimeout(3))));
+        assert_eq!(timers.pop_due(15), None);
+        timers.discard_first();
+        assert_eq!(timers.peek(), None);
     }
 }

@@ -18,7 +18,9 @@ pub(crate) fn queue_name(name: &str, fifo: bool) -> Result<(), SqsError> {
     };
     let ok = name.len() <= 80
         && stem.is_some_and(|s| {
-            !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+            !s.is_empty()
+                && s.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
         });
     if ok {
         Ok(())
@@ -38,9 +40,7 @@ pub(crate) fn body(body: &str) -> Result<(), SqsError> {
     if body.is_empty() {
         return Err(SqsError::missing("MessageBody"));
     }
-    let allowed = |c: char| {
-        matches!(c, '\u{9}' | '\u{A}' | '\u{D}' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
-    };
+    let allowed = |c: char| matches!(c, '\u{9}' | '\u{A}' | '\u{D}' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..);
     if body.chars().all(allowed) {
         Ok(())
     } else {
@@ -57,7 +57,10 @@ pub(crate) fn attribute_value_bytes(value: &MessageAttributeValue) -> (u8, Vec<u
         let text = value.binary_value.as_deref().unwrap_or("");
         (2, crate::base64::decode(text).unwrap_or_default())
     } else {
-        (1, value.string_value.clone().unwrap_or_default().into_bytes())
+        (
+            1,
+            value.string_value.clone().unwrap_or_default().into_bytes(),
+        )
     }
 }
 

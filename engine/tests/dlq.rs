@@ -19,10 +19,19 @@ fn max_receive_count_one_with_zero_visibility() {
     // ARC continuing (2 on the first DLQ receive) and DeadLetterQueueSourceArn.
     let mut s = Sqs::new();
     let dlq = s.create("dlq", &[]);
-    let src = s.create("src", &[("VisibilityTimeout", "0"), ("RedrivePolicy", &policy("dlq", 1))]);
+    let src = s.create(
+        "src",
+        &[
+            ("VisibilityTimeout", "0"),
+            ("RedrivePolicy", &policy("dlq", 1)),
+        ],
+    );
     let sent = s.send(&src, "poison");
     let first = s.receive(&src, 1);
-    assert_eq!(first[0].attributes.as_ref().unwrap()["ApproximateReceiveCount"], "1");
+    assert_eq!(
+        first[0].attributes.as_ref().unwrap()["ApproximateReceiveCount"],
+        "1"
+    );
     assert_eq!(s.counts(&src), counts(1, 0, 0));
     assert!(s.receive(&src, 1).is_empty());
     assert_eq!(s.counts(&src), counts(0, 0, 0));
@@ -36,7 +45,10 @@ fn max_receive_count_one_with_zero_visibility() {
     assert_eq!(got[0].message_id, sent.message_id);
     let a = got[0].attributes.as_ref().unwrap();
     assert_eq!(a["ApproximateReceiveCount"], "2");
-    assert_eq!(a["DeadLetterQueueSourceArn"], "arn:aws:sqs:us-east-1:000000000000:src");
+    assert_eq!(
+        a["DeadLetterQueueSourceArn"],
+        "arn:aws:sqs:us-east-1:000000000000:src"
+    );
     assert_eq!(a["SentTimestamp"], sqs_engine::EPOCH_MS.to_string());
 }
 
@@ -45,7 +57,13 @@ fn the_scan_continues_past_a_dead_lettered_message() {
     // §9 SIM CHOICE: the move does not count as a receive; the same call returns others.
     let mut s = Sqs::new();
     s.create("dlq", &[]);
-    let src = s.create("src", &[("VisibilityTimeout", "0"), ("RedrivePolicy", &policy("dlq", 1))]);
+    let src = s.create(
+        "src",
+        &[
+            ("VisibilityTimeout", "0"),
+            ("RedrivePolicy", &policy("dlq", 1)),
+        ],
+    );
     s.send(&src, "a");
     s.receive(&src, 1);
     s.send(&src, "b");
@@ -60,7 +78,11 @@ fn fifo_dead_letter_after_the_third_receive_unblocks_the_group() {
     let dlq = s.create("dlq.fifo", &[("FifoQueue", "true")]);
     let src = s.create(
         "src.fifo",
-        &[("FifoQueue", "true"), ("VisibilityTimeout", "1"), ("RedrivePolicy", &policy("dlq.fifo", 2))],
+        &[
+            ("FifoQueue", "true"),
+            ("VisibilityTimeout", "1"),
+            ("RedrivePolicy", &policy("dlq.fifo", 2)),
+        ],
     );
     let first = s.send_fifo(&src, "a", "g");
     s.send_fifo(&src, "b", "g");
@@ -83,7 +105,13 @@ fn standard_dead_letter_keeps_the_original_enqueue_time() {
     // §9: standard DLQ retention counts from the original enqueue time.
     let mut s = Sqs::new();
     let dlq = s.create("dlq", &[("MessageRetentionPeriod", "120")]);
-    let src = s.create("src", &[("VisibilityTimeout", "100"), ("RedrivePolicy", &policy("dlq", 1))]);
+    let src = s.create(
+        "src",
+        &[
+            ("VisibilityTimeout", "100"),
+            ("RedrivePolicy", &policy("dlq", 1)),
+        ],
+    );
     s.send(&src, "a");
     s.receive(&src, 1);
     s.at(100_000);
@@ -102,11 +130,15 @@ fn list_dead_letter_source_queues() {
     s.create("b", &[("RedrivePolicy", &policy("dlq", 3))]);
     s.create("a", &[("RedrivePolicy", &policy("dlq", 3))]);
     s.create("c", &[]);
-    let out = s.ok(Request::ListDeadLetterSourceQueues(ListDeadLetterSourceQueuesInput {
-        queue_url: dlq,
-        ..Default::default()
-    }));
-    let Response::ListDeadLetterSourceQueues(out) = out else { panic!() };
+    let out = s.ok(Request::ListDeadLetterSourceQueues(
+        ListDeadLetterSourceQueuesInput {
+            queue_url: dlq,
+            ..Default::default()
+        },
+    ));
+    let Response::ListDeadLetterSourceQueues(out) = out else {
+        panic!()
+    };
     assert_eq!(
         out.queue_urls,
         [
@@ -114,7 +146,9 @@ fn list_dead_letter_source_queues() {
             "https://sqs.us-east-1.amazonaws.com/000000000000/b"
         ]
     );
-    assert!(serde_json::to_string(&out).unwrap().contains("\"queueUrls\""));
+    assert!(serde_json::to_string(&out)
+        .unwrap()
+        .contains("\"queueUrls\""));
 }
 
 #[test]
@@ -124,7 +158,10 @@ fn redrive_policy_validation() {
     let mut s = Sqs::new();
     let url = s.create("src", &[]);
     s.create("dlq.fifo", &[("FifoQueue", "true")]);
-    s.create("closed", &[("RedriveAllowPolicy", r#"{"redrivePermission":"denyAll"}"#)]);
+    s.create(
+        "closed",
+        &[("RedriveAllowPolicy", r#"{"redrivePermission":"denyAll"}"#)],
+    );
     let set = |pairs: &[(&str, &str)]| {
         Request::SetQueueAttributes(SetQueueAttributesInput {
             queue_url: url.clone(),
@@ -132,20 +169,42 @@ fn redrive_policy_validation() {
         })
     };
     let missing = r#"{"maxReceiveCount":"5"}"#;
-    let err = s.rejects(set(&[("RedrivePolicy", missing)]), ErrorCode::InvalidParameterValueException);
+    let err = s.rejects(
+        set(&[("RedrivePolicy", missing)]),
+        ErrorCode::InvalidParameterValueException,
+    );
     assert_eq!(
         err.message,
         format!("Value {missing} for parameter RedrivePolicy is invalid. Reason: Redrive policy does not contain mandatory attribute: deadLetterTargetArn.")
     );
-    let err = s.rejects(set(&[("RedrivePolicy", &policy("nope", 5))]), ErrorCode::InvalidParameterValueException);
-    assert!(err.message.ends_with("Reason: Dead letter target does not exist."));
-    let err = s.rejects(set(&[("RedrivePolicy", &policy("dlq.fifo", 5))]), ErrorCode::InvalidParameterValueException);
-    assert!(err.message.ends_with("Dead-letter queue must be same type of queue as the source."));
-    s.rejects(set(&[("RedrivePolicy", &policy("closed", 5))]), ErrorCode::InvalidParameterValueException);
+    let err = s.rejects(
+        set(&[("RedrivePolicy", &policy("nope", 5))]),
+        ErrorCode::InvalidParameterValueException,
+    );
+    assert!(err
+        .message
+        .ends_with("Reason: Dead letter target does not exist."));
+    let err = s.rejects(
+        set(&[("RedrivePolicy", &policy("dlq.fifo", 5))]),
+        ErrorCode::InvalidParameterValueException,
+    );
+    assert!(err
+        .message
+        .ends_with("Dead-letter queue must be same type of queue as the source."));
+    s.rejects(
+        set(&[("RedrivePolicy", &policy("closed", 5))]),
+        ErrorCode::InvalidParameterValueException,
+    );
     s.create("dlq", &[]);
-    let err = s.rejects(set(&[("RedrivePolicy", &policy("dlq", 0))]), ErrorCode::InvalidParameterValueException);
-    assert!(err.message.ends_with("Invalid value for maxReceiveCount: 0, valid values are from 1 to 1000 both inclusive."));
-    s.set(&url, &[("RedrivePolicy", &policy("dlq", 1000))]).unwrap();
+    let err = s.rejects(
+        set(&[("RedrivePolicy", &policy("dlq", 0))]),
+        ErrorCode::InvalidParameterValueException,
+    );
+    assert!(err.message.ends_with(
+        "Invalid value for maxReceiveCount: 0, valid values are from 1 to 1000 both inclusive."
+    ));
+    s.set(&url, &[("RedrivePolicy", &policy("dlq", 1000))])
+        .unwrap();
     assert_eq!(
         s.attributes(&url)["RedrivePolicy"],
         r#"{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:dlq","maxReceiveCount":1000}"#

@@ -17,7 +17,12 @@ fn one_receive_returns_a_whole_group_first() {
     // §4.5 AWS-recorded: g1-m1, g2-m1, g1-m2, g1-m3; receive(10) -> g1-m1, g1-m2, g1-m3, g2-m1.
     let mut s = Sqs::new();
     let url = fifo(&mut s, &[]);
-    for (body, group) in [("g1-m1", "g1"), ("g2-m1", "g2"), ("g1-m2", "g1"), ("g1-m3", "g1")] {
+    for (body, group) in [
+        ("g1-m1", "g1"),
+        ("g2-m1", "g2"),
+        ("g1-m2", "g1"),
+        ("g1-m3", "g1"),
+    ] {
         s.send_fifo(&url, body, group);
     }
     assert_eq!(s.bodies(&url, 10), ["g1-m1", "g1-m2", "g1-m3", "g2-m1"]);
@@ -60,7 +65,11 @@ fn blocked_messages_count_as_visible_and_views_mark_them() {
     // so ask for one.
     assert_eq!(s.bodies(&url, 1), ["g2-a"]);
     assert_eq!(s.counts(&url), counts(4, 2, 0));
-    let blocked: Vec<bool> = s.e.messages("q.fifo").iter().map(|m| m.blocked_by_group).collect();
+    let blocked: Vec<bool> =
+        s.e.messages("q.fifo")
+            .iter()
+            .map(|m| m.blocked_by_group)
+            .collect();
     assert_eq!(blocked, [false, true, false, true, false, false]);
 }
 
@@ -126,7 +135,10 @@ fn deduplication_window_is_five_minutes_from_first_acceptance() {
     let dup = s.send_fifo(&url, "x", "other-group");
     assert_eq!(dup.message_id, first.message_id);
     assert_eq!(s.counts(&url), counts(1, 0, 0));
-    assert!(s.events().iter().any(|e| matches!(e.kind, EventKind::Deduplicated { .. })));
+    assert!(s
+        .events()
+        .iter()
+        .any(|e| matches!(e.kind, EventKind::Deduplicated { .. })));
     // Remembered even after the original is received and deleted.
     let h = s.receive(&url, 1)[0].receipt_handle.clone();
     s.delete(&url, &h).unwrap();
@@ -150,11 +162,19 @@ fn content_based_deduplication_hashes_the_body() {
     };
     let a = send(&mut s, "same", None);
     assert_eq!(send(&mut s, "same", None).message_id, a.message_id);
-    assert_ne!(send(&mut s, "same", Some("explicit")).message_id, a.message_id);
+    assert_ne!(
+        send(&mut s, "same", Some("explicit")).message_id,
+        a.message_id
+    );
     let got = s.receive(&url, 1);
     let dedup = &got[0].attributes.as_ref().unwrap()["MessageDeduplicationId"];
-    assert_eq!(dedup, "0967115f2813a3541eaef77de9d9d5773f1c0c04314b0bbfe4ff3b3b1c55b5d5");
-    s.ok(Request::PurgeQueue(QueueUrlInput { queue_url: url.clone() }));
+    assert_eq!(
+        dedup,
+        "0967115f2813a3541eaef77de9d9d5773f1c0c04314b0bbfe4ff3b3b1c55b5d5"
+    );
+    s.ok(Request::PurgeQueue(QueueUrlInput {
+        queue_url: url.clone(),
+    }));
     assert_ne!(send(&mut s, "same", None).message_id, a.message_id);
 }
 
@@ -176,8 +196,18 @@ fn sequence_numbers_increase() {
     // §3.4: FIFO SequenceNumber, large and increasing.
     let mut s = Sqs::new();
     let url = fifo(&mut s, &[]);
-    let a: u128 = s.send_fifo(&url, "a", "g").sequence_number.unwrap().parse().unwrap();
-    let b: u128 = s.send_fifo(&url, "b", "g").sequence_number.unwrap().parse().unwrap();
+    let a: u128 = s
+        .send_fifo(&url, "a", "g")
+        .sequence_number
+        .unwrap()
+        .parse()
+        .unwrap();
+    let b: u128 = s
+        .send_fifo(&url, "b", "g")
+        .sequence_number
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!(b > a && a.to_string().len() >= 20);
 }
 
@@ -204,7 +234,10 @@ fn fifo_handles_expire_with_the_visibility_window() {
     // CMV on the expired-but-unreceived message with its latest handle: 200 no-op (§6).
     s.cmv(&url, &h, 30).unwrap();
     let h2 = s.receive(&url, 1)[0].receipt_handle.clone();
-    s.rejects(Sqs::cmv_request(&url, &h, 5), ErrorCode::InvalidParameterValueException);
+    s.rejects(
+        Sqs::cmv_request(&url, &h, 5),
+        ErrorCode::InvalidParameterValueException,
+    );
     s.cmv(&url, &h2, 10).unwrap();
     s.at(5_000);
     s.delete(&url, &h2).unwrap();
@@ -284,7 +317,10 @@ fn group_id_rules() {
         Request::SendMessage(Sqs::send_input(&url, "x")),
         ErrorCode::MissingRequiredParameterException,
     );
-    assert_eq!(err.message, "The request must contain the parameter MessageGroupId.");
+    assert_eq!(
+        err.message,
+        "The request must contain the parameter MessageGroupId."
+    );
     let err = s.rejects(
         Request::SendMessageBatch(SendMessageBatchInput {
             queue_url: url.clone(),
@@ -296,7 +332,10 @@ fn group_id_rules() {
         }),
         ErrorCode::InvalidParameterValueException,
     );
-    assert_eq!(err.message, "The request must contain the parameter MessageGroupId.");
+    assert_eq!(
+        err.message,
+        "The request must contain the parameter MessageGroupId."
+    );
     let err = s.rejects(
         Request::SendMessage(SendMessageInput {
             message_group_id: Some("g".into()),
@@ -332,5 +371,8 @@ fn zero_visibility_receives_never_repeat_a_message_in_one_answer() {
     s.send_fifo(&url, "b", "g");
     assert_eq!(s.bodies(&url, 10), ["a", "b"]);
     let again = s.receive(&url, 10);
-    assert_eq!(again[0].attributes.as_ref().unwrap()["ApproximateReceiveCount"], "2");
+    assert_eq!(
+        again[0].attributes.as_ref().unwrap()["ApproximateReceiveCount"],
+        "2"
+    );
 }

@@ -15,7 +15,10 @@ fn crash_timeline_message_returns_at_exactly_the_visibility_timeout() {
     let url = s.create("orders", &[]);
     s.send(&url, "order-1");
     let first = s.receive(&url, 1);
-    assert_eq!(first[0].attributes.as_ref().unwrap()["ApproximateReceiveCount"], "1");
+    assert_eq!(
+        first[0].attributes.as_ref().unwrap()["ApproximateReceiveCount"],
+        "1"
+    );
     s.at(29_999);
     assert!(s.receive(&url, 1).is_empty());
     s.at(30_000);
@@ -25,9 +28,18 @@ fn crash_timeline_message_returns_at_exactly_the_visibility_timeout() {
     assert_eq!(a["ApproximateReceiveCount"], "2");
     assert_ne!(again[0].receipt_handle, first[0].receipt_handle);
     // First receive timestamp stays that of the first receive (§4.2).
-    assert_eq!(a["ApproximateFirstReceiveTimestamp"], sqs_engine::EPOCH_MS.to_string());
+    assert_eq!(
+        a["ApproximateFirstReceiveTimestamp"],
+        sqs_engine::EPOCH_MS.to_string()
+    );
     let became_visible = s.events().into_iter().find(|e| {
-        matches!(&e.kind, EventKind::BecameVisible { reason: VisibleReason::VisibilityExpired, .. })
+        matches!(
+            &e.kind,
+            EventKind::BecameVisible {
+                reason: VisibleReason::VisibilityExpired,
+                ..
+            }
+        )
     });
     assert_eq!(became_visible.unwrap().at, 30_000);
 }
@@ -56,14 +68,20 @@ fn change_visibility_is_capped_at_twelve_hours_per_receive() {
     s.send(&url, "m");
     let handle = s.receive(&url, 1)[0].receipt_handle.clone();
     s.at(5_000);
-    let err = s.rejects(Sqs::cmv_request(&url, &handle, 43_200), ErrorCode::InvalidParameterValueException);
+    let err = s.rejects(
+        Sqs::cmv_request(&url, &handle, 43_200),
+        ErrorCode::InvalidParameterValueException,
+    );
     assert_eq!(
         err.message,
         "Value 43200 for parameter VisibilityTimeout is invalid. Reason: Total VisibilityTimeout for the message is beyond the limit [43200 seconds]"
     );
     s.cmv(&url, &handle, 43_195).unwrap();
     s.at(10_000);
-    s.rejects(Sqs::cmv_request(&url, &handle, 43_195), ErrorCode::InvalidParameterValueException);
+    s.rejects(
+        Sqs::cmv_request(&url, &handle, 43_195),
+        ErrorCode::InvalidParameterValueException,
+    );
     s.cmv(&url, &handle, 43_190).unwrap();
 }
 
@@ -144,7 +162,10 @@ fn fresh_standard_queue_attributes_are_exactly_awss() {
     assert_eq!(a["MessageRetentionPeriod"], "345600");
     assert_eq!(a["VisibilityTimeout"], "30");
     assert_eq!(a["QueueArn"], "arn:aws:sqs:us-east-1:000000000000:q");
-    assert_eq!(a["CreatedTimestamp"], (sqs_engine::EPOCH_MS / 1000).to_string());
+    assert_eq!(
+        a["CreatedTimestamp"],
+        (sqs_engine::EPOCH_MS / 1000).to_string()
+    );
     assert_eq!(url, "https://sqs.us-east-1.amazonaws.com/000000000000/q");
     // Without AttributeNames the answer is {} (§2.3).
     let out = s.ok(Request::GetQueueAttributes(GetQueueAttributesInput {
@@ -168,7 +189,10 @@ fn standard_delete_rules() {
     s.delete(&url, &old).unwrap();
     assert_eq!(s.counts(&url), counts(0, 0, 0));
     s.delete(&url, &new).unwrap();
-    assert!(s.events().iter().any(|e| matches!(e.kind, EventKind::StaleDelete { .. })));
+    assert!(s
+        .events()
+        .iter()
+        .any(|e| matches!(e.kind, EventKind::StaleDelete { .. })));
     let err = s.rejects(
         Request::DeleteMessage(DeleteMessageInput {
             queue_url: url.clone(),
@@ -176,7 +200,10 @@ fn standard_delete_rules() {
         }),
         ErrorCode::ReceiptHandleIsInvalid,
     );
-    assert_eq!(err.message, "The input receipt handle \"garbage\" is not a valid receipt handle.");
+    assert_eq!(
+        err.message,
+        "The input receipt handle \"garbage\" is not a valid receipt handle."
+    );
 
     s.send(&url, "b");
     let h = s.receive(&url, 1)[0].receipt_handle.clone();
@@ -197,7 +224,10 @@ fn change_visibility_special_cases() {
     s.cmv(&url, &h, 100).unwrap();
     assert_eq!(s.counts(&url), counts(1, 0, 0));
     s.delete(&url, &h).unwrap();
-    let err = s.rejects(Sqs::cmv_request(&url, &h, 10), ErrorCode::InvalidParameterValueException);
+    let err = s.rejects(
+        Sqs::cmv_request(&url, &h, 10),
+        ErrorCode::InvalidParameterValueException,
+    );
     assert_eq!(
         err.message,
         format!("Value {h} for parameter ReceiptHandle is invalid. Reason: Message does not exist or is not available for visibility timeout change.")
@@ -221,7 +251,13 @@ fn old_handle_change_visibility_applies_on_standard() {
 fn retention_expires_messages_in_flight_too() {
     // §8: expiry at sent + retention exactly, in flight included; a later delete returns 200.
     let mut s = Sqs::new();
-    let url = s.create("q", &[("MessageRetentionPeriod", "60"), ("VisibilityTimeout", "120")]);
+    let url = s.create(
+        "q",
+        &[
+            ("MessageRetentionPeriod", "60"),
+            ("VisibilityTimeout", "120"),
+        ],
+    );
     s.send(&url, "a");
     let h = s.receive(&url, 1)[0].receipt_handle.clone();
     s.at(59_999);
@@ -282,7 +318,10 @@ fn send_answers_with_md5s_and_no_sequence_number() {
         ..Sqs::send_input(&url, "message")
     });
     assert_eq!(out.md5_of_message_body, "78e731027d8fd50ed642340b7c9a63b3");
-    assert_eq!(out.md5_of_message_attributes.as_deref(), Some("adb59cd4678ea5a855436b949cd07ab6"));
+    assert_eq!(
+        out.md5_of_message_attributes.as_deref(),
+        Some("adb59cd4678ea5a855436b949cd07ab6")
+    );
     assert!(out.sequence_number.is_none());
     assert_eq!(out.message_id.len(), 36);
 }
@@ -312,10 +351,19 @@ fn receive_attribute_selection() {
         ..Sqs::receive_input(&url, 1)
     });
     let m = &got[0];
-    let names: Vec<&str> = m.attributes.as_ref().unwrap().keys().map(String::as_str).collect();
+    let names: Vec<&str> = m
+        .attributes
+        .as_ref()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
     assert_eq!(names, ["SenderId", "SentTimestamp"]);
     assert_eq!(m.message_attributes.as_ref().unwrap().len(), 1);
-    assert_eq!(m.md5_of_message_attributes.as_deref(), Some("ae7155c6026991b6d54b11589678bf9c"));
+    assert_eq!(
+        m.md5_of_message_attributes.as_deref(),
+        Some("ae7155c6026991b6d54b11589678bf9c")
+    );
     assert_eq!(m.md5_of_body, "6f8f57715090da2632453988d9a1501b");
 }
 
@@ -340,14 +388,21 @@ fn purge_deletes_everything_and_has_a_cooldown() {
         ..Sqs::send_input(&url, "c")
     });
     s.receive(&url, 1);
-    let purge = || Request::PurgeQueue(QueueUrlInput { queue_url: url.clone() });
+    let purge = || {
+        Request::PurgeQueue(QueueUrlInput {
+            queue_url: url.clone(),
+        })
+    };
     s.ok(purge());
     assert_eq!(s.counts(&url), counts(0, 0, 0));
     s.send(&url, "after");
     assert_eq!(s.counts(&url), counts(1, 0, 0));
     s.at(59_999);
     let err = s.rejects(purge(), ErrorCode::PurgeQueueInProgress);
-    assert_eq!(err.message, "Only one PurgeQueue operation on q is allowed every 60 seconds.");
+    assert_eq!(
+        err.message,
+        "Only one PurgeQueue operation on q is allowed every 60 seconds."
+    );
     assert_eq!(err.code.status(), 403);
     s.at(60_000);
     s.ok(purge());
@@ -368,7 +423,10 @@ fn views_show_each_state() {
     assert_eq!(views.len(), 3);
     assert_eq!(
         views[0].state,
-        MessageState::InFlight { until: 30_000, receipt_handle: h }
+        MessageState::InFlight {
+            until: 30_000,
+            receipt_handle: h
+        }
     );
     assert_eq!(views[1].state, MessageState::Delayed { until: 3_000 });
     assert_eq!(views[2].state, MessageState::Visible);
@@ -377,7 +435,9 @@ fn views_show_each_state() {
 
 /// Runs one fixed scenario and returns everything observable.
 fn scenario(seed: u64) -> String {
-    let mut s = Sqs { e: sqs_engine::Engine::new(seed) };
+    let mut s = Sqs {
+        e: sqs_engine::Engine::new(seed),
+    };
     let url = s.create("q", &[("VisibilityTimeout", "5")]);
     let fifo = s.create("f.fifo", &[("FifoQueue", "true")]);
     let mut out = Vec::new();
@@ -406,15 +466,14 @@ fn list_queues_and_urls() {
     for name in ["b", "a", "ab"] {
         s.create(name, &[]);
     }
-    let list = |s: &mut Sqs, prefix: Option<&str>, max: Option<i64>, token: Option<String>| {
-        match s.ok(Request::ListQueues(ListQueuesInput {
+    let list = |s: &mut Sqs, prefix: Option<&str>, max: Option<i64>, token: Option<String>| match s
+        .ok(Request::ListQueues(ListQueuesInput {
             queue_name_prefix: prefix.map(String::from),
             max_results: max,
             next_token: token,
         })) {
-            Response::ListQueues(out) => out,
-            other => panic!("{other:?}"),
-        }
+        Response::ListQueues(out) => out,
+        other => panic!("{other:?}"),
     };
     let all = list(&mut s, Some("a"), None, None);
     assert_eq!(all.queue_urls.unwrap().len(), 2);
@@ -422,7 +481,10 @@ fn list_queues_and_urls() {
     let page = list(&mut s, None, Some(2), None);
     assert_eq!(page.queue_urls.as_ref().unwrap().len(), 2);
     let rest = list(&mut s, None, Some(2), page.next_token);
-    assert_eq!(rest.queue_urls.unwrap(), ["https://sqs.us-east-1.amazonaws.com/000000000000/b"]);
+    assert_eq!(
+        rest.queue_urls.unwrap(),
+        ["https://sqs.us-east-1.amazonaws.com/000000000000/b"]
+    );
     assert!(list(&mut s, Some("zzz"), None, None).queue_urls.is_none());
     let got = s.ok(Request::GetQueueUrl(GetQueueUrlInput {
         queue_name: "ab".into(),
@@ -452,7 +514,9 @@ fn create_queue_idempotency_and_recent_deletion() {
         "A queue already exists with the same name and a different value for attribute DelaySeconds"
     );
     s.at(1_000);
-    s.ok(Request::DeleteQueue(QueueUrlInput { queue_url: url.clone() }));
+    s.ok(Request::DeleteQueue(QueueUrlInput {
+        queue_url: url.clone(),
+    }));
     s.at(60_999);
     let create = Request::CreateQueue(CreateQueueInput {
         queue_name: "q".into(),

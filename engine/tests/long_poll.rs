@@ -31,7 +31,10 @@ fn a_send_one_second_into_a_ten_second_wait_answers_it() {
     assert_eq!(done.len(), 1);
     assert_eq!(done[0].0, poll);
     assert_eq!(done[0].1.messages.as_ref().unwrap()[0].body, "hello");
-    let answered = s.events().into_iter().find(|e| matches!(e.kind, EventKind::LongPollAnswered { .. }));
+    let answered = s
+        .events()
+        .into_iter()
+        .find(|e| matches!(e.kind, EventKind::LongPollAnswered { .. }));
     assert_eq!(answered.unwrap().at, 1_000);
     // The timeout entry is gone with the poll: nothing left but the message's own timers.
     assert_eq!(s.e.next_deadline(), Some(31_000));
@@ -49,7 +52,10 @@ fn an_unanswered_poll_times_out_with_an_empty_object() {
     let done = s.e.take_completed_polls();
     assert_eq!(done, [(poll, ReceiveMessageOutput::default())]);
     assert_eq!(serde_json::to_string(&done[0].1).unwrap(), "{}");
-    let timed_out = s.events().into_iter().find(|e| matches!(e.kind, EventKind::LongPollTimedOut { .. }));
+    let timed_out = s
+        .events()
+        .into_iter()
+        .find(|e| matches!(e.kind, EventKind::LongPollTimedOut { .. }));
     assert_eq!(timed_out.unwrap().at, 5_000);
 }
 
@@ -58,8 +64,13 @@ fn the_queue_wait_applies_when_the_parameter_is_omitted() {
     // §4.1: WaitTimeSeconds omitted -> ReceiveMessageWaitTimeSeconds.
     let mut s = Sqs::new();
     let url = s.create("q", &[("ReceiveMessageWaitTimeSeconds", "3")]);
-    let input = ReceiveMessageInput { ..Sqs::receive_input(&url, 1) };
-    assert!(matches!(s.e.call(Request::ReceiveMessage(input)), Reply::Pending(_)));
+    let input = ReceiveMessageInput {
+        ..Sqs::receive_input(&url, 1)
+    };
+    assert!(matches!(
+        s.e.call(Request::ReceiveMessage(input)),
+        Reply::Pending(_)
+    ));
     assert_eq!(s.e.next_deadline(), Some(3_000));
 }
 
@@ -95,7 +106,10 @@ fn messages_becoming_visible_at_one_instant_answer_together() {
     let done = s.e.take_completed_polls();
     assert_eq!(done[0].0, poll);
     assert_eq!(done[0].1.messages.as_ref().unwrap().len(), 2);
-    let answered = s.events().into_iter().find(|e| matches!(e.kind, EventKind::LongPollAnswered { .. }));
+    let answered = s
+        .events()
+        .into_iter()
+        .find(|e| matches!(e.kind, EventKind::LongPollAnswered { .. }));
     assert_eq!(answered.unwrap().at, 2_000);
 }
 
@@ -124,5 +138,8 @@ fn a_message_present_answers_at_once() {
         wait_time_seconds: Some(5),
         ..Sqs::receive_input(&url, 3)
     };
-    assert!(matches!(s.e.call(Request::ReceiveMessage(input)), Reply::Done(Ok(_))));
+    assert!(matches!(
+        s.e.call(Request::ReceiveMessage(input)),
+        Reply::Done(Ok(_))
+    ));
 }

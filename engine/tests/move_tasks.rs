@@ -13,8 +13,13 @@ fn setup() -> (Sqs, String, String, Vec<String>) {
     let mut s = Sqs::new();
     let dlq = s.create("dlq", &[]);
     let policy = format!(r#"{{"deadLetterTargetArn":"{DLQ_ARN}","maxReceiveCount":1}}"#);
-    let src = s.create("src", &[("VisibilityTimeout", "0"), ("RedrivePolicy", &policy)]);
-    let ids = (0..3).map(|i| s.send(&src, &format!("m{i}")).message_id).collect();
+    let src = s.create(
+        "src",
+        &[("VisibilityTimeout", "0"), ("RedrivePolicy", &policy)],
+    );
+    let ids = (0..3)
+        .map(|i| s.send(&src, &format!("m{i}")).message_id)
+        .collect();
     s.receive(&src, 10);
     s.receive(&src, 10);
     assert_eq!(s.counts(&dlq), counts(3, 0, 0));
@@ -56,14 +61,20 @@ fn redrive_moves_messages_back_as_new_messages_over_time() {
     assert_eq!(back.len(), 3);
     for m in &back {
         assert!(!ids.contains(&m.message_id));
-        assert_eq!(m.attributes.as_ref().unwrap()["ApproximateReceiveCount"], "1");
+        assert_eq!(
+            m.attributes.as_ref().unwrap()["ApproximateReceiveCount"],
+            "1"
+        );
     }
     let tasks = list(&mut s);
     assert_eq!(tasks[0].status, "COMPLETED");
     assert_eq!(tasks[0].approximate_number_of_messages_moved, 3);
     assert_eq!(tasks[0].approximate_number_of_messages_to_move, 3);
     assert!(tasks[0].task_handle.is_none());
-    assert_eq!(tasks[0].started_timestamp as u64, sqs_engine::EPOCH_MS + 10_000);
+    assert_eq!(
+        tasks[0].started_timestamp as u64,
+        sqs_engine::EPOCH_MS + 10_000
+    );
     let redriven = s
         .events()
         .into_iter()
@@ -77,7 +88,9 @@ fn redrive_moves_messages_back_as_new_messages_over_time() {
 fn default_rate_and_cancel() {
     // §9.1: cancel answers the number moved so far; already-moved messages stay.
     let (mut s, src, dlq, _) = setup();
-    let Response::StartMessageMoveTask(out) = start(&mut s, None).unwrap() else { panic!() };
+    let Response::StartMessageMoveTask(out) = start(&mut s, None).unwrap() else {
+        panic!()
+    };
     let err = s.rejects(
         Request::StartMessageMoveTask(StartMessageMoveTaskInput {
             source_arn: DLQ_ARN.into(),
@@ -118,7 +131,10 @@ fn move_task_errors() {
         }),
         ErrorCode::InvalidParameterValueException,
     );
-    assert_eq!(err.message, "Source queue must be configured as a Dead Letter Queue.");
+    assert_eq!(
+        err.message,
+        "Source queue must be configured as a Dead Letter Queue."
+    );
     let err = s.rejects(
         Request::StartMessageMoveTask(StartMessageMoveTaskInput {
             source_arn: DLQ_ARN.into(),
@@ -153,5 +169,8 @@ fn move_task_errors() {
     s.at(5_000);
     let task = &list(&mut s)[0];
     assert_eq!(task.status, "FAILED");
-    assert_eq!(task.failure_reason.as_deref(), Some("AWS.SimpleQueueService.NonExistentQueue"));
+    assert_eq!(
+        task.failure_reason.as_deref(),
+        Some("AWS.SimpleQueueService.NonExistentQueue")
+    );
 }

@@ -23,17 +23,38 @@ fn check(s: &mut Sqs, request: Request, code: ErrorCode, message: &str) {
 fn create_queue_rules() {
     // §2.1, §2.3.
     let mut s = Sqs::new();
-    let standard_name = "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length";
-    check(&mut s, create("has space", &[]), InvalidParameterValueException, standard_name);
-    check(&mut s, create(&"a".repeat(81), &[]), InvalidParameterValueException, standard_name);
-    check(&mut s, create("x.fifo", &[]), InvalidParameterValueException, standard_name);
+    let standard_name =
+        "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length";
+    check(
+        &mut s,
+        create("has space", &[]),
+        InvalidParameterValueException,
+        standard_name,
+    );
+    check(
+        &mut s,
+        create(&"a".repeat(81), &[]),
+        InvalidParameterValueException,
+        standard_name,
+    );
+    check(
+        &mut s,
+        create("x.fifo", &[]),
+        InvalidParameterValueException,
+        standard_name,
+    );
     check(
         &mut s,
         create("x", &[("FifoQueue", "true")]),
         InvalidParameterValueException,
         "The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length",
     );
-    check(&mut s, create("x", &[("FifoQueue", "false")]), InvalidAttributeName, "Unknown Attribute FifoQueue.");
+    check(
+        &mut s,
+        create("x", &[("FifoQueue", "false")]),
+        InvalidAttributeName,
+        "Unknown Attribute FifoQueue.",
+    );
     check(
         &mut s,
         create("x", &[("ContentBasedDeduplication", "true")]),
@@ -46,7 +67,12 @@ fn create_queue_rules() {
         InvalidAttributeName,
         "You can specify the DeduplicationScope only when FifoQueue is set to true.",
     );
-    check(&mut s, create("x", &[("Colour", "red")]), InvalidAttributeName, "Unknown Attribute Colour.");
+    check(
+        &mut s,
+        create("x", &[("Colour", "red")]),
+        InvalidAttributeName,
+        "Unknown Attribute Colour.",
+    );
     for (name, bad) in [
         ("VisibilityTimeout", "43201"),
         ("VisibilityTimeout", "-1"),
@@ -71,7 +97,10 @@ fn create_queue_rules() {
         "Invalid value for the parameter FifoThroughputLimit. Reason: The perMessageGroupId value is allowed only when the value for DeduplicationScope is messageGroup.",
     );
     s.create(&"a".repeat(80), &[]);
-    s.create(&format!("{}.fifo", "a".repeat(75)), &[("FifoQueue", "true")]);
+    s.create(
+        &format!("{}.fifo", "a".repeat(75)),
+        &[("FifoQueue", "true")],
+    );
 }
 
 #[test]
@@ -86,7 +115,12 @@ fn queue_type_cannot_change() {
             attributes: attrs(pairs),
         })
     };
-    check(&mut s, set(&std_url, &[("FifoQueue", "true")]), InvalidAttributeName, "Unknown Attribute FifoQueue.");
+    check(
+        &mut s,
+        set(&std_url, &[("FifoQueue", "true")]),
+        InvalidAttributeName,
+        "Unknown Attribute FifoQueue.",
+    );
     check(
         &mut s,
         set(&fifo_url, &[("FifoQueue", "false")]),
@@ -97,7 +131,10 @@ fn queue_type_cannot_change() {
     // A failing SetQueueAttributes applies none of its attributes.
     check(
         &mut s,
-        set(&std_url, &[("DelaySeconds", "5"), ("VisibilityTimeout", "99999")]),
+        set(
+            &std_url,
+            &[("DelaySeconds", "5"), ("VisibilityTimeout", "99999")],
+        ),
         InvalidAttributeValue,
         "Invalid value for the parameter VisibilityTimeout.",
     );
@@ -109,13 +146,19 @@ fn unknown_queue_and_attribute_names() {
     let url = s.create("q", &[]);
     check(
         &mut s,
-        Request::SendMessage(Sqs::send_input("https://sqs.us-east-1.amazonaws.com/000000000000/nope", "x")),
+        Request::SendMessage(Sqs::send_input(
+            "https://sqs.us-east-1.amazonaws.com/000000000000/nope",
+            "x",
+        )),
         QueueDoesNotExist,
         "The specified queue does not exist.",
     );
     check(
         &mut s,
-        Request::SendMessage(Sqs::send_input("https://sqs.us-east-1.amazonaws.com/111111111111/q", "x")),
+        Request::SendMessage(Sqs::send_input(
+            "https://sqs.us-east-1.amazonaws.com/111111111111/q",
+            "x",
+        )),
         QueueDoesNotExist,
         "The specified queue does not exist.",
     );
@@ -177,28 +220,36 @@ fn send_message_rules() {
         &mut s,
         send(&|i| {
             i.message_body = "x".repeat(1000);
-            i.message_attributes = Some([("Name".to_string(), string_attribute(&"v".repeat(20)))].into());
+            i.message_attributes =
+                Some([("Name".to_string(), string_attribute(&"v".repeat(20)))].into());
         }),
         InvalidParameterValueException,
         "One or more parameters are invalid. Reason: Message must be shorter than 1024 bytes.",
     );
     check(
         &mut s,
-        send(&|i| i.message_attributes = Some([("ErrorDetails".to_string(), string_attribute(""))].into())),
+        send(&|i| {
+            i.message_attributes = Some([("ErrorDetails".to_string(), string_attribute(""))].into())
+        }),
         InvalidParameterValueException,
         "Message (user) attribute 'ErrorDetails' must contain a non-empty value of type 'String'.",
     );
     check(
         &mut s,
         send(&|i| {
-            i.message_attributes =
-                Some((0..11).map(|n| (format!("a{n}"), string_attribute("v"))).collect());
+            i.message_attributes = Some(
+                (0..11)
+                    .map(|n| (format!("a{n}"), string_attribute("v")))
+                    .collect(),
+            );
         }),
         InvalidParameterValueException,
         "Number of message attributes [11] exceeds the allowed maximum [10].",
     );
     s.rejects(
-        send(&|i| i.message_attributes = Some([("AWS.x".to_string(), string_attribute("v"))].into())),
+        send(&|i| {
+            i.message_attributes = Some([("AWS.x".to_string(), string_attribute("v"))].into())
+        }),
         InvalidParameterValueException,
     );
     check(
@@ -261,7 +312,11 @@ fn send_batch_rules() {
     );
     check(
         &mut s,
-        batch(vec![("id_1", "x".into()), ("id_2", "x".into()), ("id_2", "x".into())]),
+        batch(vec![
+            ("id_1", "x".into()),
+            ("id_2", "x".into()),
+            ("id_2", "x".into()),
+        ]),
         BatchEntryIdsNotDistinct,
         "Id id_2 repeated.",
     );
@@ -276,7 +331,9 @@ fn send_batch_rules() {
         ("big", "x".repeat(1025)),
         ("bad", "\u{1}".into()),
     ]));
-    let Response::SendMessageBatch(out) = out else { panic!() };
+    let Response::SendMessageBatch(out) = out else {
+        panic!()
+    };
     assert_eq!(out.successful.len(), 1);
     assert_eq!(out.failed[0].code, "InvalidParameterValue");
     assert!(out.failed[0].sender_fault);
@@ -349,21 +406,23 @@ fn handle_batch_rules() {
         InvalidParameterValueException,
         "Value -1 for parameter VisibilityTimeout is invalid. Reason: Must be >= 0 and <= 43200, if provided.",
     );
-    let out = s.ok(Request::ChangeMessageVisibilityBatch(ChangeMessageVisibilityBatchInput {
-        queue_url: url.clone(),
-        entries: vec![
-            ChangeMessageVisibilityBatchEntry {
-                id: "a".into(),
-                receipt_handle: handle.clone(),
-                visibility_timeout: Some(100),
-            },
-            ChangeMessageVisibilityBatchEntry {
-                id: "b".into(),
-                receipt_handle: "junk".into(),
-                visibility_timeout: Some(100),
-            },
-        ],
-    }));
+    let out = s.ok(Request::ChangeMessageVisibilityBatch(
+        ChangeMessageVisibilityBatchInput {
+            queue_url: url.clone(),
+            entries: vec![
+                ChangeMessageVisibilityBatchEntry {
+                    id: "a".into(),
+                    receipt_handle: handle.clone(),
+                    visibility_timeout: Some(100),
+                },
+                ChangeMessageVisibilityBatchEntry {
+                    id: "b".into(),
+                    receipt_handle: "junk".into(),
+                    visibility_timeout: Some(100),
+                },
+            ],
+        },
+    ));
     let Response::Batch(out) = out else { panic!() };
     assert_eq!(out.successful, [BatchResultEntry { id: "a".into() }]);
     assert_eq!(out.failed[0].code, "ReceiptHandleIsInvalid");
@@ -374,7 +433,10 @@ fn handle_batch_rules() {
             receipt_handle: handle,
         }],
     }));
-    assert_eq!(serde_json::to_string(&out).unwrap(), r#"{"Successful":[{"Id":"a"}]}"#);
+    assert_eq!(
+        serde_json::to_string(&out).unwrap(),
+        r#"{"Successful":[{"Id":"a"}]}"#
+    );
     assert_eq!(s.counts(&url), counts(0, 0, 0));
 }
 

@@ -5,7 +5,7 @@
 use crate::lane::{warnings, Due, Failure, JobKind, Lane, Life};
 use crate::ledger::Attempt;
 use crate::narrate::secs;
-use crate::worker::{WorkerMode, WorkerPolicy};
+use crate::worker::WorkerPolicy;
 use crate::world::{Actor, PollOwner, Timer, World};
 use serde_json::{json, Value};
 use sqs_engine::api::{
@@ -21,24 +21,19 @@ const MIN_POLL_PAUSE: Millis = 100;
 const ERROR_PAUSE: Millis = 1000;
 
 impl World {
-    fn lane_index(&self, name: &str) -> Result<usize, String> {
+    pub(crate) fn lane_index(&self, name: &str) -> Result<usize, String> {
         self.lanes
             .iter()
             .position(|l| l.name == name)
             .ok_or_else(|| format!("There is no worker named {name:?}."))
     }
 
-    fn lane_pos(&self, id: u64) -> Option<usize> {
+    pub(crate) fn lane_pos(&self, id: u64) -> Option<usize> {
         self.lanes.iter().position(|l| l.id == id)
     }
 
-    fn actor(&self, i: usize) -> Actor {
+    pub(crate) fn actor(&self, i: usize) -> Actor {
         Actor::Worker(self.lanes[i].name.clone())
-    }
-
-    fn fresh_id(&mut self) -> u64 {
-        self.next_id += 1;
-        self.next_id
     }
 
     /// Recomputes the warnings of the lanes on `queue` (its VisibilityTimeout may have changed).
@@ -59,9 +54,7 @@ impl World {
         if self.lanes.iter().any(|l| l.name == name) {
             return Err(format!("There is already a worker named {name:?}."));
         }
-        if policy.queue.is_empty() {
-            return Err(format!("{name} needs a queue to consume."));
-        }
+        policy.check()?;
         let id = self.fresh_id();
         let queue = policy.queue.clone();
         self.lanes
@@ -91,6 +84,7 @@ impl World {
 
     pub(crate) fn set_policy(&mut self, name: &str, policy: WorkerPolicy) -> Result<Value, String> {
         let i = self.lane_index(name)?;
+        policy.check()?;
         let queue = policy.queue.clone();
         self.lanes[i].policy = policy;
         self.refresh_warnings(&queue);
@@ -105,7 +99,7 @@ impl World {
     }
 
     /// Schedules a poll now if the lane wants one and none is scheduled.
-    fn ensure_polling(&mut self, lane: u64) {
+    pub(crate) fn ensure_polling(&mut self, lane: u64) {
         let Some(i) = self.lane_pos(lane) else { return };
         if self.lanes[i].wants_to_poll() && !self.has_timer(Timer::Poll { lane }) {
             self.schedule(self.now(), Timer::Poll { lane });
@@ -126,7 +120,7 @@ impl World {
     }
 
     /// Calls ReceiveMessage with the lane's policy.
-    fn receive(&mut self, i: usize) {
+    pub(crate) fn receive(&mut self, i: usize) {
         let lane = &self.lanes[i];
         let id = lane.id;
         let Some(queue_url) = self.engine.queue_url(&lane.policy.queue) else {
@@ -198,7 +192,7 @@ impl World {
     }
 
     /// Gives received messages to a lane as one job and starts what may start.
-    fn take(&mut self, i: usize, messages: &[Message]) {
+    pub(crate) fn take(&mut self, i: usize, messages: &[Message]) {
         let job = self.fresh_id();
         let now = self.now();
         let Some(queue_url) = self.engine.queue_url(&self.lanes[i].policy.queue) else {
@@ -256,12 +250,7 @@ impl World {
                     secs(*function_timeout)
                 )
             }
-            _ => format!(
-                "{} started the job for {} (takes {})",
-                self.lanes[i].name,
-                self.labels.get(&first.message_id),
-                secs(first.duration)
-            ),
+            _ => self.job_started(i, &first.message_id, first.duration),
         };
         self.say(self.actor(i), Some(&first.message_id), text);
         if let Some(hb) = job.heartbeat {
@@ -275,6 +264,16 @@ impl World {
             );
         }
         self.job_due(lane_id, job_id);
+    }
+
+    /// "Worker A started the job for M (takes 45 s)".
+    fn job_started(&self, i: usize, message_id: &str, duration: Millis) -> String {
+        format!(
+            "{} started the job for {} (takes {})",
+            self.lanes[i].name,
+            self.labels.get(message_id),
+            secs(duration)
+        )
     }
 
     /// "M1, M2 and M3".
@@ -417,7 +416,7 @@ impl World {
         }
     }
 
-    fn fail_task(&mut self, i: usize, job_id: u64) {
+    pub(crate) fn fail_task(&mut self, i: usize, job_id: u64) {
         let name = self.lanes[i].name.clone();
         let Some(job) = self.lanes[i].job_mut(job_id) else {
             return;
@@ -461,12 +460,7 @@ impl World {
         });
         match next {
             Some((message_id, duration)) if job.kind == JobKind::Worker => {
-                let text = format!(
-                    "{} started the job for {} (takes {})",
-                    self.lanes[i].name,
-                    self.labels.get(&message_id),
-                    secs(duration)
-                );
+                let text = self.job_started(i, &message_id, duration);
                 self.say(self.actor(i), Some(&message_id), text);
             }
             Some(_) => {}
@@ -601,197 +595,5 @@ impl World {
         self.call(&self.actor(i), request);
         let every = ((hb.every * 1000.0) as Millis).max(1);
         self.schedule(now + every, Timer::Heartbeat { lane, job: job_id });
-    }
-
-    /// Kill or Hang: the lane stops; what it holds waits for its visibility timeout.
-    pub(crate) fn stop(&mut self, name: &str, life: Life) -> Result<Value, String> {
-        let i = self.lane_index(name)?;
-        if self.lanes[i].life != Life::Alive {
-            return Err(format!("{name} is not running."));
-        }
-        let held: Vec<String> = self.lanes[i]
-            .jobs
-            .iter()
-            .flat_map(|j| j.unfinished().map(|t| t.message_id.clone()))
-            .collect();
-        let verb = match life {
-            Life::Hung => "hung (no progress, no heartbeats)",
-            _ => "crashed",
-        };
-        if held.is_empty() {
-            self.say(self.actor(i), None, format!("{name} {verb}"));
-        }
-        for message_id in held {
-            let m = self.labels.get(&message_id);
-            let text = format!("{name} {verb} while holding {m}");
-            self.say(self.actor(i), Some(&message_id), text);
-        }
-        self.halt(i, life);
-        Ok(json!({ "worker": name }))
-    }
-
-    /// Stops a lane's clock: no timers, and any long poll it waits on is orphaned.
-    fn halt(&mut self, i: usize, life: Life) {
-        let lane = &mut self.lanes[i];
-        lane.life = life;
-        lane.epoch += 1;
-        lane.polling = false;
-        let id = lane.id;
-        self.cancel_lane(id);
-    }
-
-    pub(crate) fn restart(&mut self, name: &str) -> Result<Value, String> {
-        let i = self.lane_index(name)?;
-        let lane = &mut self.lanes[i];
-        if lane.life == Life::Alive {
-            return Err(format!("{name} is running; kill it or let it hang first."));
-        }
-        lane.life = Life::Alive;
-        lane.epoch += 1;
-        lane.jobs.clear();
-        let id = lane.id;
-        self.holders.retain(|_, holder| holder != name);
-        self.say(
-            self.actor(i),
-            None,
-            format!("{name} restarted: it has forgotten what it held"),
-        );
-        self.ensure_polling(id);
-        Ok(json!({ "worker": name }))
-    }
-
-    pub(crate) fn arm(
-        &mut self,
-        name: &str,
-        fault: &str,
-        flag: fn(&mut crate::lane::Armed) -> &mut bool,
-    ) -> Result<Value, String> {
-        let i = self.lane_index(name)?;
-        *flag(&mut self.lanes[i].armed) = true;
-        self.say(
-            self.actor(i),
-            None,
-            format!("{fault} armed on {name} for its current or next message"),
-        );
-        Ok(json!({ "worker": name, "armed": fault }))
-    }
-
-    /// FailJob: the message being processed fails now; if none, the next one will.
-    pub(crate) fn fail_job(&mut self, name: &str) -> Result<Value, String> {
-        let i = self.lane_index(name)?;
-        let lane = &mut self.lanes[i];
-        let lane_id = lane.id;
-        let alive = lane.life == Life::Alive;
-        let running = lane.jobs.iter_mut().find(|j| {
-            j.started.is_some() && j.kind != JobKind::Manual && j.current_task().is_some()
-        });
-        match running {
-            Some(job) if alive => {
-                let job_id = job.id;
-                let current = job.current;
-                job.tasks[current].failure = Some(Failure::Injected);
-                self.fail_task(i, job_id);
-                self.job_due(lane_id, job_id);
-                Ok(json!({ "worker": name, "failed": true }))
-            }
-            _ => self.arm(name, "FailJob", |a| &mut a.fail_job),
-        }
-    }
-
-    /// Drag-and-drop: the lane receives that message now.
-    pub(crate) fn deliver(&mut self, name: &str, message_id: &str) -> Result<Value, String> {
-        let i = self.lane_index(name)?;
-        if self.lanes[i].life != Life::Alive {
-            return Err(format!("{name} is not running."));
-        }
-        let policy = &self.lanes[i].policy;
-        let queue_url = self
-            .engine
-            .queue_url(&policy.queue)
-            .ok_or_else(|| format!("The queue {} does not exist.", policy.queue))?;
-        let visibility = policy.visibility_timeout.map(i64::from);
-        let output = self
-            .engine
-            .receive_specific(&queue_url, message_id, visibility)
-            .map_err(|e| e.to_string())?;
-        self.metrics.count_call("ReceiveMessage");
-        self.lanes[i].api_calls += 1;
-        self.settle(&self.actor(i), Some("ReceiveMessage"));
-        let messages = output.messages.clone().unwrap_or_default();
-        self.take(i, &messages);
-        Ok(serde_json::to_value(output).unwrap_or(Value::Null))
-    }
-
-    /// ReceiveMessage by hand.
-    pub(crate) fn manual_receive(&mut self, name: &str) -> Result<Value, String> {
-        let i = self.lane_index(name)?;
-        if self.lanes[i].life != Life::Alive || self.lanes[i].polling {
-            return Err(format!(
-                "{name} cannot receive now (not running, or already waiting)."
-            ));
-        }
-        self.receive(i);
-        Ok(json!({ "worker": name }))
-    }
-
-    /// The held task's (queue URL, receipt handle), for a by-hand action.
-    fn held(&mut self, i: usize, message_id: &str) -> Result<(String, String), String> {
-        let lane = &self.lanes[i];
-        lane.jobs
-            .iter()
-            .find_map(|j| {
-                j.unfinished()
-                    .find(|t| t.message_id == message_id)
-                    .map(|t| (j.queue_url.clone(), t.receipt_handle.clone()))
-            })
-            .ok_or_else(|| format!("{} does not hold that message.", lane.name))
-    }
-
-    /// DeleteMessage by hand (manual mode).
-    pub(crate) fn manual_delete(&mut self, name: &str, message_id: &str) -> Result<Value, String> {
-        let i = self.lane_index(name)?;
-        if self.lanes[i].policy.mode != WorkerMode::Manual {
-            return Err(format!(
-                "{name} is not in manual mode: it deletes by itself."
-            ));
-        }
-        let (queue_url, receipt_handle) = self.held(i, message_id)?;
-        let request = Request::DeleteMessage(DeleteMessageInput {
-            queue_url,
-            receipt_handle,
-        });
-        match self.call(&self.actor(i), request) {
-            Reply::Done(Ok(_)) => {
-                let lane = &mut self.lanes[i];
-                if let Some(task) = lane.task_mut(message_id) {
-                    task.outcome = Some(true);
-                }
-                lane.jobs.retain(|j| j.unfinished().next().is_some());
-                Ok(json!({}))
-            }
-            Reply::Done(Err(e)) => Err(e.to_string()),
-            Reply::Pending(_) => Err("DeleteMessage did not answer.".into()),
-        }
-    }
-
-    /// ChangeMessageVisibility by hand.
-    pub(crate) fn extend(
-        &mut self,
-        name: &str,
-        message_id: &str,
-        visibility_timeout: u32,
-    ) -> Result<Value, String> {
-        let i = self.lane_index(name)?;
-        let (queue_url, receipt_handle) = self.held(i, message_id)?;
-        let request = Request::ChangeMessageVisibility(ChangeMessageVisibilityInput {
-            queue_url,
-            receipt_handle,
-            visibility_timeout: i64::from(visibility_timeout),
-        });
-        match self.call(&self.actor(i), request) {
-            Reply::Done(Ok(_)) => Ok(json!({})),
-            Reply::Done(Err(e)) => Err(e.to_string()),
-            Reply::Pending(_) => Err("ChangeMessageVisibility did not answer.".into()),
-        }
     }
 }

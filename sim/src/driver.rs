@@ -46,7 +46,12 @@ impl Driver for World {
         Some(self.run_sim_value(step))
     }
 
+    /// The summary line, for scripts that use the simulation (a plain engine script prints
+    /// exactly what it prints with the bare engine).
     fn summary(&self) -> Option<Value> {
-        serde_json::to_value(World::summary(self)).ok()
+        let simulated = self.log().iter().any(|s| matches!(s.step, Step::Sim(_)));
+        simulated
+            .then(|| serde_json::to_value(World::summary(self)).ok())
+            .flatten()
     }
 }

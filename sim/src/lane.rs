@@ -314,6 +314,14 @@ impl Lane {
             .find(|t| t.message_id == message_id && t.outcome.is_none())
     }
 
+    /// Drops a message held by hand (manual mode) once it has left the queue.
+    pub(crate) fn forget_manual(&mut self, message_id: &str) {
+        for job in self.jobs.iter_mut().filter(|j| j.kind == JobKind::Manual) {
+            job.tasks.retain(|t| t.message_id != message_id);
+        }
+        self.jobs.retain(|j| !j.tasks.is_empty());
+    }
+
     /// Invocations (or jobs) running.
     pub(crate) fn running(&self) -> usize {
         self.jobs.iter().filter(|j| j.started.is_some()).count()

@@ -6,7 +6,9 @@
 //!
 //! CONTRACT for the UI (keep these signatures; add freely):
 //! * [`World::new`], [`World::load`] (a [`Scenario`]: its steps at time 0 run at once, later
-//!   steps are scheduled and run when the clock reaches them), [`World::replay`] (rewind, links).
+//!   steps are scheduled and run when the clock reaches them); [`World::replay`] (scenario + the
+//!   user's [`World::actions`] up to a time: rewind, share-by-link) and [`World::from_log`] (a
+//!   whole [`World::log`] into a fresh world); `World: Clone` (fork).
 //! * [`World::now`], [`World::advance_to`], [`World::next_deadline`]: the same clock contract as
 //!   the engine; the UI's frame loop calls `advance_to(now + wall_dt * speed)`.
 //! * [`World::apply`]: one user action ([`Step`]) at the current time, appended to the command
@@ -15,15 +17,19 @@
 //! * [`World::drain_events`]: what happened, narrated ([`WorldEvent::text`]), with the actor.
 //! * Read-only: [`World::engine`], [`World::workers`], [`World::holder_of`], [`World::ledger`],
 //!   [`World::metrics`], [`World::summary`], [`World::log`], [`World::actions`].
-//! * [`scenario::library`]: the scenario library compiled in.
+//! * [`scenario::library`]: the scenario library compiled in; [`Scenario::run`] runs one to its
+//!   end and [`Scenario::check`] lists the checked outcomes it misses.
 //! * `World` is the `sqs-sim run` driver (`sqs_engine::script::Driver`).
 #![warn(missing_docs)]
 
 pub mod command;
 mod consume;
 mod driver;
+mod faults;
+mod gauges;
 mod lane;
 pub mod ledger;
+mod manual;
 pub mod metrics;
 mod narrate;
 mod producer;

@@ -53,8 +53,7 @@ impl World {
         if !steady && spec.count != Some(1) {
             return Err("A producer's `every` must be more than 0 seconds.".into());
         }
-        self.next_id += 1;
-        let id = self.next_id;
+        let id = self.fresh_id();
         let name = spec.name.clone();
         self.producers.push(Producer { id, spec, sent: 0 });
         self.schedule(self.now(), Timer::Produce { producer: id });

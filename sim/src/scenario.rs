@@ -6,7 +6,20 @@
 //! * `{"call": Action, "input": {...}, "as"?: NAME, "async"?: bool}`: an SQS call by the user;
 //! * `{"advance": SECONDS}`: later steps run that much later;
 //! * `{"await": NAME}`: `sqs-sim run` waits for an async call (the playground ignores it);
-//! * `{"sim": Action, "input": {...}, "as"?: NAME}`: a simulation action ([`SimAction`]).
+//! * `{"sim": Action, "input": {...}, "as"?: NAME}`: a simulation action ([`SimAction`]):
+//!   - `{"sim": "AddWorker", "input": {"name": "Worker A", "policy": {"queue": "orders", ...}}}`
+//!     (policy fields: [`WorkerPolicy`](crate::WorkerPolicy); all but `queue` optional),
+//!     `{"sim": "SetPolicy", "input": {"worker": "Worker A", "policy": {...}}}`,
+//!     `{"sim": "RemoveWorker", "input": {"worker": "Worker A"}}`;
+//!   - faults: `{"sim": "Kill" | "Hang" | "Restart" | "CrashAfterCommit" | "LoseDeleteResponse" |
+//!     "FailJob", "input": {"worker": "Worker A"}}`;
+//!   - hands: `{"sim": "Deliver", "input": {"worker": "Worker A", "message_id": "..."}}`,
+//!     `{"sim": "Receive", "input": {"worker": "You"}}`,
+//!     `{"sim": "Delete", "input": {"worker": "You", "message_id": "..."}}`,
+//!     `{"sim": "Extend", "input": {"worker": "You", "message_id": "...", "visibility_timeout": 60}}`;
+//!   - producers: `{"sim": "AddProducer", "input": {"name": "P", "queue": "orders", "every": 2,
+//!     "count": 10, "body": "order-{n}", "group_id": "g-{n%3}"}}`,
+//!     `{"sim": "RemoveProducer", "input": {"producer": "P"}}`.
 //!
 //! `expect` holds the checked outcomes, all optional, compared at the end of the run
 //! ([`Scenario::check`]): `summary` (a subset of [`Summary`](crate::Summary)'s fields),

@@ -133,6 +133,57 @@ impl WorkerPolicy {
     }
 }
 
+impl WorkerPolicy {
+    /// Why this policy cannot run, if it cannot (SQS's own ranges, and timings a worker can keep).
+    pub fn check(&self) -> Result<(), String> {
+        let seconds = |what: &str, value: f64, min: f64| {
+            if value.is_finite() && value >= min {
+                Ok(())
+            } else {
+                Err(format!("{what} must be at least {min} s."))
+            }
+        };
+        if self.queue.is_empty() {
+            return Err("A worker needs a queue to consume.".into());
+        }
+        if !(1..=10).contains(&self.max_messages) {
+            return Err("The batch size (MaxNumberOfMessages) must be between 1 and 10.".into());
+        }
+        if self.wait_time_seconds > 20 {
+            return Err("WaitTimeSeconds must be between 0 and 20.".into());
+        }
+        if self.visibility_timeout.is_some_and(|vt| vt > 43_200) {
+            return Err("VisibilityTimeout must be between 0 and 43200 seconds (12 hours).".into());
+        }
+        seconds("The pause after an empty receive", self.idle_pause, 0.0)?;
+        match self.processing {
+            ProcessingTime::Fixed { seconds: s } => seconds("The processing time", s, 0.0)?,
+            ProcessingTime::Uniform { min, max }
+            | ProcessingTime::LongTail { median: min, max } => {
+                seconds("The shortest processing time", min, 0.0)?;
+                seconds("The longest processing time", max, min)?;
+            }
+        }
+        if let Some(hb) = &self.heartbeat {
+            seconds("The heartbeat interval", hb.every, 0.1)?;
+        }
+        if let WorkerMode::Lambda {
+            batch_size,
+            function_timeout,
+            ..
+        } = self.mode
+        {
+            if !(1..=10).contains(&batch_size) {
+                return Err("The Lambda batch size must be between 1 and 10 here.".into());
+            }
+            if !(1..=900).contains(&function_timeout) {
+                return Err("The function timeout must be between 1 and 900 seconds.".into());
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Default for WorkerPolicy {
     fn default() -> Self {
         WorkerPolicy::new("")

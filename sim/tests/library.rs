@@ -95,23 +95,33 @@ fn r021_needs_no_retry() {
 }
 
 #[test]
-fn r022_without_the_ledger_sends_two_notices_and_with_it_one() {
-    assert_eq!(notices(&run("r-022")), 2);
-    let with = run("r-022-ledger");
-    assert_eq!(notices(&with), 1);
-    assert_eq!(with.summary().duplicate_effects, 0);
-    assert_eq!(with.summary().prevented_effects, 2);
+fn r022_without_the_ledger_sends_two_notices() {
+    let world = run("r-022");
+    assert_eq!(notices(&world), 2);
+    assert_eq!(world.summary().duplicate_effects, 2);
 }
 
 #[test]
-fn r023_is_redelivered_after_a_crash_after_commit_and_the_ledger_stops_the_duplicate() {
-    let without = run("r-023");
-    assert_eq!(without.summary().redeliveries, 1);
-    assert_eq!(notices(&without), 2);
-    let with = run("r-023-ledger");
-    assert_eq!(with.summary().redeliveries, 1);
-    assert_eq!(notices(&with), 1);
-    assert_eq!(with.summary().duplicate_effects, 0);
+fn r022_with_the_ledger_sends_one_notice() {
+    let world = run("r-022-ledger");
+    assert_eq!(notices(&world), 1);
+    assert_eq!(world.summary().duplicate_effects, 0);
+    assert_eq!(world.summary().prevented_effects, 2);
+}
+
+#[test]
+fn r023_crashes_after_commit_and_is_redelivered_with_a_duplicate_notice() {
+    let world = run("r-023");
+    assert_eq!(world.summary().redeliveries, 1);
+    assert_eq!(notices(&world), 2);
+}
+
+#[test]
+fn r023_with_the_ledger_is_redelivered_without_a_duplicate() {
+    let world = run("r-023-ledger");
+    assert_eq!(world.summary().redeliveries, 1);
+    assert_eq!(notices(&world), 1);
+    assert_eq!(world.summary().duplicate_effects, 0);
 }
 
 #[test]

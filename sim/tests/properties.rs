@@ -150,6 +150,10 @@ proptest! {
         for n in 0..n_effects {
             prop_assert_eq!(world.ledger().performed_named(&format!("effect {n}")), messages as u64);
         }
+        // And the session, faults included, replays to the same world.
+        let replayed = World::from_log(seed, world.log(), world.now()).unwrap();
+        prop_assert_eq!(replayed.summary(), world.summary());
+        prop_assert_eq!(replayed.ledger(), world.ledger());
     }
 
     #[test]

@@ -101,3 +101,50 @@ fn sqs_sim_run_ends_with_the_summary_the_playground_reaches() {
         assert_eq!(last["summary"], expected, "{}", scenario.id);
     }
 }
+
+#[test]
+fn the_sqs_sim_binary_runs_a_scenario_file_and_ends_with_the_summary_line() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../scenarios/r-022.json");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_sqs-sim"))
+        .args(["run", file])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let last: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    let summary = &last["summary"];
+    for key in [
+        "sent",
+        "deliveries",
+        "redeliveries",
+        "deleted",
+        "dead_lettered",
+        "effects",
+        "duplicate_effects",
+        "prevented_effects",
+        "api_calls",
+        "by_state",
+    ] {
+        assert!(summary.get(key).is_some(), "summary lacks {key}: {summary}");
+    }
+    assert_eq!(summary["duplicate_effects"], 2);
+}
+
+#[test]
+fn a_plain_engine_script_prints_no_summary_line() {
+    let script = ScriptFile::parse(
+        r#"{"steps": [{"call": "CreateQueue", "input": {"QueueName": "q"}, "as": "Q"},
+                      {"call": "SendMessage", "input": {"QueueUrl": "${Q.QueueUrl}", "MessageBody": "a"}}]}"#,
+    )
+    .unwrap();
+    let with_world = run(&mut World::new(0), &script).unwrap();
+    let with_engine = run(&mut sqs_engine::Engine::new(0), &script).unwrap();
+    let text = |lines: Vec<sqs_engine::script::Line>| -> Vec<String> {
+        lines.iter().map(ToString::to_string).collect()
+    };
+    assert_eq!(text(with_world), text(with_engine));
+}

@@ -340,3 +340,82 @@ fn parse_errors_name_the_file_and_step() {
         "y: step 0: unknown step kind (expected \"call\", \"sim\", \"advance\" or \"await\")"
     );
 }
+
+#[test]
+fn sim_steps_serialise_as_documented() {
+    let step = Step::Sim(SimAction::Extend {
+        worker: "A".into(),
+        message_id: "m".into(),
+        visibility_timeout: 60,
+    });
+    assert_eq!(
+        serde_json::to_value(&step).unwrap(),
+        json!({"sim": "Extend", "input": {"worker": "A", "message_id": "m", "visibility_timeout": 60}})
+    );
+    let policy: WorkerPolicy = serde_json::from_value(json!({"queue": "q"})).unwrap();
+    assert_eq!(policy, WorkerPolicy::new("q"));
+}
+
+#[test]
+fn the_heartbeat_stops_once_its_total_time_cap_is_reached() {
+    let (mut world, _) = world_with(20, &["job"]);
+    let policy = WorkerPolicy {
+        processing: ProcessingTime::Fixed { seconds: 100.0 },
+        heartbeat: Some(Heartbeat {
+            every: 10.0,
+            extend_by: 20,
+            max_extensions: None,
+            max_total: Some(25.0),
+        }),
+        ..WorkerPolicy::new("q")
+    };
+    add(&mut world, "A", policy);
+    world.advance_to(80_000);
+    // Extensions at 10 s and 20 s; at 30 s the job has run past 25 s, so no more.
+    assert_eq!(world.metrics().api_calls["ChangeMessageVisibility"], 2);
+    assert!(world
+        .drain_events()
+        .iter()
+        .any(|e| e.text == "A stops its heartbeat: the extension cap is reached"));
+}
+
+#[test]
+fn a_policy_sqs_would_refuse_is_refused_up_front() {
+    let (mut world, _) = world_with(30, &[]);
+    let policy = WorkerPolicy {
+        max_messages: 11,
+        ..WorkerPolicy::new("q")
+    };
+    let error = sim(
+        &mut world,
+        SimAction::AddWorker {
+            name: "A".into(),
+            policy,
+        },
+    )
+    .unwrap_err();
+    assert!(error.contains("between 1 and 10"), "{error}");
+    assert!(world.workers().is_empty());
+}
+
+#[test]
+fn a_manual_lane_lets_go_of_a_message_deleted_by_a_raw_call() {
+    let (mut world, ids) = world_with(30, &["M"]);
+    add(&mut world, "You", manual());
+    sim(
+        &mut world,
+        SimAction::Receive {
+            worker: "You".into(),
+        },
+    )
+    .unwrap();
+    let handle = world.workers()[0].holding[0].receipt_handle.clone();
+    let url = world.engine().queue_url("q").unwrap();
+    call(
+        &mut world,
+        "DeleteMessage",
+        json!({"QueueUrl": url, "ReceiptHandle": handle}),
+    );
+    assert!(world.workers()[0].holding.is_empty());
+    assert_eq!(world.holder_of(&ids[0]), None);
+}

@@ -44,6 +44,12 @@ pub fn group(n: u64) -> String {
     out
 }
 
+/// A count and its noun: `1 message`, `3,412 messages`.
+pub fn plural(n: usize, noun: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{} {noun}{s}", group(n as u64))
+}
+
 /// A long identifier cut to its ends: `AQEBx3…9fQ` (the whole value goes in a tooltip).
 pub fn abbreviate(id: &str, keep: usize) -> String {
     let chars: Vec<char> = id.chars().collect();
@@ -94,6 +100,8 @@ mod tests {
     fn numbers_and_ids() {
         assert_eq!(group(3412), "3,412");
         assert_eq!(group(999), "999");
+        assert_eq!(plural(1, "message"), "1 message");
+        assert_eq!(plural(3412, "message"), "3,412 messages");
         assert_eq!(group(1_000_000), "1,000,000");
         assert_eq!(abbreviate("abcdefghijklmnop", 4), "abcd…mnop");
         assert_eq!(abbreviate("short", 4), "short");

@@ -122,6 +122,15 @@ pub struct PlaygroundProps {
     pub link: Option<LinkOptions>,
 }
 
+impl Default for PlaygroundProps {
+    fn default() -> Self {
+        PlaygroundProps {
+            live: true,
+            link: None,
+        }
+    }
+}
+
 /// The root component. See the module documentation.
 #[component]
 pub fn Playground(props: &PlaygroundProps) -> Html {
@@ -232,6 +241,10 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(Action::AddWorker))
     };
+    let send_panel = html! {
+        <SendPanel next_body={s.next_body()} fifo={stage.queue.as_ref().is_some_and(|q| q.fifo)}
+            error={s.error(&Slot::Send).map(str::to_string)} dispatch={dispatch.clone()} />
+    };
     let ghost = match &u.gesture {
         Gesture::Dragging(d) => html! {
             <div class="drag-ghost" aria-hidden="true"
@@ -254,9 +267,10 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
             </header>
             <main class="layout">
                 <div class="col col-left">
+                    // A sandbox has no script: its producer (you) comes first.
+                    if s.end() == 0 { { send_panel.clone() } }
                     <Story title={scenario.title.clone()} narrative={scenario.narrative.clone()} watch={scenario.watch.clone()} />
-                    <SendPanel next_body={s.next_body()} fifo={stage.queue.as_ref().is_some_and(|q| q.fifo)}
-                        error={s.error(&Slot::Send).map(str::to_string)} dispatch={dispatch.clone()} />
+                    if s.end() > 0 { { send_panel } }
                     <Settings queue={stage.queue.clone()} {dlq_arn} errors={setting_errors} dispatch={dispatch.clone()} />
                 </div>
                 <div class="col col-stage">

@@ -17,7 +17,10 @@ fn expired_handle(handle: &str) -> SqsError {
 }
 
 impl Engine {
-    pub(crate) fn delete_message(&mut self, input: DeleteMessageInput) -> Result<Response, SqsError> {
+    pub(crate) fn delete_message(
+        &mut self,
+        input: DeleteMessageInput,
+    ) -> Result<Response, SqsError> {
         let uid = self.resolve(&input.queue_url)?;
         self.delete_one(uid, &input.receipt_handle)?;
         Ok(Response::Empty(Empty {}))
@@ -128,7 +131,12 @@ impl Engine {
 
     /// ChangeMessageVisibility rules (§6): counted from the call, capped at 12 h after the
     /// receive, a no-op on a message that is already visible again.
-    fn change_visibility_one(&mut self, uid: u32, handle: &str, timeout: i64) -> Result<(), SqsError> {
+    fn change_visibility_one(
+        &mut self,
+        uid: u32,
+        handle: &str,
+        timeout: i64,
+    ) -> Result<(), SqsError> {
         crate::validate::visibility_timeout(timeout)?;
         let r = self.receipt(uid, handle)?;
         let q = self.q(uid);

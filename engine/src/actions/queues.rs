@@ -44,10 +44,7 @@ impl Engine {
             let (mut current, mut wanted) = (Attributes::new(), Attributes::new());
             self.q(uid).config.render(&mut current);
             config.render(&mut wanted);
-            if let Some(diff) = requested
-                .keys()
-                .find(|k| current.get(*k) != wanted.get(*k))
-            {
+            if let Some(diff) = requested.keys().find(|k| current.get(*k) != wanted.get(*k)) {
                 return Err(SqsError::new(
                     ErrorCode::QueueNameExists,
                     format!("A queue already exists with the same name and a different value for attribute {diff}"),

@@ -256,13 +256,17 @@ impl Engine {
     /// A FIFO retry with a ReceiveRequestAttemptId seen in the last 5 minutes: if none of its
     /// messages was deleted, re-received or had its visibility changed, the same messages and
     /// handles come back with a fresh visibility timeout (§4.1). Otherwise `None`.
-    fn retry_attempt(&mut self, uid: u32, id: &str, params: &ReceiveParams) -> Option<Vec<Message>> {
+    fn retry_attempt(
+        &mut self,
+        uid: u32,
+        id: &str,
+        params: &ReceiveParams,
+    ) -> Option<Vec<Message>> {
         let q = self.q(uid);
         let items = q.attempts.get(id, self.now)?.clone();
         let unchanged = items.iter().all(|&(slot, slot_gen, receipt_gen, changes)| {
-            q.lookup(slot, slot_gen).is_some_and(|m| {
-                m.receipt_gen == receipt_gen && m.visibility_changes == changes
-            })
+            q.lookup(slot, slot_gen)
+                .is_some_and(|m| m.receipt_gen == receipt_gen && m.visibility_changes == changes)
         });
         if !unchanged {
             return None;

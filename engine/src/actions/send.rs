@@ -8,34 +8,46 @@ use crate::hash;
 use crate::message::{self, Extras, Message, State};
 use crate::validate;
 
-/// One message to send, borrowed from a SendMessage input or a batch entry.
-struct Outgoing<'a> {
-    body: &'a str,
+/// One message to send, taken from a SendMessage input or a batch entry (owned, so the body
+/// and attributes move into the stored message without a copy).
+struct Outgoing {
+    body: String,
     delay: Option<i64>,
-    attributes: Option<&'a MessageAttributes>,
-    system: Option<&'a MessageAttributes>,
-    dedup_id: Option<&'a str>,
-    group_id: Option<&'a str>,
+    attributes: Option<MessageAttributes>,
+    system: Option<MessageAttributes>,
+    dedup_id: Option<String>,
+    group_id: Option<String>,
 }
 
-impl<'a> From<&'a SendMessageBatchEntry> for Outgoing<'a> {
-    fn from(e: &'a SendMessageBatchEntry) -> Self {
+impl From<SendMessageInput> for Outgoing {
+    fn from(i: SendMessageInput) -> Self {
         Outgoing {
-            body: &e.message_body,
-            delay: e.delay_seconds,
-            attributes: e.message_attributes.as_ref(),
-            system: e.message_system_attributes.as_ref(),
-            dedup_id: e.message_deduplication_id.as_deref(),
-            group_id: e.message_group_id.as_deref(),
+            body: i.message_body,
+            delay: i.delay_seconds,
+            attributes: i.message_attributes,
+            system: i.message_system_attributes,
+            dedup_id: i.message_deduplication_id,
+            group_id: i.message_group_id,
         }
     }
 }
 
-impl Outgoing<'_> {
-    /// Bytes counted against MaximumMessageSize (system attributes excluded, §3.1).
-    fn size(&self) -> usize {
-        self.body.len() + validate::attributes_size(self.attributes)
+impl From<SendMessageBatchEntry> for Outgoing {
+    fn from(e: SendMessageBatchEntry) -> Self {
+        Outgoing {
+            body: e.message_body,
+            delay: e.delay_seconds,
+            attributes: e.message_attributes,
+            system: e.message_system_attributes,
+            dedup_id: e.message_deduplication_id,
+            group_id: e.message_group_id,
+        }
     }
+}
+
+/// Bytes counted against MaximumMessageSize (system attributes excluded, §3.1).
+fn size(body: &str, attributes: Option<&MessageAttributes>) -> usize {
+    body.len() + validate::attributes_size(attributes)
 }
 
 const NO_DEDUP_ID: &str = "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly";
@@ -43,16 +55,9 @@ const NO_DEDUP_ID: &str = "The queue should either have ContentBasedDeduplicatio
 impl Engine {
     pub(crate) fn send_message(&mut self, input: SendMessageInput) -> Result<Response, SqsError> {
         let uid = self.resolve(&input.queue_url)?;
-        let out = Outgoing {
-            body: &input.message_body,
-            delay: input.delay_seconds,
-            attributes: input.message_attributes.as_ref(),
-            system: input.message_system_attributes.as_ref(),
-            dedup_id: input.message_deduplication_id.as_deref(),
-            group_id: input.message_group_id.as_deref(),
-        };
+        let out = Outgoing::from(input);
         self.check_send(uid, &out, false)?;
-        let sent = self.enqueue(uid, &out);
+        let sent = self.enqueue(uid, out);
         Ok(Response::SendMessage(SendMessageOutput {
             message_id: sent.message_id,
             md5_of_message_body: sent.md5_of_message_body,
@@ -72,7 +77,10 @@ impl Engine {
             entries.iter().map(|e| e.id.as_str()),
             "SendMessageBatchRequestEntry",
         )?;
-        let total: usize = entries.iter().map(|e| Outgoing::from(e).size()).sum();
+        let total: usize = entries
+            .iter()
+            .map(|e| size(&e.message_body, e.message_attributes.as_ref()))
+            .sum();
         if total > validate::MAX_BATCH_BYTES {
             return Err(SqsError::new(
                 crate::error::ErrorCode::BatchRequestTooLong,
@@ -94,16 +102,17 @@ impl Engine {
             }
         }
         let mut output = SendMessageBatchOutput::default();
-        for entry in entries {
+        for mut entry in input.entries {
+            let id = std::mem::take(&mut entry.id);
             let out = Outgoing::from(entry);
             match self.check_send(uid, &out, true) {
                 Ok(()) => {
-                    let mut sent = self.enqueue(uid, &out);
-                    sent.id = entry.id.clone();
+                    let mut sent = self.enqueue(uid, out);
+                    sent.id = id;
                     output.successful.push(sent);
                 }
                 Err(err) => output.failed.push(BatchResultErrorEntry {
-                    id: entry.id.clone(),
+                    id,
                     sender_fault: true,
                     code: err.code.query_code().into(),
                     message: Some(err.message),
@@ -116,7 +125,7 @@ impl Engine {
     /// Every per-message rule (§3.2–§3.5); `batch` words the size error as batches do.
     fn check_send(&self, uid: u32, out: &Outgoing, batch: bool) -> Result<(), SqsError> {
         let q = self.q(uid);
-        validate::body(out.body)?;
+        validate::body(&out.body)?;
         if let Some(delay) = out.delay {
             validate::delay_seconds(delay)?;
             if q.fifo() && delay > 0 {
@@ -127,25 +136,29 @@ impl Engine {
                 ));
             }
         }
-        if let Some(attributes) = out.attributes {
+        if let Some(attributes) = &out.attributes {
             validate::message_attributes(attributes)?;
         }
-        if let Some(system) = out.system {
+        if let Some(system) = &out.system {
             validate::system_attributes(system)?;
         }
         let max = q.config.maximum_message_size();
-        if out.size() > max as usize {
-            let verb = if batch { "cannot be validated" } else { "are invalid" };
+        if size(&out.body, out.attributes.as_ref()) > max as usize {
+            let verb = if batch {
+                "cannot be validated"
+            } else {
+                "are invalid"
+            };
             return Err(SqsError::invalid(format!(
                 "One or more parameters {verb}. Reason: Message must be shorter than {max} bytes."
             )));
         }
-        match out.group_id {
+        match out.group_id.as_deref() {
             Some(group) => validate::group_or_dedup_id("MessageGroupId", group)?,
             None if q.fifo() => return Err(SqsError::missing("MessageGroupId")),
             None => {}
         }
-        match out.dedup_id {
+        match out.dedup_id.as_deref() {
             Some(id) if !q.fifo() => {
                 return Err(SqsError::invalid_value(
                     "MessageDeduplicationId",
@@ -163,11 +176,12 @@ impl Engine {
     }
 
     /// Stores a checked message (or recognises a FIFO duplicate, §3.4) and answers as AWS does.
-    fn enqueue(&mut self, uid: u32, out: &Outgoing) -> SendMessageBatchResultEntry {
+    fn enqueue(&mut self, uid: u32, out: Outgoing) -> SendMessageBatchResultEntry {
         let now = self.now;
         let md5_of_message_body = hash::md5_hex(out.body.as_bytes());
-        let md5_of_message_attributes = out.attributes.and_then(hash::md5_of_attributes);
-        let md5_of_message_system_attributes = out.system.and_then(hash::md5_of_attributes);
+        let md5_of_message_attributes = out.attributes.as_ref().and_then(hash::md5_of_attributes);
+        let md5_of_message_system_attributes =
+            out.system.as_ref().and_then(hash::md5_of_attributes);
         let answer = |message_id: String, seq: Option<u64>| SendMessageBatchResultEntry {
             id: String::new(),
             message_id,
@@ -181,8 +195,9 @@ impl Engine {
         let dedup = fifo.then(|| {
             let id = out
                 .dedup_id
-                .map_or_else(|| hash::sha256_hex(out.body.as_bytes()), String::from);
-            let key = match (q.dedup_per_group, out.group_id) {
+                .clone()
+                .unwrap_or_else(|| hash::sha256_hex(out.body.as_bytes()));
+            let key = match (q.dedup_per_group, &out.group_id) {
                 (true, Some(group)) => format!("{group}\u{0}{id}"),
                 _ => id.clone(),
             };
@@ -209,13 +224,14 @@ impl Engine {
         };
         let id = self.rng.uuid();
         let seq = self.next_seq();
+        let (dedup_id, dedup_key) = dedup.unzip();
         let extras = Extras {
-            attributes: out.attributes.cloned().unwrap_or_default(),
+            attributes: out.attributes.unwrap_or_default(),
             trace_header: out
                 .system
-                .and_then(|s| s.get("AWSTraceHeader"))
-                .and_then(|v| v.string_value.clone()),
-            dedup_id: dedup.as_ref().map(|(id, _)| id.clone()),
+                .and_then(|mut s| s.remove("AWSTraceHeader"))
+                .and_then(|v| v.string_value),
+            dedup_id,
             dlq_source_arn: None,
         };
         let has_extras = !extras.attributes.is_empty()
@@ -223,10 +239,10 @@ impl Engine {
             || extras.dedup_id.is_some();
         let msg = Message {
             id: id.clone(),
-            body: out.body.into(),
+            body: out.body,
             md5_of_body: md5_of_message_body.clone(),
             extras: has_extras.then(|| Box::new(extras)),
-            group: out.group_id.map(String::from),
+            group: out.group_id,
             seq,
             sent_at: now,
             enqueued_at: now,
@@ -242,7 +258,7 @@ impl Engine {
         };
         let q = self.q_mut(uid);
         let slot = q.insert(msg);
-        if let Some((_, key)) = dedup {
+        if let Some(key) = dedup_key {
             q.dedup.insert(key, (id.clone(), seq), now);
         }
         let visible_at = match state {
@@ -252,7 +268,7 @@ impl Engine {
         self.emit_with(|e| EventKind::Sent {
             queue: e.q(uid).name.clone(),
             message_id: id.clone(),
-            group_id: out.group_id.map(String::from),
+            group_id: e.q(uid).msg(slot).group.clone(),
             visible_at,
         });
         match state {

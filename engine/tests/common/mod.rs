@@ -49,7 +49,10 @@ impl Sqs {
         let err = self.err(request);
         assert_eq!(err.code, code, "{err}");
         assert_eq!(self.snapshot(), before, "a failed call changed state");
-        assert!(self.e.drain_events().is_empty(), "a failed call emitted events");
+        assert!(
+            self.e.drain_events().is_empty(),
+            "a failed call emitted events"
+        );
         err
     }
 

@@ -41,14 +41,15 @@ fn main() -> ExitCode {
 }
 
 fn run(path: &str) -> Result<(), String> {
+    let label = if path == "-" { "stdin" } else { path };
     let mut text = String::new();
     if path == "-" {
         std::io::stdin().read_to_string(&mut text)
     } else {
         std::fs::File::open(path).and_then(|mut f| f.read_to_string(&mut text))
     }
-    .map_err(|e| format!("{path}: {e}"))?;
-    let script = ScriptFile::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+    .map_err(|e| format!("{label}: {e}"))?;
+    let script = ScriptFile::parse(&text).map_err(|e| format!("{label}: {e}"))?;
     // The driver: the simulation's World (workers, producers, `sim` steps, the summary line).
     let mut driver = sqs_sim::World::new(script.seed);
     let mut out = std::io::stdout().lock();
@@ -56,7 +57,7 @@ fn run(path: &str) -> Result<(), String> {
         // A closed stdout (`| head`) is not an error of the script.
         let _ = writeln!(out, "{line}");
     })
-    .map_err(|e| format!("{path}: {e}"))
+    .map_err(|e| format!("{label}: {e}"))
 }
 
 fn bench(n: u64) -> Result<(), String> {

@@ -3,6 +3,7 @@
 
 use super::message::MessageCard;
 use super::queue::counts;
+use crate::playground::format::plural;
 use crate::playground::stage::Place;
 use crate::playground::Action;
 use yew::prelude::*;
@@ -49,7 +50,7 @@ pub fn DeadLetterPanel(props: &DlqProps) -> Html {
                     <abbr title="A queue that receives messages which were received more than maxReceiveCount times without being deleted.">{ "Dead-letter queue" }</abbr>
                     { for props.name.as_ref().map(|n| html! { <>{ " " }<code>{ n }</code></> }) }
                 </h2>
-                <p class="panel-sub">{ format!("{} messages", props.place.total) }</p>
+                <p class="panel-sub">{ plural(props.place.total, "message") }</p>
             </header>
             { body }
         </section>

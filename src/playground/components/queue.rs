@@ -2,7 +2,7 @@
 //! picked message to a worker by keyboard, and why a FIFO message cannot be taken.
 
 use super::message::MessageCard;
-use crate::playground::format::group;
+use crate::playground::format::{group, plural};
 use crate::playground::stage::{Card, Look, Place, QueueInfo};
 use crate::playground::Action;
 use web_sys::HtmlElement;
@@ -139,7 +139,7 @@ fn summary(place: &Place) -> String {
 pub fn counts(place: &Place) -> Html {
     html! {
         <>
-            <p class="note">{ format!("Showing counts: {} messages", group(place.total as u64)) }</p>
+            <p class="note">{ format!("Showing counts: {}", plural(place.total, "message")) }</p>
             <ul class="counts">
                 { for place.counts.iter().map(|(look, n)| html! {
                     <li class="count-tile" data-look={look.key()}>
