@@ -17,6 +17,13 @@
 //!
 //! The semantics follow `shared/reference/sqs-semantics.md`; where AWS is random or silent, its
 //! section 13 fixes the choice.
+//!
+//! Layout: `engine` (state, clock, dispatcher), `actions/` (one module per family of SQS
+//! actions), `queue` (a queue's message slab and indexes), `fifo` (message groups), `message`
+//! (a stored message and its received form), `attributes` (queue attributes), `validate`
+//! (input rules), `timers`, `receipt` (receipt handles), `move_task` (redrive), `window`
+//! (5-minute dedup and attempt-id memory), `hash` / `base64` / `rng` (digests, encoding and the
+//! seeded PRNG), `deliver` (the playground's hand delivery).
 #![warn(missing_docs)]
 
 mod actions;

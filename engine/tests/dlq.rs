@@ -212,3 +212,32 @@ fn redrive_policy_validation() {
     s.set(&url, &[("RedrivePolicy", "")]).unwrap();
     assert!(!s.attributes(&url).contains_key("RedrivePolicy"));
 }
+
+#[test]
+fn hand_delivery_past_max_receive_count_dead_letters() {
+    // deliver.rs + §9: a hand delivery is a receive attempt; past maxReceiveCount it moves the
+    // message to the DLQ and answers {}.
+    let mut s = Sqs::new();
+    let dlq = s.create("dlq", &[]);
+    let src = s.create(
+        "src",
+        &[
+            ("VisibilityTimeout", "0"),
+            ("RedrivePolicy", &policy("dlq", 1)),
+        ],
+    );
+    let id = s.send(&src, "poison").message_id;
+    assert!(s
+        .e
+        .receive_specific(&src, &id, None)
+        .unwrap()
+        .messages
+        .is_some());
+    assert!(s
+        .e
+        .receive_specific(&src, &id, None)
+        .unwrap()
+        .messages
+        .is_none());
+    assert_eq!(s.counts(&dlq), counts(1, 0, 0));
+}

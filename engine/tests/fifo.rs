@@ -376,3 +376,29 @@ fn zero_visibility_receives_never_repeat_a_message_in_one_answer() {
         "2"
     );
 }
+
+#[test]
+fn hand_delivery_follows_receive_rules() {
+    // deliver.rs: a chosen message is taken only if a ReceiveMessage could return it (§4.5).
+    let mut s = Sqs::new();
+    let url = fifo(&mut s, &[]);
+    let a = s.send_fifo(&url, "a", "g").message_id;
+    let b = s.send_fifo(&url, "b", "g").message_id;
+    let got = s.e.receive_specific(&url, &a, Some(5)).unwrap();
+    let m = &got.messages.unwrap()[0];
+    assert_eq!(m.body, "a");
+    assert_eq!(
+        m.attributes.as_ref().unwrap()["ApproximateReceiveCount"],
+        "1"
+    );
+    // b waits behind in-flight a; a itself is in flight; an unknown id is refused. None of
+    // these refusals changes anything.
+    let before = s.snapshot();
+    for id in [b.as_str(), a.as_str(), "nope"] {
+        let err = s.e.receive_specific(&url, id, None).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidParameterValueException);
+    }
+    assert_eq!(s.snapshot(), before);
+    s.at(5_000);
+    assert!(s.e.receive_specific(&url, &a, None).is_ok());
+}
