@@ -389,7 +389,20 @@ impl Engine {
                 break;
             }
         }
+        // Drop dead entries at the top so that `next_deadline` is exact.
         while let Some((at, timer)) = self.timers.peek() {
+            if let Timer::Retention { queue } = timer {
+                // Set for a message deleted since: re-aim at the oldest remaining one.
+                let early = self.q_opt(queue).is_some_and(|q| {
+                    q.retention_timer == Some(at) && q.next_expiry().is_none_or(|e| e > at)
+                });
+                if early {
+                    self.timers.discard_first();
+                    self.q_mut(queue).retention_timer = None;
+                    self.schedule_retention(queue);
+                    continue;
+                }
+            }
             if self.is_live(at, timer) {
                 break;
             }

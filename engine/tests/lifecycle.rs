@@ -530,3 +530,26 @@ fn create_queue_idempotency_and_recent_deletion() {
     s.at(61_000);
     s.ok(create);
 }
+
+#[test]
+fn next_deadline_is_exact() {
+    // advance_to/next_deadline contract: the earliest instant with work, nothing stale.
+    let mut s = Sqs::new();
+    let url = s.create(
+        "q",
+        &[
+            ("MessageRetentionPeriod", "60"),
+            ("VisibilityTimeout", "10"),
+        ],
+    );
+    assert_eq!(s.e.next_deadline(), None);
+    s.send(&url, "a");
+    assert_eq!(s.e.next_deadline(), Some(60_000));
+    let h = s.receive(&url, 1)[0].receipt_handle.clone();
+    assert_eq!(s.e.next_deadline(), Some(10_000));
+    s.at(5_000);
+    s.send(&url, "b");
+    s.delete(&url, &h).unwrap();
+    // a's visibility and retention entries are gone; b expires at 65 s.
+    assert_eq!(s.e.next_deadline(), Some(65_000));
+}

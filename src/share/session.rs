@@ -46,25 +46,9 @@ impl Session {
         }
     }
 
-    /// Rebuilds the world at the playhead: load the scenario, replay each action at its time,
-    /// then run to the playhead. An action that fails, or that goes back in time, is an error
-    /// naming it.
+    /// Rebuilds the world at the playhead by deterministic replay. A bad action is an error
+    /// naming it, and nothing is built.
     pub fn rebuild(&self, library: impl Fn(&str) -> Option<Scenario>) -> Result<World, String> {
-        let scenario = self.resolve(library)?;
-        let mut world = World::load(&scenario)?;
-        for (i, action) in self.actions.iter().enumerate() {
-            if action.at < world.now() {
-                return Err(format!(
-                    "Action {} is dated before the one before it.",
-                    i + 1
-                ));
-            }
-            world.advance_to(action.at);
-            world
-                .apply(action.step.clone())
-                .map_err(|e| format!("Action {} cannot be replayed: {e}", i + 1))?;
-        }
-        world.advance_to(self.playhead.max(world.now()));
-        Ok(world)
+        World::replay(&self.resolve(library)?, &self.actions, self.playhead)
     }
 }

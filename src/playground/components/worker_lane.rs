@@ -1,5 +1,5 @@
 //! A worker lane: the worker's state, the messages it holds with their countdown rings, its
-//! controls (Kill, Restart, Hang, the faults the simulation offers, Remove), its policy, and on
+//! controls (Kill, Restart, the faults the simulation offers (Hang among them), Remove), its policy, and on
 //! a manual lane the DeleteMessage / ChangeMessageVisibility buttons you press as the worker.
 
 use super::icons::{icon, Icon};
@@ -110,10 +110,13 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
             <div class="lane-actions">
                 <button class="danger" onclick={sim(|worker| SimAction::Kill { worker })}>{ "Kill" }</button>
                 <button onclick={sim(|worker| SimAction::Restart { worker })}>{ "Restart" }</button>
-                <button onclick={sim(|worker| SimAction::Hang { worker })}>{ "Hang" }</button>
                 <details class="faults">
                     <summary>{ "Faults" }</summary>
                     <div class="fault-list">
+                        <button onclick={sim(|worker| SimAction::Hang { worker })}
+                            title="The worker stays alive but stops: no progress, no heartbeat, no delete.">
+                            { "Hang" }
+                        </button>
                         <button onclick={sim(|worker| SimAction::CrashAfterCommit { worker })}
                             title="The job does its side effects, then the worker crashes before DeleteMessage.">
                             { "Crash after commit" }
@@ -168,7 +171,7 @@ fn hand_calls(props: &LaneProps, cards: &[Card]) -> Html {
                     <span>{ &c.body }</span>
                     <button onclick={delete} aria-label={format!("DeleteMessage {}", c.body)}>{ "DeleteMessage" }</button>
                     <button onclick={extend} aria-label={format!("ChangeMessageVisibility {}: {EXTEND_BY} s", c.body)}>
-                        { format!("Hide {EXTEND_BY} s more") }
+                        { format!("+{EXTEND_BY} s") }
                     </button>
                 </div>
             })

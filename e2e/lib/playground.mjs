@@ -1,0 +1,56 @@
+// Helpers for the playground's end-to-end tests: find things by their accessible names (as
+// teachers' scripts and embedding pages do), drag with real pointer events, drive the clock.
+import { assert, eventually } from './harness.mjs';
+
+/** Opens the playground with a query (e.g. '?scenario=sandbox') and waits for the stage. */
+export async function open(page, url, query = '') {
+  await page.goto(url(query));
+  await region(page, 'Queue').waitFor();
+}
+
+/** The region (section with aria-label) named exactly `name`. */
+export const region = (scope, name) => scope.getByRole('region', { name, exact: true });
+
+/** The button named exactly `name`. */
+export const button = (scope, name) => scope.getByRole('button', { name, exact: true });
+
+/** The message items of a region, by accessible name. */
+export async function messages(scope) {
+  return scope.getByRole('listitem').evaluateAll((items) =>
+    items.filter((i) => i.classList.contains('msg')).map((i) => i.getAttribute('aria-label')),
+  );
+}
+
+/** Waits until some message in `scope` has a name matching `pattern`; returns its name. */
+export async function waitForMessage(scope, pattern, timeout = 8000) {
+  return eventually(
+    async () => {
+      const names = await messages(scope);
+      const hit = names.find((n) => pattern.test(n));
+      assert.ok(hit, `no message matching ${pattern} in ${JSON.stringify(names)}`);
+      return hit;
+    },
+    { timeout },
+  );
+}
+
+/** Presses Send message `n` times (in the sandbox: order-1, order-2, ...). */
+export async function send(page, n = 1) {
+  for (let i = 0; i < n; i++) await button(page, 'Send message').click();
+}
+
+/** Drags `source` onto `target` with pointer events (mouse down, gradual moves, up). */
+export async function drag(page, source, target) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await target.scrollIntoViewIfNeeded();
+  await source.scrollIntoViewIfNeeded();
+  const a = await source.boundingBox();
+  const b = await target.boundingBox();
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 3, { steps: 12 });
+  await page.mouse.up();
+}
+
+/** The clock's wall-time text (12:00:30). */
+export const clock = (page) => page.locator('.clock-wall').textContent();
