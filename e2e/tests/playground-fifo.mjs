@@ -15,7 +15,7 @@ test('a FIFO group is blocked behind an in-flight message', async ({ page, url, 
   await screenshot('playground-fifo-blocked');
 
   // When A1's timeout runs out the group moves again.
-  await button(page, '100×').click();
+  await button(page, '10×').click();
   await button(page, 'Play').click();
   await waitForMessage(page.locator('body'), /^A2, in flight/, 10_000);
 });

@@ -1,5 +1,5 @@
 // Keyboard only: reach every control with Tab, operate it with Enter/Space, see the focus.
-import { test, assert } from '../lib/harness.mjs';
+import { test, assert, eventually } from '../lib/harness.mjs';
 import { open, region, waitForMessage, clock } from '../lib/playground.mjs';
 
 /** Presses Tab until the focused element satisfies `matches` (its accessible name, tag). */
@@ -26,8 +26,9 @@ test('keyboard only: send, hand to a worker, kill, step', async ({ page, url, sc
   const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
   assert.notEqual(outline, 'none', 'the focused message shows a visible focus ring');
   await page.keyboard.press('Enter');
-  const focused = await page.evaluate(() => document.activeElement.textContent);
-  assert.equal(focused, 'Give to Worker 1');
+  await eventually(async () =>
+    assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Give to Worker 1'),
+  );
   await screenshot('playground-keyboard-pick');
   await page.keyboard.press('Enter');
   await waitForMessage(region(page, 'Worker 1'), /^order-1, in flight/);

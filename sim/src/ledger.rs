@@ -103,6 +103,11 @@ impl Ledger {
         self.duplicates
     }
 
+    /// How many distinct idempotency keys have been performed.
+    pub(crate) fn keys(&self) -> usize {
+        self.done.len()
+    }
+
     /// Repeats the idempotency check stopped.
     pub fn prevented(&self) -> u64 {
         self.prevented

@@ -22,6 +22,7 @@
 //! * `World` is the `sqs-sim run` driver (`sqs_engine::script::Driver`).
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod command;
 mod consume;
 mod driver;

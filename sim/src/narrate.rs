@@ -31,6 +31,11 @@ impl Labels {
         self.0.insert(new_id.to_string(), label);
     }
 
+    /// How many labels are remembered.
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+
     /// The message's label.
     pub(crate) fn get(&self, message_id: &str) -> String {
         self.0

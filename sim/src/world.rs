@@ -581,6 +581,16 @@ impl World {
         self.push(actor, None, None, message_id, text);
     }
 
+    /// Events recorded and not drained yet.
+    pub(crate) fn events_len(&self) -> usize {
+        self.events.len()
+    }
+
+    /// World timers scheduled.
+    pub(crate) fn timers_len(&self) -> usize {
+        self.timers.len()
+    }
+
     /// What happened since the last call, in order.
     pub fn drain_events(&mut self) -> Vec<WorldEvent> {
         std::mem::take(&mut self.events)

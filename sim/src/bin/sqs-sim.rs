@@ -6,6 +6,10 @@
 //! * `sqs-sim bench [N]` (default 1,000,000): N message lifecycles per run, median of 3 runs, one
 //!   figure line per batching mode; the last line is `lifecycles_per_sec=N` for the batch-of-10
 //!   worker (`sqs_engine::bench`).
+//! * `sqs-sim bench day [SECONDS]`: the fast-forward benchmark (`sqs_sim::bench`): the issue's
+//!   day (10 messages a second, 20 workers with heartbeats, 1% poison) run to its end (or to
+//!   SECONDS of virtual time); prints `fast_forward_day_ms=N` and the summary counts, then
+//!   `day_check=ok` or the problems found.
 
 use sqs_engine::bench::{measure, Batching};
 use sqs_engine::script::{run_streaming, ScriptFile};
@@ -13,7 +17,8 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "usage: sqs-sim run FILE.json|-  |  sqs-sim bench [N]";
+const USAGE: &str =
+    "usage: sqs-sim run FILE.json|-  |  sqs-sim bench [N]  |  sqs-sim bench day [SECONDS]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -25,6 +30,11 @@ fn main() -> ExitCode {
     {
         ["run", path] => run(path),
         ["bench"] => bench(1_000_000),
+        ["bench", "day"] => bench_day(sqs_sim::bench::DAY),
+        ["bench", "day", secs] => match secs.replace(['_', ','], "").parse::<u64>() {
+            Ok(s) if s > 0 => bench_day(s * 1000),
+            _ => Err(format!("bench day: SECONDS must be a positive integer, not {secs:?}")),
+        },
         ["bench", n] => match n.replace(['_', ','], "").parse() {
             Ok(n) if n > 0 => bench(n),
             _ => Err(format!("bench: N must be a positive integer, not {n:?}")),
@@ -70,5 +80,22 @@ fn bench(n: u64) -> Result<(), String> {
         last = result.lifecycles_per_sec;
     }
     println!("lifecycles_per_sec={last:.0}");
+    Ok(())
+}
+
+fn bench_day(until: sqs_engine::Millis) -> Result<(), String> {
+    let origin = Instant::now();
+    let result = sqs_sim::bench::run_day(1, until, || origin.elapsed().as_secs_f64());
+    println!("{result}");
+    let problems = if until == sqs_sim::bench::DAY {
+        result.problems()
+    } else {
+        Vec::new()
+    };
+    if problems.is_empty() {
+        println!("day_check=ok");
+    } else {
+        println!("day_check=failed: {}", problems.join("; "));
+    }
     Ok(())
 }

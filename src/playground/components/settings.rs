@@ -113,14 +113,14 @@ pub fn Settings(props: &SettingsProps) -> Html {
     html! {
         <section class="panel settings" aria-label="Queue settings">
             <h2>{ "Queue settings" }</h2>
-            <label class="field">
-                <span class="field-label">{ "Queue type" }</span>
-                <select onchange={on_type}>
+            <div class="field">
+                <label class="field-label" for="queue-type">{ "Queue type" }</label>
+                <select id="queue-type" onchange={on_type} aria-describedby="queue-type-help">
                     <option value={SANDBOX} selected={!queue.fifo}>{ "Standard" }</option>
                     <option value={SANDBOX_FIFO} selected={queue.fifo}>{ "FIFO" }</option>
                 </select>
-                <span class="help">{ "SQS fixes a queue's type when it is created: changing it opens a fresh sandbox." }</span>
-            </label>
+                <span class="help" id="queue-type-help">{ "SQS fixes a queue's type when it is created: changing it opens a fresh sandbox." }</span>
+            </div>
             { for NUMERIC.iter().map(|(label, name, help)| html! {
                 <SettingField
                     key={*name}
@@ -143,12 +143,13 @@ pub fn Settings(props: &SettingsProps) -> Html {
                 on_set={on_max_receives}
             />
             if queue.fifo {
-                <label class="field check">
-                    <input type="checkbox" checked={queue.attribute("ContentBasedDeduplication") == Some("true")} onchange={on_cbd} />
-                    <span class="field-label">{ "Content-based deduplication" }</span>
-                    <span class="help">{ "ContentBasedDeduplication: the body's SHA-256 is the deduplication ID when a send gives none." }</span>
+                <div class="field check">
+                    <input id="queue-cbd" type="checkbox" checked={queue.attribute("ContentBasedDeduplication") == Some("true")}
+                        onchange={on_cbd} aria-describedby="queue-cbd-help" />
+                    <label class="field-label" for="queue-cbd">{ "Content-based deduplication" }</label>
+                    <span class="help" id="queue-cbd-help">{ "ContentBasedDeduplication: the body's SHA-256 is the deduplication ID when a send gives none." }</span>
                     { for error("ContentBasedDeduplication").map(|e| html! { <span class="error" role="alert">{ e }</span> }) }
-                </label>
+                </div>
             }
         </section>
     }

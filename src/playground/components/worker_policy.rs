@@ -161,15 +161,15 @@ pub fn PolicyEditor(props: &PolicyProps) -> Html {
     };
     let d = &*draft;
     let lambda = d.mode == "lambda";
+    let mode_id = format!("policy-mode-{}", props.worker.replace(|c: char| !c.is_alphanumeric(), "-"));
     html! {
         <form class="policy-form" {onsubmit}>
-            <label>{ "Mode" }
-                <select onchange={on_mode}>
+            <label for={mode_id.clone()}>{ "Mode" }</label>
+                <select id={mode_id} onchange={on_mode}>
                     <option value="auto" selected={d.mode == "auto"}>{ "Polls by itself" }</option>
                     <option value="manual" selected={d.mode == "manual"}>{ "You are the worker" }</option>
                     if lambda { <option value="lambda" selected=true>{ "Lambda (as configured)" }</option> }
                 </select>
-            </label>
             <label>
                 <abbr title="ReceiveMessage WaitTimeSeconds: 0 is a short poll; more is a long poll that waits for a message.">{ "Wait time" }</abbr>
                 { " (seconds)" }

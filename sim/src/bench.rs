@@ -1,0 +1,250 @@
+//! The fast-forward benchmark behind `sqs-sim bench day`, shared by the native and the wasm build.
+//!
+//! [`day_scenario`] is the issue's day: a standard queue `orders` (VisibilityTimeout 30 s) with a
+//! dead-letter queue `orders-dlq` (maxReceiveCount 3); a producer sending one message every
+//! 0.1 s (10 per second) for 86,400 s, 1 body in 100 poison (`tag-0`); 20 automatic workers
+//! that long-poll (20 s) up to 10 messages, process each in Uniform 0.5–2.5 s (mean 1.5 s:
+//! 20 workers keep up with 10 messages a second at 75 % utilisation; the 2–8 s of the first
+//! draft would need 50 workers), perform one idempotent side effect ("ship the order") and
+//! heartbeat every 10 s (VisibilityTimeout 30 s more) while a batch lasts.
+//!
+//! [`run_day`] runs a [`World`] through it to t = 1 day in chunks of one virtual minute, draining
+//! the events after each chunk as the UI's frame loop does, and reports the time taken, the
+//! summary and what the world retains at the end (the memory bounds). [`DayResult::problems`]
+//! lists what does not add up (every message sent is deleted, dead-lettered or still queued).
+//!
+//! The crate never reads a clock: the caller passes one (seconds from any origin).
+
+use crate::metrics::Summary;
+use crate::{Scenario, World};
+use serde_json::json;
+use sqs_engine::Millis;
+use std::fmt;
+
+/// One simulated day.
+pub const DAY: Millis = 86_400_000;
+/// Messages the producer sends in a day (10 a second).
+pub const DAY_MESSAGES: u64 = 864_000;
+/// The chunk of virtual time [`run_day`] advances between two drains of the events.
+pub const CHUNK: Millis = 60_000;
+
+/// The issue's day as a scenario (see the module documentation).
+pub fn day_scenario(seed: u64) -> Scenario {
+    let mut steps = vec![
+        json!({"call": "CreateQueue", "input": {"QueueName": "orders-dlq"}, "as": "DLQ"}),
+        json!({"call": "GetQueueAttributes",
+               "input": {"QueueUrl": "${DLQ.QueueUrl}", "AttributeNames": ["QueueArn"]},
+               "as": "DLQA"}),
+        json!({"call": "CreateQueue", "input": {"QueueName": "orders", "Attributes": {
+            "VisibilityTimeout": "30",
+            "RedrivePolicy": "{\"deadLetterTargetArn\":\"${DLQA.Attributes.QueueArn}\",\"maxReceiveCount\":\"3\"}"
+        }}}),
+    ];
+    for n in 1..=20 {
+        steps.push(json!({"sim": "AddWorker", "input": {
+            "name": format!("Worker {n}"),
+            "policy": {
+                "queue": "orders",
+                "wait_time_seconds": 20,
+                "max_messages": 10,
+                "processing": {"kind": "Uniform", "min": 0.5, "max": 2.5},
+                "heartbeat": {"every": 10, "extend_by": 30},
+                "effects": [{"name": "ship the order", "idempotent": true}],
+                "poison_marker": "tag-0"
+            }
+        }}));
+    }
+    steps.push(json!({"sim": "AddProducer", "input": {
+        "name": "Orders", "queue": "orders", "every": 0.1, "count": DAY_MESSAGES,
+        "body": "order-{n} tag-{n%100}"
+    }}));
+    steps.push(json!({"advance": DAY / 1000}));
+    Scenario {
+        id: "bench-day".into(),
+        title: "One day: 10 messages a second, 20 workers, 1% poison".into(),
+        narrative: String::new(),
+        watch: Vec::new(),
+        seed,
+        steps,
+        expect: None,
+    }
+}
+
+/// What the world holds at the end of a run: the sizes of everything that could grow.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Retained {
+    /// Events recorded and not drained yet.
+    pub events: usize,
+    /// Message labels remembered.
+    pub labels: usize,
+    /// Holder entries (messages in flight at a worker).
+    pub holders: usize,
+    /// Ledger entries kept in detail.
+    pub ledger_entries: usize,
+    /// Idempotency keys the ledger remembers.
+    pub ledger_keys: usize,
+    /// World timers scheduled.
+    pub timers: usize,
+    /// Depth samples.
+    pub samples: usize,
+    /// Steps in the command log.
+    pub log: usize,
+}
+
+impl World {
+    /// The sizes of what the world keeps (for the memory figures of the benchmarks).
+    pub fn retained(&self) -> Retained {
+        Retained {
+            events: self.events_len(),
+            labels: self.labels.len(),
+            holders: self.holders.len(),
+            ledger_entries: self.ledger.effects.len(),
+            ledger_keys: self.ledger.keys(),
+            timers: self.timers_len(),
+            samples: self.metrics.samples.len(),
+            log: self.log().len(),
+        }
+    }
+}
+
+/// What [`run_day`] measured.
+#[derive(Clone, Debug)]
+pub struct DayResult {
+    /// Wall time of the whole run (loading the scenario included), in seconds.
+    pub secs: f64,
+    /// The world's summary at the end.
+    pub summary: Summary,
+    /// Events drained over the run.
+    pub events: u64,
+    /// What the world holds at the end.
+    pub retained: Retained,
+    /// Messages still in `orders-dlq` at the end.
+    pub dead_letter_left: u64,
+}
+
+impl DayResult {
+    /// What does not add up, if anything (an empty list: the run is consistent).
+    pub fn problems(&self) -> Vec<String> {
+        let s = &self.summary;
+        let state = |k: &str| s.by_state.get(k).copied().unwrap_or(0);
+        let mut problems = Vec::new();
+        if s.sent != DAY_MESSAGES {
+            problems.push(format!("sent {} messages, not {DAY_MESSAGES}", s.sent));
+        }
+        let left = state("visible") + state("in_flight") + state("delayed");
+        if s.deleted + s.dead_lettered + left != s.sent {
+            problems.push(format!(
+                "deleted {} + dead-lettered {} + left {left} != sent {}",
+                s.deleted, s.dead_lettered, s.sent
+            ));
+        }
+        if state("dead_letter") != s.dead_lettered {
+            problems.push(format!(
+                "the dead-letter queue holds {}, {} were dead-lettered",
+                state("dead_letter"),
+                s.dead_lettered
+            ));
+        }
+        // 1 message in 100 is poison; the last ones may not have made their 4 receives yet.
+        let poison = DAY_MESSAGES / 100;
+        if !(poison - 10..=poison).contains(&s.dead_lettered) {
+            problems.push(format!("dead-lettered {}, expected about {poison}", s.dead_lettered));
+        }
+        if s.effects != s.deleted {
+            problems.push(format!(
+                "{} effects for {} messages deleted",
+                s.effects, s.deleted
+            ));
+        }
+        if left > 100 {
+            problems.push(format!("{left} messages left: the workers fell behind"));
+        }
+        problems
+    }
+}
+
+impl fmt::Display for DayResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = &self.summary;
+        let r = &self.retained;
+        let state = |k: &str| s.by_state.get(k).copied().unwrap_or(0);
+        write!(
+            f,
+            "fast_forward_day_ms={:.0} sent={} deliveries={} redeliveries={} deleted={} dead_lettered={} \
+             effects={} duplicate_effects={} prevented_effects={} api_calls={} empty_receives={} cost_usd={} \
+             left_visible={} left_in_flight={} left_dead_letter={} events={} \
+             retained_events={} retained_labels={} retained_holders={} retained_ledger_entries={} \
+             retained_ledger_keys={} retained_timers={} retained_samples={}",
+            self.secs * 1000.0,
+            s.sent,
+            s.deliveries,
+            s.redeliveries,
+            s.deleted,
+            s.dead_lettered,
+            s.effects,
+            s.duplicate_effects,
+            s.prevented_effects,
+            s.api_calls,
+            s.empty_receives,
+            s.cost_usd,
+            state("visible"),
+            state("in_flight"),
+            self.dead_letter_left,
+            self.events,
+            r.events,
+            r.labels,
+            r.holders,
+            r.ledger_entries,
+            r.ledger_keys,
+            r.timers,
+            r.samples,
+        )
+    }
+}
+
+/// Runs [`day_scenario`] to `until` (normally [`DAY`]), draining events every [`CHUNK`].
+/// `clock` returns seconds from any fixed origin.
+pub fn run_day(seed: u64, until: Millis, clock: impl Fn() -> f64) -> DayResult {
+    let start = clock();
+    let mut world = World::load(&day_scenario(seed)).expect("the day scenario loads");
+    let mut events = 0u64;
+    let mut t = 0;
+    while t < until {
+        t = (t + CHUNK).min(until);
+        world.advance_to(t);
+        events += world.drain_events().len() as u64;
+    }
+    let secs = clock() - start;
+    let summary = world.summary();
+    let dead_letter_left = world
+        .queue_depth("orders-dlq")
+        .values()
+        .copied()
+        .sum::<u64>();
+    DayResult {
+        secs,
+        summary,
+        events,
+        retained: world.retained(),
+        dead_letter_left,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ten_minutes_of_the_day_add_up() {
+        let result = run_day(1, 600_000, || 0.0);
+        let s = &result.summary;
+        assert_eq!(s.sent, 6000);
+        let state = |k: &str| s.by_state.get(k).copied().unwrap_or(0);
+        let left = state("visible") + state("in_flight") + state("delayed");
+        assert_eq!(s.deleted + s.dead_lettered + left, s.sent);
+        assert!(left < 100, "{left} left: the workers fall behind");
+        assert!(s.dead_lettered > 40 && s.dead_lettered <= 60, "{s:?}");
+        assert_eq!(s.duplicate_effects, 0);
+        assert_eq!(result.retained.events, 0);
+    }
+}
