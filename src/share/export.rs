@@ -4,7 +4,7 @@
 use super::session::{ScenarioSource, Session};
 use serde_json::{json, Value};
 use sqs_engine::Millis;
-use sqs_sim::{Scenario, WorldEvent};
+use sqs_sim::{Sample, Scenario, WorldEvent};
 
 /// The largest file the playground imports; bigger ones are refused before parsing.
 pub const MAX_IMPORT_BYTES: usize = 4 * 1024 * 1024;
@@ -17,7 +17,7 @@ pub fn session_file(session: &Session, scenario: &Scenario) -> Value {
     let mut clock: Millis = 0; // time of the steps written so far
     let mut scenario_clock: Millis = 0; // time the scenario's own steps have reached
     let mut actions = session.actions.iter().peekable();
-    let mut emit_at = |steps: &mut Vec<Value>, clock: &mut Millis, at: Millis, step: Value| {
+    let emit_at = |steps: &mut Vec<Value>, clock: &mut Millis, at: Millis, step: Value| {
         if at > *clock {
             steps.push(json!({ "advance": (at - *clock) as f64 / 1000.0 }));
             *clock = at;
@@ -107,6 +107,73 @@ fn csv_field(f: &str) -> String {
     }
 }
 
+/// The series of the depth chart: label, colour, dash pattern (never colour alone), value.
+pub const DEPTH_SERIES: [(&str, &str, &str, fn(&Sample) -> u64); 4] = [
+    ("visible", "#2f6fdf", "", |s| s.visible),
+    ("in flight", "#c77800", "8 4", |s| s.in_flight),
+    ("delayed", "#6b6b9a", "2 4", |s| s.delayed),
+    ("dead-letter", "#c62828", "12 4 2 4", |s| s.dead_letter),
+];
+
+/// `x,y x,y ...` for one series, scaled into a `width` x `height` box (y grows downwards).
+pub fn polyline_points(
+    samples: &[Sample],
+    value: fn(&Sample) -> u64,
+    width: f64,
+    height: f64,
+) -> String {
+    let (Some(first), Some(last)) = (samples.first(), samples.last()) else {
+        return String::new();
+    };
+    let span = (last.at - first.at).max(1) as f64;
+    let top = depth_top(samples) as f64;
+    let mut out = String::with_capacity(samples.len() * 12);
+    for s in samples {
+        let x = (s.at - first.at) as f64 / span * width;
+        let y = height - value(s) as f64 / top * (height - 6.0);
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&format!("{x:.1},{y:.1}"));
+    }
+    out
+}
+
+/// The highest value of any series (at least 1), the chart's vertical scale.
+pub fn depth_top(samples: &[Sample]) -> u64 {
+    samples
+        .iter()
+        .flat_map(|s| DEPTH_SERIES.iter().map(move |(.., f)| f(s)))
+        .max()
+        .unwrap_or(0)
+        .max(1)
+}
+
+/// The depth chart as a standalone SVG file (styles inline, so it renders anywhere).
+pub fn depth_chart_svg(samples: &[Sample]) -> String {
+    let (w, h) = (800.0, 240.0);
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {}\" font-family=\"sans-serif\" font-size=\"14\">\n\
+         <title>Queue depth by state</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n\
+         <line x1=\"0\" y1=\"{h}\" x2=\"{w}\" y2=\"{h}\" stroke=\"#555\"/>\n",
+        h + 30.0
+    );
+    for (i, (name, colour, dash, f)) in DEPTH_SERIES.iter().enumerate() {
+        out.push_str(&format!(
+            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" stroke-dasharray=\"{dash}\" points=\"{}\"/>\n\
+             <text x=\"{}\" y=\"{}\" fill=\"{colour}\">{name}</text>\n",
+            polyline_points(samples, *f, w, h),
+            10.0 + 150.0 * i as f64,
+            h + 22.0
+        ));
+    }
+    out.push_str(&format!(
+        "<text x=\"{w}\" y=\"14\" text-anchor=\"end\">max {}</text>\n</svg>\n",
+        depth_top(samples)
+    ));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,6 +232,29 @@ mod tests {
         assert!(import(&" ".repeat(MAX_IMPORT_BYTES + 1))
             .unwrap_err()
             .contains("too large"));
+    }
+
+    #[test]
+    fn chart_svg_scales_every_series_into_the_box() {
+        let samples: Vec<Sample> = (0..3)
+            .map(|i| Sample {
+                at: i * 1000,
+                visible: i,
+                in_flight: 2 - i,
+                ..Sample::default()
+            })
+            .collect();
+        assert_eq!(depth_top(&samples), 2);
+        assert_eq!(
+            polyline_points(&samples, |s| s.visible, 100.0, 50.0),
+            "0.0,50.0 50.0,28.0 100.0,6.0"
+        );
+        let svg = depth_chart_svg(&samples);
+        assert!(
+            svg.starts_with("<svg xmlns=")
+                && svg.contains("dead-letter")
+                && svg.matches("<polyline").count() == 4
+        );
     }
 
     #[test]

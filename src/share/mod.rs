@@ -1,9 +1,11 @@
 //! Share, embed and export: sessions that travel as links and files.
 
 mod base64url;
+mod browser;
 pub mod embed;
 pub mod export;
 pub mod launch;
+pub mod panel;
 pub mod permalink;
 pub mod session;
 pub mod snippets;

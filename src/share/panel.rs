@@ -1,0 +1,213 @@
+//! The "Share" panel: a link to this exact moment, an embed snippet, session and event-log
+//! files, an import, and the real AWS configuration for the current settings.
+
+use super::export::{self, MAX_IMPORT_BYTES};
+use super::snippets::{self, QueueSpec};
+use super::{browser, embed, permalink, session::Session};
+use sqs_sim::{Sample, Scenario, WorldEvent};
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::platform::spawn_local;
+use yew::prelude::*;
+
+/// What the panel needs from the playground, all computed only when used.
+#[derive(Properties, PartialEq)]
+pub struct SharePanelProps {
+    /// The session right now (scenario, actions, playhead, speed).
+    pub session: Callback<(), Session>,
+    /// The scenario the session started from (for the scenario file).
+    pub scenario: Rc<Scenario>,
+    /// The main queue's settings, for the code snippets.
+    pub queue: Option<QueueSpec>,
+    /// The event log kept so far.
+    pub events: Callback<(), Vec<WorldEvent>>,
+    /// The depth samples, for the chart file.
+    pub samples: Callback<(), Vec<Sample>>,
+    /// A session read from an imported file.
+    pub on_import: Callback<Session>,
+}
+
+/// Which code to show.
+#[derive(Clone, Copy, PartialEq)]
+enum Lang {
+    Cli,
+    Python,
+    Rust,
+}
+
+/// The page's address without its fragment, and with `extra` query parameters added.
+fn page_url(extra: &str) -> String {
+    let location = web_sys::window().map(|w| w.location());
+    let base = location
+        .map(|l| {
+            format!(
+                "{}{}",
+                l.origin().unwrap_or_default(),
+                l.pathname().unwrap_or_default()
+            )
+        })
+        .unwrap_or_default();
+    if extra.is_empty() {
+        base
+    } else {
+        format!("{base}?{extra}")
+    }
+}
+
+/// See the module documentation.
+#[component]
+pub fn SharePanel(props: &SharePanelProps) -> Html {
+    let link = use_state(String::new);
+    let status = use_state(String::new);
+    let lang = use_state(|| Lang::Cli);
+
+    let make_link = {
+        let (session, link) = (props.session.clone(), link.clone());
+        move || {
+            let fragment = format!(
+                "#{}={}",
+                permalink::KEY,
+                permalink::encode(&session.emit(()))
+            );
+            let url = format!("{}{fragment}", page_url(""));
+            link.set(url.clone());
+            url
+        }
+    };
+    let on_copy = {
+        let (make_link, status) = (make_link.clone(), status.clone());
+        Callback::from(move |_| {
+            let url = make_link();
+            let status = status.clone();
+            spawn_local(async move {
+                status.set(match browser::copy(&url).await {
+                    Ok(()) => "Link copied: it reopens this exact moment.".into(),
+                    Err(e) => e,
+                });
+            });
+        })
+    };
+    let save = |name: &'static str,
+                mime: &'static str,
+                text: Callback<(), String>,
+                status: UseStateHandle<String>| {
+        Callback::from(move |_| {
+            status.set(match browser::download(name, mime, &text.emit(())) {
+                Ok(()) => format!("Saved {name}."),
+                Err(e) => e,
+            })
+        })
+    };
+    let scenario_file = {
+        let (session, scenario) = (props.session.clone(), props.scenario.clone());
+        Callback::from(move |()| {
+            serde_json::to_string_pretty(&export::session_file(&session.emit(()), &scenario))
+                .unwrap_or_default()
+        })
+    };
+    let events = props.events.clone();
+    let events_json = {
+        let e = events.clone();
+        Callback::from(move |()| export::events_json(&e.emit(())))
+    };
+    let events_csv = Callback::from(move |()| export::events_csv(&events.emit(())));
+    let samples = props.samples.clone();
+    let chart_svg = Callback::from(move |()| export::depth_chart_svg(&samples.emit(())));
+
+    let on_file = {
+        let (on_import, status) = (props.on_import.clone(), status.clone());
+        Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            input.set_value("");
+            let (on_import, status) = (on_import.clone(), status.clone());
+            spawn_local(async move {
+                match browser::read_text(file, MAX_IMPORT_BYTES)
+                    .await
+                    .and_then(|t| export::import(&t))
+                {
+                    Ok(session) => {
+                        status.set("Scenario file opened.".into());
+                        on_import.emit(session);
+                    }
+                    Err(e) => status.set(e),
+                }
+            });
+        })
+    };
+    let select_all = Callback::from(|e: FocusEvent| {
+        if let Some(t) = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
+        {
+            t.select();
+        }
+    });
+
+    let code = props.queue.as_ref().map(|q| match *lang {
+        Lang::Cli => snippets::aws_cli(q),
+        Lang::Python => snippets::boto3(q),
+        Lang::Rust => snippets::rust_sdk(q),
+    });
+    let tab = |l: Lang, label: &'static str| {
+        let lang = lang.clone();
+        html! {
+            <button type="button" aria-pressed={(*lang == l).to_string()} onclick={Callback::from(move |_| lang.set(l))}>
+                { label }
+            </button>
+        }
+    };
+    let embed_url = if link.is_empty() {
+        String::new()
+    } else {
+        link.replacen(
+            '#',
+            &format!(
+                "{}#",
+                if link.contains('?') {
+                    "&embed=1"
+                } else {
+                    "?embed=1"
+                }
+            ),
+            1,
+        )
+    };
+
+    html! {
+        <section class="panel share" aria-label="Share">
+            <h2>{ "Share and export" }</h2>
+            <p class="status" role="status" aria-live="polite">{ (*status).clone() }</p>
+            <div class="row">
+                <button type="button" onclick={on_copy}>{ "Copy link" }</button>
+                <button type="button" onclick={let m = make_link.clone(); Callback::from(move |_| { m(); })}>{ "Embed code" }</button>
+            </div>
+            if !link.is_empty() {
+                <label>{ "Link to this moment" }
+                    <textarea readonly=true rows="2" onfocus={select_all.clone()} value={(*link).clone()} />
+                </label>
+                <label>{ "Embed this moment in a page" }
+                    <textarea readonly=true rows="3" onfocus={select_all} value={embed::iframe_snippet(&embed_url)} />
+                </label>
+            }
+            <div class="row">
+                <button type="button" onclick={save("sqs-playground-scenario.json", "application/json", scenario_file, status.clone())}>{ "Export scenario file" }</button>
+                <button type="button" onclick={save("sqs-playground-events.json", "application/json", events_json, status.clone())}>{ "Export event log (JSON)" }</button>
+                <button type="button" onclick={save("sqs-playground-events.csv", "text/csv", events_csv, status.clone())}>{ "Export event log (CSV)" }</button>
+                <button type="button" onclick={save("sqs-playground-depth.svg", "image/svg+xml", chart_svg, status.clone())}>{ "Export depth chart (SVG)" }</button>
+            </div>
+            <label class="file">{ "Import scenario file" }
+                <input type="file" accept=".json,application/json" onchange={on_file} />
+            </label>
+            if let Some(code) = code {
+                <h3>{ "The same queue on AWS" }</h3>
+                <div class="row" role="group" aria-label="Language">
+                    { tab(Lang::Cli, "AWS CLI") }{ tab(Lang::Python, "Python (boto3)") }{ tab(Lang::Rust, "Rust (aws-sdk-sqs)") }
+                </div>
+                <pre class="code"><code>{ code }</code></pre>
+            }
+        </section>
+    }
+}
