@@ -5,6 +5,7 @@
 //! visibility countdown ticks live, driven by the engine.
 
 pub mod panic_box;
+pub mod share;
 pub mod slice;
 
 use yew::prelude::*;

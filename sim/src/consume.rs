@@ -164,7 +164,7 @@ impl World {
             None => {
                 for message in output.messages.unwrap_or_default() {
                     self.holders.remove(&message.message_id);
-                    let m = self.labels.get(&message.message_id);
+                    let m = self.label(&message.message_id);
                     self.say(
                         Actor::Sqs,
                         Some(&message.message_id),
@@ -232,7 +232,30 @@ impl World {
         if let Some(task) = job.tasks.first_mut() {
             task.start = Some(now);
         }
-        let job = job.clone();
+        let heartbeat = job.heartbeat.clone();
+        if self.narrating() {
+            self.say_job_started(i, job_id, now);
+        } else {
+            self.skip();
+        }
+        if let Some(hb) = heartbeat {
+            let every = ((hb.every * 1000.0) as Millis).max(1);
+            self.schedule(
+                now + every,
+                Timer::Heartbeat {
+                    lane: lane_id,
+                    job: job_id,
+                },
+            );
+        }
+        self.job_due(lane_id, job_id);
+    }
+
+    /// Narrates the start of a job.
+    fn say_job_started(&mut self, i: usize, job_id: u64, now: Millis) {
+        let Some(job) = self.lanes[i].jobs.iter().find(|j| j.id == job_id) else {
+            return;
+        };
         let first = &job.tasks[0];
         let text = match &job.kind {
             JobKind::Lambda {
@@ -252,18 +275,8 @@ impl World {
             }
             _ => self.job_started(i, &first.message_id, first.duration),
         };
-        self.say(self.actor(i), Some(&first.message_id), text);
-        if let Some(hb) = job.heartbeat {
-            let every = ((hb.every * 1000.0) as Millis).max(1);
-            self.schedule(
-                now + every,
-                Timer::Heartbeat {
-                    lane: lane_id,
-                    job: job_id,
-                },
-            );
-        }
-        self.job_due(lane_id, job_id);
+        let message_id = first.message_id.clone();
+        self.say(self.actor(i), Some(&message_id), text);
     }
 
     /// "Worker A started the job for M (takes 45 s)".
@@ -271,14 +284,14 @@ impl World {
         format!(
             "{} started the job for {} (takes {})",
             self.lanes[i].name,
-            self.labels.get(message_id),
+            self.label(message_id),
             secs(duration)
         )
     }
 
     /// "M1, M2 and M3".
     fn list<'a>(&self, ids: impl Iterator<Item = &'a str>) -> String {
-        let labels: Vec<String> = ids.map(|id| self.labels.get(id)).collect();
+        let labels: Vec<String> = ids.map(|id| self.label(id)).collect();
         match labels.as_slice() {
             [] => String::new(),
             [one] => one.clone(),
@@ -334,21 +347,27 @@ impl World {
             attempt,
             check: step.idempotent,
         });
-        let m = self.labels.get(&message_id);
+        let (prevented, duplicate) = (effect.prevented, effect.duplicate);
+        self.metrics.effects = self.ledger.performed();
+        self.metrics.duplicate_effects = self.ledger.duplicates();
+        self.metrics.prevented_effects = self.ledger.prevented();
+        if !self.narrating() {
+            self.skip();
+            return;
+        }
+        let effect = self.ledger.effects.last().expect("just recorded");
+        let m = self.label(&message_id);
         let effect_name = &step.name;
-        let text = if effect.prevented {
+        let text = if prevented {
             format!(
                 "{name} skipped \"{effect_name}\" for {m}: the ledger already has key {}",
                 effect.key
             )
-        } else if effect.duplicate {
+        } else if duplicate {
             format!("Duplicate effect! {name} performed \"{effect_name}\" for {m} again (delivery {attempt})")
         } else {
             format!("{name} performed \"{effect_name}\" for {m} (delivery {attempt})")
         };
-        self.metrics.effects = self.ledger.performed();
-        self.metrics.duplicate_effects = self.ledger.duplicates();
-        self.metrics.prevented_effects = self.ledger.prevented();
         self.say(Actor::Worker(name), Some(&message_id), text);
     }
 
@@ -358,13 +377,14 @@ impl World {
         let Some(job) = lane.jobs.iter().find(|j| j.id == job_id) else {
             return;
         };
-        let message_id = job.tasks[job.current].message_id.clone();
         let kind = job.kind.clone();
-        if std::mem::take(&mut lane.armed.crash_after_commit) {
-            let m = self.labels.get(&message_id);
+        let crash = lane.armed.crash_after_commit.then(|| job.tasks[job.current].message_id.clone());
+        if let Some(message_id) = crash {
+            lane.armed.crash_after_commit = false;
+            let m = self.label(&message_id);
             let text = format!(
                 "{} committed the work for {m}, then crashed before DeleteMessage",
-                lane.name
+                self.lanes[i].name
             );
             self.say(self.actor(i), Some(&message_id), text);
             self.halt(i, Life::Dead);
@@ -390,10 +410,12 @@ impl World {
             receipt_handle: task.receipt_handle.clone(),
         });
         let deleted = matches!(self.call(&self.actor(i), request), Reply::Done(Ok(_)));
-        let (name, m) = (self.lanes[i].name.clone(), self.labels.get(&message_id));
         if deleted && !lose {
             self.finish_task(i, job_id, true);
-        } else if lose && !retried {
+            return;
+        }
+        let (name, m) = (self.lanes[i].name.clone(), self.label(&message_id));
+        if lose && !retried {
             self.say(
                 self.actor(i),
                 Some(&message_id),
@@ -434,7 +456,7 @@ impl World {
                 ..
             }
         );
-        let m = self.labels.get(&message_id);
+        let m = self.label(&message_id);
         if whole_batch {
             let text = format!("Lambda function error on {m}{why}: without ReportBatchItemFailures the whole batch goes back");
             self.say(self.actor(i), Some(&message_id), text);
@@ -460,8 +482,12 @@ impl World {
         });
         match next {
             Some((message_id, duration)) if job.kind == JobKind::Worker => {
-                let text = self.job_started(i, &message_id, duration);
-                self.say(self.actor(i), Some(&message_id), text);
+                if self.narrating() {
+                    let text = self.job_started(i, &message_id, duration);
+                    self.say(self.actor(i), Some(&message_id), text);
+                } else {
+                    self.skip();
+                }
             }
             Some(_) => {}
             None => self.end_job(i, job_id),

@@ -25,7 +25,7 @@ impl World {
             self.say(self.actor(i), None, format!("{name} {verb}"));
         }
         for message_id in held {
-            let m = self.labels.get(&message_id);
+            let m = self.label(&message_id);
             let text = format!("{name} {verb} while holding {m}");
             self.say(self.actor(i), Some(&message_id), text);
         }

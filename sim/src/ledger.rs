@@ -5,10 +5,22 @@
 //! The ledger is "durable": it survives worker crashes and restarts, as an application database
 //! would. A worker whose effect step is idempotent checks the key here before acting; the check
 //! and the record are one atomic step (the ideal the second seed asks for).
+//!
+//! Bounded detail: [`Ledger::effects`] keeps the most recent entries only — at least
+//! [`LEDGER_DETAIL`] once that many were recorded, never more than twice that (about 200 bytes
+//! each, so under 0.5 MB); older entries are folded into the counts, which stay exact
+//! ([`Ledger::recorded`] counts every entry ever written). The idempotency check remembers every
+//! key performed, as a 64-bit fingerprint (16 bytes a key, plus the map's overhead): that is the
+//! durable database the check stands for, and it grows with the number of distinct business
+//! keys, not with time.
 
 use serde::{Deserialize, Serialize};
 use sqs_engine::Millis;
 use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
+
+/// The fewest entries [`Ledger::effects`] keeps in detail once that many were recorded.
+pub const LEDGER_DETAIL: usize = 1_000;
 
 /// One side effect performed (or prevented).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -31,13 +43,19 @@ pub struct Effect {
     pub duplicate: bool,
 }
 
-/// All effects, in order, with running counts.
+/// The effects, in order (the most recent ones: see the module documentation), with running
+/// counts over all of them.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Ledger {
-    /// Every effect performed or prevented, in order.
+    /// The most recent effects performed or prevented, in order (between [`LEDGER_DETAIL`] and
+    /// twice that once that many were recorded; older ones are folded into the counts).
     pub effects: Vec<Effect>,
-    /// How many times each key was performed (the idempotency check reads this).
-    done: HashMap<String, u32>,
+    /// Entries dropped from the front of `effects`.
+    #[serde(default)]
+    folded: u64,
+    /// How many times each key was performed, by the key's fingerprint (the idempotency check
+    /// reads this).
+    done: HashMap<u64, u32>,
     /// Performed effects by name.
     by_name: BTreeMap<String, u64>,
     duplicates: u64,
@@ -60,13 +78,14 @@ impl Ledger {
     /// Performs the effect, or skips it when it is checked and its key is already recorded.
     /// Returns the entry written.
     pub(crate) fn record(&mut self, attempt: Attempt<'_>) -> &Effect {
-        let before = self.done.get(&attempt.key).copied().unwrap_or(0);
+        let fingerprint = fingerprint(&attempt.key);
+        let before = self.done.get(&fingerprint).copied().unwrap_or(0);
         let prevented = attempt.check && before > 0;
         let duplicate = !prevented && before > 0;
         if prevented {
             self.prevented += 1;
         } else {
-            *self.done.entry(attempt.key.clone()).or_default() += 1;
+            *self.done.entry(fingerprint).or_default() += 1;
             *self.by_name.entry(attempt.name.to_string()).or_default() += 1;
             self.duplicates += u64::from(duplicate);
         }
@@ -80,7 +99,17 @@ impl Ledger {
             prevented,
             duplicate,
         });
+        if self.effects.len() >= 2 * LEDGER_DETAIL {
+            self.effects.drain(..LEDGER_DETAIL);
+            self.folded += LEDGER_DETAIL as u64;
+        }
         self.effects.last().expect("just pushed")
+    }
+
+    /// Entries ever recorded (performed or prevented), including those folded out of
+    /// [`Ledger::effects`]: grows by one per entry, so a UI can tell that something was added.
+    pub fn recorded(&self) -> u64 {
+        self.folded + self.effects.len() as u64
     }
 
     /// Effects performed (prevented ones excluded).
@@ -114,6 +143,16 @@ impl Ledger {
     }
 }
 
+/// A 64-bit fingerprint of an idempotency key (SipHash with fixed keys: the same in every run).
+/// Two distinct keys collide with probability about n²/2⁶⁵ for n keys: about 3 in 100 million
+/// for a million keys.
+fn fingerprint(key: &str) -> u64 {
+    #[allow(deprecated)]
+    let mut hasher = std::hash::SipHasher::new();
+    key.hash(&mut hasher);
+    hasher.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,5 +179,21 @@ mod tests {
         assert_eq!(ledger.performed(), 3);
         assert_eq!(ledger.performed_named("send staff notice"), 3);
         assert_eq!((ledger.duplicates(), ledger.prevented()), (1, 1));
+    }
+
+    #[test]
+    fn detail_is_bounded_and_counts_stay_exact() {
+        let mut ledger = Ledger::default();
+        for n in 0..5 * LEDGER_DETAIL {
+            ledger.record(attempt(&format!("R-{n}/notice"), true));
+            ledger.record(attempt(&format!("R-{n}/notice"), true));
+        }
+        assert!((LEDGER_DETAIL..2 * LEDGER_DETAIL).contains(&ledger.effects.len()));
+        assert_eq!(ledger.recorded(), 10 * LEDGER_DETAIL as u64);
+        assert_eq!(ledger.performed(), 5 * LEDGER_DETAIL as u64);
+        assert_eq!(ledger.prevented(), 5 * LEDGER_DETAIL as u64);
+        let last = ledger.effects.last().unwrap();
+        assert_eq!(last.key, format!("R-{}/notice", 5 * LEDGER_DETAIL - 1));
+        assert!(last.prevented);
     }
 }

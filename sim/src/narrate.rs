@@ -17,12 +17,18 @@ const MAX_BODY_LABEL: usize = 24;
 impl Labels {
     /// Remembers the label of a message stored with this body.
     pub(crate) fn learn(&mut self, message_id: &str, body: &str) {
-        let label = if body.chars().count() <= MAX_BODY_LABEL && !body.trim().is_empty() {
-            body.to_string()
-        } else {
-            short_id(message_id)
-        };
-        self.0.insert(message_id.to_string(), label);
+        self.0
+            .insert(message_id.to_string(), label_for(message_id, body));
+    }
+
+    /// Forgets a message that no longer exists (the map holds only live messages: bounded).
+    pub(crate) fn forget(&mut self, message_id: &str) {
+        self.0.remove(message_id);
+    }
+
+    /// The remembered label, if any.
+    pub(crate) fn known(&self, message_id: &str) -> Option<&str> {
+        self.0.get(message_id).map(String::as_str)
     }
 
     /// A redriven message keeps the label of the message it was.
@@ -45,7 +51,16 @@ impl Labels {
     }
 }
 
-fn short_id(message_id: &str) -> String {
+/// The label of a message stored with this body.
+pub(crate) fn label_for(message_id: &str, body: &str) -> String {
+    if body.chars().count() <= MAX_BODY_LABEL && !body.trim().is_empty() {
+        body.to_string()
+    } else {
+        short_id(message_id)
+    }
+}
+
+pub(crate) fn short_id(message_id: &str) -> String {
     message_id.chars().take(8).collect()
 }
 

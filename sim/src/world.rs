@@ -23,6 +23,13 @@ use sqs_engine::script::{error_json, parse_request, Bindings};
 use sqs_engine::{Engine, EventKind, Millis, PollId, Reply, Request};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
+/// How many undrained events the world narrates one by one (the default of
+/// [`World::set_event_buffer`]). A UI drains them every frame, far below this; when more happen
+/// before the next [`World::drain_events`] (a fast-forward), the rest are still counted in the
+/// metrics and applied to the state, but not narrated: the drain ends with one event saying how
+/// many were left out. At about 250 bytes an event, the buffer holds at most ~1.3 MB.
+pub const EVENT_BUFFER: usize = 5_000;
+
 /// Who caused an event.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Actor {
@@ -118,6 +125,10 @@ pub struct World {
     log: Vec<LoggedStep>,
     actions: Vec<LoggedStep>,
     events: Vec<WorldEvent>,
+    /// The most undrained events narrated ([`EVENT_BUFFER`] by default).
+    event_buffer: usize,
+    /// Events left out since the last drain because the buffer was full.
+    events_skipped: u64,
     pub(crate) labels: Labels,
 }
 
@@ -145,6 +156,8 @@ impl World {
             log: Vec::new(),
             actions: Vec::new(),
             events: Vec::new(),
+            event_buffer: EVENT_BUFFER,
+            events_skipped: 0,
             labels: Labels::default(),
         }
     }
@@ -444,24 +457,33 @@ impl World {
     /// names the receiver of messages returned by long polls.
     fn absorb(&mut self, actor: &Actor, action: Option<&str>, by_handle: &HashMap<String, Actor>) {
         for event in self.engine.drain_events() {
+            let poller;
             let (actor, action) = match &event.kind {
                 EventKind::Received { receipt_handle, .. } => match by_handle.get(receipt_handle) {
-                    Some(poller) => (poller.clone(), Some("ReceiveMessage")),
-                    None => (actor.clone(), action),
+                    Some(poller) => (poller, Some("ReceiveMessage")),
+                    None => (actor, action),
                 },
                 EventKind::LongPollAnswered { poll, .. }
                 | EventKind::LongPollTimedOut { poll, .. } => {
-                    (self.poll_actor(*poll), Some("ReceiveMessage"))
+                    poller = self.poll_actor(*poll);
+                    (&poller, Some("ReceiveMessage"))
                 }
-                _ => (actor.clone(), action),
+                _ => (actor, action),
             };
             self.metrics.count_event(&event.kind);
-            self.track(&actor, &event.kind);
-            let text = narrate::engine_event(&actor, action, event.at, &event.kind, &self.labels);
+            // Narrated before `track`, which forgets the label of a message that is gone.
+            let text = self.narrating().then(|| {
+                narrate::engine_event(actor, action, event.at, &event.kind, &self.labels)
+            });
+            self.track(actor, &event.kind);
+            let Some(text) = text else {
+                self.events_skipped += 1;
+                continue;
+            };
             let message_id = event_message(&event.kind);
             self.events.push(WorldEvent {
                 at: event.at,
-                actor,
+                actor: actor.clone(),
                 action: action.map(str::to_string),
                 engine: Some(event.kind),
                 message_id,
@@ -493,11 +515,16 @@ impl World {
                 }
             }
             EventKind::Deleted { message_id, .. }
-            | EventKind::MovedToDeadLetterQueue { message_id, .. }
-            | EventKind::RetentionExpired { message_id, .. } => self.gone(message_id),
+            | EventKind::RetentionExpired { message_id, .. } => {
+                self.gone(message_id);
+                self.labels.forget(message_id);
+            }
+            // Still stored (in the dead-letter queue) under the same MessageId: keeps its label.
+            EventKind::MovedToDeadLetterQueue { message_id, .. } => self.gone(message_id),
             EventKind::Purged { message_ids, .. } => {
                 for id in message_ids {
                     self.gone(id);
+                    self.labels.forget(id);
                 }
             }
             EventKind::Redriven {
@@ -557,6 +584,41 @@ impl World {
         }
     }
 
+    /// A message's short, readable name: its body when short, else the start of its MessageId.
+    /// A message that is gone (deleted) is still named by its body while a worker works on it.
+    pub(crate) fn label(&self, message_id: &str) -> String {
+        if let Some(label) = self.labels.known(message_id) {
+            return label.to_string();
+        }
+        self.lanes
+            .iter()
+            .flat_map(|lane| lane.jobs.iter().flat_map(|job| job.tasks.iter()))
+            .find(|task| task.message_id == message_id)
+            .map_or_else(
+                || narrate::short_id(message_id),
+                |task| narrate::label_for(message_id, &task.body),
+            )
+    }
+
+    /// Whether events are narrated now (the buffer of undrained events has room). Callers that
+    /// build a text for [`World::say`] check this first so that a fast-forward does not pay for
+    /// texts nobody reads; [`World::skip`] counts the event instead.
+    pub(crate) fn narrating(&self) -> bool {
+        self.events.len() < self.event_buffer
+    }
+
+    /// Counts an event left out because the buffer is full.
+    pub(crate) fn skip(&mut self) {
+        self.events_skipped += 1;
+    }
+
+    /// How many undrained events are narrated one by one (at least 1; [`EVENT_BUFFER`] by
+    /// default). Past it, until the next [`World::drain_events`], events are counted, not
+    /// narrated. The state, the metrics and the ledger never depend on it.
+    pub fn set_event_buffer(&mut self, events: usize) {
+        self.event_buffer = events.max(1);
+    }
+
     /// Records a world event that is not an engine event.
     pub(crate) fn push(
         &mut self,
@@ -566,6 +628,10 @@ impl World {
         message_id: Option<&str>,
         text: String,
     ) {
+        if !self.narrating() {
+            self.skip();
+            return;
+        }
         self.events.push(WorldEvent {
             at: self.now(),
             actor,
@@ -592,7 +658,22 @@ impl World {
     }
 
     /// What happened since the last call, in order.
+    /// When more than the event buffer ([`World::set_event_buffer`]) happened, the last one
+    /// says how many more were counted but not narrated.
     pub fn drain_events(&mut self) -> Vec<WorldEvent> {
+        let skipped = std::mem::take(&mut self.events_skipped);
+        if skipped > 0 {
+            self.events.push(WorldEvent {
+                at: self.now(),
+                actor: Actor::Sqs,
+                action: None,
+                engine: None,
+                message_id: None,
+                text: format!(
+                    "Fast-forward: {skipped} more events happened, counted in the charts and counters but not narrated one by one"
+                ),
+            });
+        }
         std::mem::take(&mut self.events)
     }
 

@@ -198,19 +198,21 @@ pub fn SettingField(props: &FieldProps) -> Html {
     let id = format!("setting-{}", props.label.to_lowercase().replace(|c: char| !c.is_alphanumeric(), "-"));
     let help_id = format!("{id}-help");
     let error_id = format!("{id}-error");
-    let described = if props.error.is_some() { format!("{help_id} {error_id}") } else { help_id.clone() };
+    let described = format!("{help_id} {error_id}");
     html! {
         <form class={classes!("field", props.error.is_some().then_some("refused"))} {onsubmit}>
             <label class="field-label" for={id.clone()}>{ &props.label }</label>
             <div class="field-row">
                 <input id={id} type="number" {value} {oninput} disabled={props.on_set.is_none()}
-                    aria-invalid={props.error.is_some().then_some("true")}
+                    aria-invalid={props.error.is_some().to_string()}
                     aria-describedby={described} />
                 <button type="submit" disabled={props.on_set.is_none()}>{ "Set" }</button>
                 <span class="field-now">{ format!("now {}", props.current.as_deref().unwrap_or("–")) }</span>
             </div>
             <span class="help" id={help_id}>{ &props.help }</span>
-            { for props.error.as_ref().map(|e| html! { <span class="error" id={error_id} role="alert">{ e }</span> }) }
+            // Always present (and hidden while empty), so that the refusal is announced and the
+            // field before it keeps its focus.
+            <span class="error" id={error_id} role="alert">{ props.error.clone().unwrap_or_default() }</span>
         </form>
     }
 }
