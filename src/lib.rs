@@ -1,27 +1,20 @@
 //! SQS Playground: the Yew single-page app. A thin view over `sqs-sim` and `sqs-engine`: it owns
 //! speed and rendering, sends commands and draws state and events; no SQS rule lives here.
 //!
-//! For now the page shows the first vertical slice ([`slice`]): one queue whose messages'
-//! visibility countdown ticks live, driven by the engine.
+//! The page is the [`playground`]: the queue, its worker lanes, the dead-letter queue, the clock
+//! and the scenario library. [`slice`] is the first vertical slice, kept as a tested component.
 
 pub mod panic_box;
+pub mod playground;
 pub mod share;
 pub mod slice;
 
 use yew::prelude::*;
 
-/// The root component.
+/// The root component: the playground, opened on what the page's URL asks for.
 #[component]
 pub fn App() -> Html {
-    html! {
-        <main class="app">
-            <header class="app-header">
-                <h1>{ "SQS Playground" }</h1>
-                <p>{ "A visual, in-browser simulator of Amazon SQS." }</p>
-            </header>
-            <slice::VisibilitySlice />
-        </main>
-    }
+    html! { <playground::Playground /> }
 }
 
 /// Mounts the app on the page's body, after installing the panic hook (a panic shows a visible

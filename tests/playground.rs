@@ -126,7 +126,13 @@ async fn submit(field: &HtmlInputElement, value: &str) {
 #[wasm_bindgen_test]
 async fn the_stage_has_its_named_regions_and_controls() {
     let ui = open("sandbox").await;
-    for label in ["Queue", "Dead-letter queue", "Event log", "Worker 1", "Worker 2"] {
+    for label in [
+        "Queue",
+        "Dead-letter queue",
+        "Event log",
+        "Worker 1",
+        "Worker 2",
+    ] {
         region(&ui, label);
     }
     for label in ["Send message", "Add worker", "Play", "Pause", "Step"] {
@@ -135,7 +141,12 @@ async fn the_stage_has_its_named_regions_and_controls() {
     let lane = region(&ui, "Worker 1");
     button(&lane, "Kill");
     button(&lane, "Restart");
-    for label in ["Visibility timeout (seconds)", "Delay (seconds)", "Max receive count", "Speed"] {
+    for label in [
+        "Visibility timeout (seconds)",
+        "Delay (seconds)",
+        "Max receive count",
+        "Speed",
+    ] {
         input(&ui, label);
     }
     assert_eq!(ui.text(".clock-wall"), "12:00:00");
@@ -166,8 +177,17 @@ async fn a_killed_workers_message_comes_back_at_the_next_step() {
     key(&all(&region(&ui, "Queue"), "li.msg")[0], "Enter").await;
     press(&region(&ui, "Queue"), "Give to Worker 1").await;
     press(&region(&ui, "Worker 1"), "Kill").await;
-    assert_eq!(region(&ui, "Worker 1").get_attribute("data-status").as_deref(), Some("dead"));
-    assert_eq!(messages(&region(&ui, "Worker 1")).len(), 1, "it keeps counting down");
+    assert_eq!(
+        region(&ui, "Worker 1")
+            .get_attribute("data-status")
+            .as_deref(),
+        Some("dead")
+    );
+    assert_eq!(
+        messages(&region(&ui, "Worker 1")).len(),
+        1,
+        "it keeps counting down"
+    );
 
     press(&ui.root, "Step").await;
     assert_eq!(ui.text(".clock-wall"), "12:00:30");
@@ -182,9 +202,18 @@ async fn an_out_of_range_setting_is_refused_with_sqs_words() {
     let ui = open("sandbox").await;
     let field = input(&ui, "Visibility timeout (seconds)");
     submit(&field, "50000").await;
-    assert!(field.is_connected(), "the field keeps its place (and its focus)");
+    assert!(
+        field.is_connected(),
+        "the field keeps its place (and its focus)"
+    );
     let form = field.closest("form").unwrap().unwrap();
-    let text = |selector: &str| form.query_selector(selector).unwrap().unwrap().text_content().unwrap();
+    let text = |selector: &str| {
+        form.query_selector(selector)
+            .unwrap()
+            .unwrap()
+            .text_content()
+            .unwrap()
+    };
     assert_eq!(
         text("[role=alert]"),
         "InvalidAttributeValue: Invalid value for the parameter VisibilityTimeout."
@@ -205,12 +234,17 @@ async fn a_blocked_fifo_message_says_why_it_cannot_be_taken() {
     key(&all(&region(&ui, "Queue"), "li.msg")[0], "Enter").await;
     press(&region(&ui, "Queue"), "Give to Worker 1").await;
     let waiting = messages(&region(&ui, "Queue"));
-    assert_eq!(waiting, ["order-2, visible, blocked: group g1 has a message in flight"]);
+    assert_eq!(
+        waiting,
+        ["order-2, visible, blocked: group g1 has a message in flight"]
+    );
 
     key(&all(&region(&ui, "Queue"), "li.msg")[0], "Enter").await;
     let text = region(&ui, "Queue").text_content().unwrap();
     assert!(text.contains("cannot be taken yet"), "{text}");
-    assert!(all(&region(&ui, "Queue"), "button").iter().all(|b| !name(b).starts_with("Give to")));
+    assert!(all(&region(&ui, "Queue"), "button")
+        .iter()
+        .all(|b| !name(b).starts_with("Give to")));
 }
 
 #[wasm_bindgen_test]
@@ -223,7 +257,10 @@ async fn a_scenario_scrubbed_to_its_end_shows_its_dead_letter() {
     rest().await;
     let dead = messages(&region(&ui, "Dead-letter queue"));
     assert!(!dead.is_empty(), "the poison message is dead-lettered");
-    assert!(dead.iter().all(|m| m.contains("in dead-letter queue")), "{dead:?}");
+    assert!(
+        dead.iter().all(|m| m.contains("in dead-letter queue")),
+        "{dead:?}"
+    );
     let counters = region(&ui, "Counters").text_content().unwrap();
     assert!(counters.contains("Dead-lettered"), "{counters}");
 }

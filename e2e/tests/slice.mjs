@@ -1,45 +1,22 @@
-// The first vertical slice, through the released bundle: engine -> Yew -> DOM -> browser.
-import { test, assert, eventually } from '../lib/harness.mjs';
-
-const state = (page) => page.locator('li.message').first().getAttribute('data-state');
-const label = (page) => page.locator('li.message .state').first().textContent();
+// The page through the released bundle: engine -> sim -> Yew -> DOM -> browser. It renders with
+// no console error, works under a sub-path, and a panic shows an error box.
+import { test, assert } from '../lib/harness.mjs';
+import { open, region, button, send, waitForMessage } from '../lib/playground.mjs';
 
 test('the page renders with no console errors', async ({ page, url, screenshot }) => {
-  await page.goto(url());
-  await page.locator('#send').waitFor();
+  await open(page, url);
   assert.equal(await page.locator('h1').textContent(), 'SQS Playground');
-  assert.equal(await page.locator('#messages .empty').textContent(), 'The queue is empty.');
+  assert.equal(await page.getByLabel('Scenario', { exact: true }).inputValue(), 'sandbox');
   assert.equal(await page.locator('#panic-box').count(), 0);
   await screenshot('home');
 });
 
-test('a received message counts down and reappears', async ({ page, url, screenshot }) => {
-  await page.goto(url());
-  await page.click('#send');
-  await eventually(async () => assert.equal(await state(page), 'visible'));
-  assert.match(await page.locator('li.message .body').textContent(), /^message 1$/);
-
-  await page.click('#receive');
-  await eventually(async () => assert.equal(await state(page), 'inflight'));
-  const first = await label(page);
-  assert.match(first, /^in flight · \d\.\d s$/);
-  assert.match(await page.locator('#last-action').textContent(), /Received "message 1"/);
-  // The countdown ticks with the live clock...
-  await eventually(async () => assert.notEqual(await label(page), first));
-  await screenshot('slice-in-flight');
-  // ...and when the visibility timeout runs out the message is visible again.
-  await eventually(async () => assert.equal(await state(page), 'visible'), { timeout: 8000 });
-  assert.equal(await page.locator('li.message .receives').textContent(), 'received 1×');
-  await screenshot('slice-reappeared');
-});
-
 test('the bundle works when served from a sub-path', async ({ page, subUrl, subpath, servers, screenshot }) => {
-  await page.goto(subUrl());
-  await page.click('#send');
-  await page.click('#receive');
-  await eventually(async () => assert.equal(await state(page), 'inflight'));
-  await page.click('#skip');
-  await eventually(async () => assert.equal(await state(page), 'visible'));
+  await page.goto(subUrl('?scenario=sandbox'));
+  await region(page, 'Queue').waitFor();
+  await send(page, 1);
+  await waitForMessage(region(page, 'Queue'), /^order-1, visible$/);
+  await button(page, 'Step').click();
   // Every asset came from under the sub-path (the sub-path server 404s anything else).
   const outside = servers.sub.requests.filter(([, p]) => !p.startsWith(subpath));
   assert.deepEqual(outside, []);

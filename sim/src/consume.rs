@@ -378,7 +378,10 @@ impl World {
             return;
         };
         let kind = job.kind.clone();
-        let crash = lane.armed.crash_after_commit.then(|| job.tasks[job.current].message_id.clone());
+        let crash = lane
+            .armed
+            .crash_after_commit
+            .then(|| job.tasks[job.current].message_id.clone());
         if let Some(message_id) = crash {
             lane.armed.crash_after_commit = false;
             let m = self.label(&message_id);

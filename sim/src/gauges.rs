@@ -11,7 +11,13 @@ impl World {
     /// Messages left per state, over every queue: "visible", "in_flight", "delayed" (queues that
     /// are not dead-letter queues) and "dead_letter" (all messages in dead-letter queues).
     pub fn by_state(&self) -> BTreeMap<String, u64> {
-        let dead_letter_queues = self.dead_letter_queues();
+        match &self.dead_letter_cache {
+            Some(dead_letter_queues) => self.by_state_with(dead_letter_queues),
+            None => self.by_state_with(&self.dead_letter_queues()),
+        }
+    }
+
+    fn by_state_with(&self, dead_letter_queues: &BTreeSet<String>) -> BTreeMap<String, u64> {
         let mut by_state: BTreeMap<String, u64> =
             ["visible", "in_flight", "delayed", "dead_letter"]
                 .into_iter()
@@ -78,6 +84,9 @@ impl World {
     pub(crate) fn sample_before(&mut self, before: Millis) {
         if !self.metrics.sample_due(before) {
             return;
+        }
+        if self.dead_letter_cache.is_none() {
+            self.dead_letter_cache = Some(self.dead_letter_queues());
         }
         let by_state = self.by_state();
         let state = |k: &str| by_state.get(k).copied().unwrap_or(0);

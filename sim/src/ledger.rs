@@ -17,7 +17,7 @@
 use serde::{Deserialize, Serialize};
 use sqs_engine::Millis;
 use std::collections::{BTreeMap, HashMap};
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// The fewest entries [`Ledger::effects`] keeps in detail once that many were recorded.
 pub const LEDGER_DETAIL: usize = 1_000;
@@ -55,7 +55,7 @@ pub struct Ledger {
     folded: u64,
     /// How many times each key was performed, by the key's fingerprint (the idempotency check
     /// reads this).
-    done: HashMap<u64, u32>,
+    done: HashMap<u64, u32, BuildHasherDefault<Prehashed>>,
     /// Performed effects by name.
     by_name: BTreeMap<String, u64>,
     duplicates: u64,
@@ -140,6 +140,26 @@ impl Ledger {
     /// Repeats the idempotency check stopped.
     pub fn prevented(&self) -> u64 {
         self.prevented
+    }
+}
+
+/// The hasher of the fingerprint map: a fingerprint is already a hash.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | self.0 >> 56) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
     }
 }
 

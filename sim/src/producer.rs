@@ -28,14 +28,20 @@ pub(crate) fn render(template: &str, n: u64) -> String {
         };
         let inner = &tail[2..close];
         match inner.strip_prefix('%').map(str::parse::<u64>) {
-            None if inner.is_empty() => out.push_str(&n.to_string()),
-            Some(Ok(k)) if k > 0 => out.push_str(&(n % k).to_string()),
+            None if inner.is_empty() => push_number(&mut out, n),
+            Some(Ok(k)) if k > 0 => push_number(&mut out, n % k),
             _ => out.push_str(&tail[..=close]),
         }
         rest = &tail[close + 1..];
     }
     out.push_str(rest);
     out
+}
+
+/// Appends `n` in decimal without an intermediate String.
+fn push_number(out: &mut String, n: u64) {
+    use std::fmt::Write;
+    let _ = write!(out, "{n}");
 }
 
 impl World {
@@ -82,8 +88,11 @@ impl World {
         };
         let producer = &mut self.producers[at];
         producer.sent += 1;
-        let (n, spec) = (producer.sent, producer.spec.clone());
+        let n = producer.sent;
+        let spec = &producer.spec;
         let actor = Actor::Producer(spec.name.clone());
+        let last = spec.count.is_some_and(|count| n >= count);
+        let every = ((spec.every * 1000.0).round() as Millis).max(1);
         match self.engine.queue_url(&spec.queue) {
             Some(queue_url) => {
                 let request = Request::SendMessage(SendMessageInput {
@@ -99,16 +108,14 @@ impl World {
                 });
                 self.call(&actor, request);
             }
-            None => self.say(
-                actor,
-                None,
-                format!("{}: the queue {} does not exist", spec.name, spec.queue),
-            ),
+            None => {
+                let text = format!("{}: the queue {} does not exist", spec.name, spec.queue);
+                self.say(actor, None, text)
+            }
         }
-        if spec.count.is_some_and(|count| n >= count) {
+        if last {
             self.producers.remove(at);
         } else {
-            let every = ((spec.every * 1000.0).round() as Millis).max(1);
             self.schedule(self.now() + every, Timer::Produce { producer: id });
         }
     }

@@ -130,6 +130,9 @@ pub struct World {
     /// Events left out since the last drain because the buffer was full.
     events_skipped: u64,
     pub(crate) labels: Labels,
+    /// The dead-letter queues' names, cached for the samples (cleared when a queue is created,
+    /// deleted or changes its attributes).
+    pub(crate) dead_letter_cache: Option<std::collections::BTreeSet<String>>,
 }
 
 impl World {
@@ -159,6 +162,7 @@ impl World {
             event_buffer: EVENT_BUFFER,
             events_skipped: 0,
             labels: Labels::default(),
+            dead_letter_cache: None,
         }
     }
 
@@ -393,7 +397,11 @@ impl World {
     /// that fails is not counted (a failed user action changes nothing).
     pub(crate) fn call(&mut self, actor: &Actor, request: Request) -> Reply {
         let action = request.action();
-        let bodies = sent_bodies(&request);
+        // SendMessage (the hot path): the body is learnt from the request without a map.
+        let (single, bodies) = match &request {
+            Request::SendMessage(input) => (Some(input.message_body.clone()), HashMap::new()),
+            _ => (None, sent_bodies(&request)),
+        };
         let reply = self.engine.call(request);
         let failed = matches!(reply, Reply::Done(Err(_)));
         if !(failed && *actor == Actor::User) {
@@ -405,8 +413,15 @@ impl World {
             }
         }
         if let Reply::Done(Ok(response)) = &reply {
-            for (message_id, body) in sent_labels(&bodies, response) {
-                self.labels.learn(&message_id, body);
+            match (single, response) {
+                (Some(body), Response::SendMessage(output)) => {
+                    self.labels.learn(&output.message_id, &body);
+                }
+                _ => {
+                    for (message_id, body) in sent_labels(&bodies, response) {
+                        self.labels.learn(&message_id, body);
+                    }
+                }
             }
         }
         self.settle(actor, Some(action));
@@ -472,9 +487,9 @@ impl World {
             };
             self.metrics.count_event(&event.kind);
             // Narrated before `track`, which forgets the label of a message that is gone.
-            let text = self.narrating().then(|| {
-                narrate::engine_event(actor, action, event.at, &event.kind, &self.labels)
-            });
+            let text = self
+                .narrating()
+                .then(|| narrate::engine_event(actor, action, event.at, &event.kind, &self.labels));
             self.track(actor, &event.kind);
             let Some(text) = text else {
                 self.events_skipped += 1;
@@ -533,7 +548,11 @@ impl World {
                 ..
             } => self.labels.alias(message_id, old_message_id),
             EventKind::QueueCreated { queue, .. }
-            | EventKind::QueueAttributesChanged { queue, .. } => self.refresh_warnings(queue),
+            | EventKind::QueueAttributesChanged { queue, .. } => {
+                self.dead_letter_cache = None;
+                self.refresh_warnings(queue)
+            }
+            EventKind::QueueDeleted { .. } => self.dead_letter_cache = None,
             _ => {}
         }
     }

@@ -65,6 +65,10 @@ fn glide(root: &Element, before: &HashMap<String, (f64, f64)>) -> HashMap<String
 /// Whether the user asked the system for less motion.
 pub fn reduced_motion() -> bool {
     web_sys::window()
-        .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
+        .and_then(|w| {
+            w.match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
         .is_some_and(|q| q.matches())
 }

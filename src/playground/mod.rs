@@ -103,6 +103,9 @@ struct Ui {
     note: Option<String>,
 }
 
+/// What a pointer event does to the gesture; a drop returns the (worker, message) to deliver.
+type PointerStep = fn(&mut Ui, (f64, f64)) -> Option<(String, String)>;
+
 /// Last frame's derived data, kept so that unchanged lists are not rebuilt or re-diffed.
 #[derive(Default)]
 struct Cache {
@@ -148,7 +151,8 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     let container = use_node_ref();
 
     let dispatch = use_callback((), {
-        let (session, ui, cache, redraw) = (session.clone(), ui.clone(), cache.clone(), redraw.clone());
+        let (session, ui, cache, redraw) =
+            (session.clone(), ui.clone(), cache.clone(), redraw.clone());
         move |action: Action, _| {
             let changed = {
                 let mut s = session.borrow_mut();
@@ -165,9 +169,19 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         let (session, ui, redraw) = (session.clone(), ui.clone(), redraw.clone());
         move |wall: f64, _| {
             let mut s = session.borrow_mut();
-            let before = (s.now(), s.journal.log.rev, s.journal.departures.len(), s.journal.announcement().len());
+            let before = (
+                s.now(),
+                s.journal.log.rev,
+                s.journal.departures.len(),
+                s.journal.announcement().len(),
+            );
             s.tick(wall);
-            let after = (s.now(), s.journal.log.rev, s.journal.departures.len(), s.journal.announcement().len());
+            let after = (
+                s.now(),
+                s.journal.log.rev,
+                s.journal.departures.len(),
+                s.journal.announcement().len(),
+            );
             let dragging = matches!(ui.borrow().gesture, Gesture::Dragging(_));
             drop(s);
             if before != after || dragging {
@@ -178,13 +192,16 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     frame::use_frame_loop(props.live, on_frame);
 
     // Pointer drags are followed on the whole playground, so a drop anywhere ends them.
-    let pointer = |kind: fn(&mut Ui, (f64, f64)) -> Option<(String, String)>| {
+    let pointer = |kind: PointerStep| {
         let (ui, dispatch, redraw) = (ui.clone(), dispatch.clone(), redraw.clone());
         Callback::from(move |e: PointerEvent| {
             if ui.borrow().gesture == Gesture::Idle {
                 return;
             }
-            let delivery = kind(&mut ui.borrow_mut(), (e.client_x() as f64, e.client_y() as f64));
+            let delivery = kind(
+                &mut ui.borrow_mut(),
+                (e.client_x() as f64, e.client_y() as f64),
+            );
             if let Some((worker, message_id)) = delivery {
                 dispatch.emit(Action::Deliver { worker, message_id });
             }
@@ -215,7 +232,10 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     flip::use_flip(container.clone(), placement(&stage));
 
     let queue_name = stage.queue.as_ref().map(|q| q.name.clone());
-    let queue_url = queue_name.as_deref().map(|q| s.queue_url(q)).unwrap_or_default();
+    let queue_url = queue_name
+        .as_deref()
+        .map(|q| s.queue_url(q))
+        .unwrap_or_default();
     let workers: Vec<String> = stage.lanes.iter().map(|l| l.worker.name.clone()).collect();
     let pick = u
         .pick
@@ -226,12 +246,28 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         Gesture::Dragging(d) => d.over.clone(),
         _ => None,
     };
-    let setting_errors: Vec<(String, String)> = ["VisibilityTimeout", "DelaySeconds", "ReceiveMessageWaitTimeSeconds", "MessageRetentionPeriod", "RedrivePolicy", "ContentBasedDeduplication"]
-        .iter()
-        .filter_map(|n| s.error(&Slot::Setting(n.to_string())).map(|e| (n.to_string(), e.to_string())))
-        .collect();
-    let dlq_arn = stage.dlq.as_deref().and_then(|d| s.world().engine().queue_arn(d));
-    let note = u.note.clone().or_else(|| s.error(&Slot::Deliver).map(str::to_string));
+    let setting_errors: Vec<(String, String)> = [
+        "VisibilityTimeout",
+        "DelaySeconds",
+        "ReceiveMessageWaitTimeSeconds",
+        "MessageRetentionPeriod",
+        "RedrivePolicy",
+        "ContentBasedDeduplication",
+    ]
+    .iter()
+    .filter_map(|n| {
+        s.error(&Slot::Setting(n.to_string()))
+            .map(|e| (n.to_string(), e.to_string()))
+    })
+    .collect();
+    let dlq_arn = stage
+        .dlq
+        .as_deref()
+        .and_then(|d| s.world().engine().queue_arn(d));
+    let note = u
+        .note
+        .clone()
+        .or_else(|| s.error(&Slot::Deliver).map(str::to_string));
     let history = u.selected.as_ref().map(|id| {
         let title = stage.find(id).map_or_else(|| id.clone(), |c| c.body.clone());
         html! { <History {title} entries={s.journal.history(id).to_vec()} dispatch={dispatch.clone()} /> }
@@ -319,7 +355,11 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
 
 /// Applies an action; returns whether anything changed.
 fn handle(s: &mut Session, u: &mut Ui, stage: &Stage, action: Action) -> bool {
-    let queue = stage.queue.as_ref().map(|q| q.name.clone()).unwrap_or_default();
+    let queue = stage
+        .queue
+        .as_ref()
+        .map(|q| q.name.clone())
+        .unwrap_or_default();
     match action {
         Action::Play => s.play(),
         Action::Pause => s.pause(),
@@ -350,12 +390,18 @@ fn handle(s: &mut Session, u: &mut Ui, stage: &Stage, action: Action) -> bool {
                 .first()
                 .map(|w| w.policy.clone())
                 .unwrap_or_else(|| scenarios::manual_policy(&queue));
-            s.act(Slot::AddWorker, Step::Sim(SimAction::AddWorker { name, policy }));
+            s.act(
+                Slot::AddWorker,
+                Step::Sim(SimAction::AddWorker { name, policy }),
+            );
         }
         Action::Deliver { worker, message_id } => {
             u.pick = None;
             u.note = None;
-            s.act(Slot::Deliver, Step::Sim(SimAction::Deliver { worker, message_id }));
+            s.act(
+                Slot::Deliver,
+                Step::Sim(SimAction::Deliver { worker, message_id }),
+            );
         }
         Action::Call { slot, request } => {
             s.call(slot, request);
@@ -389,7 +435,11 @@ fn next_worker_name<'a>(names: impl Iterator<Item = &'a str>) -> String {
 fn placement(stage: &Stage) -> u64 {
     let mut h = DefaultHasher::new();
     let places = [&stage.queued, &stage.unheld, &stage.dead];
-    for (i, place) in places.into_iter().chain(stage.lanes.iter().map(|l| &l.place)).enumerate() {
+    for (i, place) in places
+        .into_iter()
+        .chain(stage.lanes.iter().map(|l| &l.place))
+        .enumerate()
+    {
         for card in &place.cards {
             (i, &card.id, card.look == Look::Stale).hash(&mut h);
         }
@@ -461,9 +511,15 @@ fn start_session(link: &LinkOptions) -> Session {
 fn page_link() -> LinkOptions {
     let location = web_sys::window().map(|w| w.location());
     let read = |f: fn(&web_sys::Location) -> Result<String, wasm_bindgen::JsValue>| {
-        location.as_ref().and_then(|l| f(l).ok()).unwrap_or_default()
+        location
+            .as_ref()
+            .and_then(|l| f(l).ok())
+            .unwrap_or_default()
     };
-    LinkOptions::parse(&read(web_sys::Location::search), &read(web_sys::Location::hash))
+    LinkOptions::parse(
+        &read(web_sys::Location::search),
+        &read(web_sys::Location::hash),
+    )
 }
 
 /// `theme=light|dark` forces a theme; otherwise the system's preference rules.
@@ -479,7 +535,11 @@ fn apply_theme(link: &LinkOptions) {
 /// Puts the open scenario in the address bar, so the page can be shared or reloaded.
 fn remember_in_url(id: &str) {
     if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("?scenario={id}")));
+        let _ = history.replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("?scenario={id}")),
+        );
     }
 }
 
@@ -489,8 +549,14 @@ mod tests {
 
     #[test]
     fn worker_names_count_up() {
-        assert_eq!(next_worker_name(["Worker 1", "Worker 2"].into_iter()), "Worker 3");
+        assert_eq!(
+            next_worker_name(["Worker 1", "Worker 2"].into_iter()),
+            "Worker 3"
+        );
         assert_eq!(next_worker_name(["Worker A"].into_iter()), "Worker 1");
-        assert_eq!(next_worker_name(["Worker 7", "Worker 3"].into_iter()), "Worker 8");
+        assert_eq!(
+            next_worker_name(["Worker 7", "Worker 3"].into_iter()),
+            "Worker 8"
+        );
     }
 }

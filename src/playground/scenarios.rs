@@ -6,7 +6,7 @@ use sqs_engine::api::SetQueueAttributesInput;
 use sqs_engine::Request;
 use sqs_sim::command::SimAction;
 use sqs_sim::worker::{EffectStep, ProcessingTime, WorkerMode};
-use sqs_sim::{Scenario, Step, World, WorkerPolicy};
+use sqs_sim::{Scenario, Step, WorkerPolicy, World};
 
 /// The id of the standard-queue sandbox (the page's default).
 pub const SANDBOX: &str = "sandbox";

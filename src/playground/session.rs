@@ -90,7 +90,9 @@ impl Session {
                 fresh.wall = self.wall;
                 fresh.last_wall = self.last_wall;
                 let title = fresh.scenario.title.clone();
-                fresh.journal.announce(format!("Opened {title}."), self.wall);
+                fresh
+                    .journal
+                    .announce(format!("Opened {title}."), self.wall);
                 *self = fresh;
             }
             Err(e) => {
@@ -175,10 +177,8 @@ impl Session {
                 // The scenario's last step: stop there so its final state can be discussed.
                 self.run_to(end, true);
                 self.playing = false;
-                self.journal.announce(
-                    "End of the scenario. Press Play to go on.".into(),
-                    wall,
-                );
+                self.journal
+                    .announce("End of the scenario. Press Play to go on.".into(), wall);
             } else {
                 self.run_to(target, true);
             }
@@ -379,7 +379,12 @@ mod tests {
         };
         assert!(s.send("orders", &form), "{:?}", s.error(&Slot::Send));
         let stage = stage(s);
-        let card = stage.queued.cards.iter().find(|c| c.body == body).expect("sent");
+        let card = stage
+            .queued
+            .cards
+            .iter()
+            .find(|c| c.body == body)
+            .expect("sent");
         card.id.clone()
     }
 
@@ -397,25 +402,43 @@ mod tests {
         let id = send(&mut s, "order-1");
         deliver(&mut s, "Worker 1", &id);
         let lane = &stage(&s).lanes[0];
-        assert_eq!(lane.place.cards[0].label(), "order-1, in flight, 30 s left, receive count 1");
-        assert!(s.worker_action("Worker 1", SimAction::Kill { worker: "Worker 1".into() }));
+        assert_eq!(
+            lane.place.cards[0].label(),
+            "order-1, in flight, 30 s left, receive count 1"
+        );
+        assert!(s.worker_action(
+            "Worker 1",
+            SimAction::Kill {
+                worker: "Worker 1".into()
+            }
+        ));
         s.seek(29_000);
         assert_eq!(stage(&s).lanes[0].place.cards[0].look, Look::InFlight);
         s.seek(30_000);
         let back = stage(&s);
-        assert_eq!(back.queued.cards[0].label(), "order-1, visible, receive count 1");
+        assert_eq!(
+            back.queued.cards[0].label(),
+            "order-1, visible, receive count 1"
+        );
         assert!(back.lanes[0].place.cards.is_empty());
         deliver(&mut s, "Worker 2", &id);
         let again = stage(&s);
-        assert!(again.lanes[1].place.cards[0].label().ends_with("receive count 2"));
+        assert!(again.lanes[1].place.cards[0]
+            .label()
+            .ends_with("receive count 2"));
     }
 
     #[test]
     fn an_out_of_range_setting_is_refused_and_changes_nothing() {
         let mut s = sandbox();
         assert!(!s.set_attribute("orders", "VisibilityTimeout", "50000".into()));
-        let error = s.error(&Slot::Setting("VisibilityTimeout".into())).expect("refused");
-        assert!(error.contains("VisibilityTimeout") || error.contains("Invalid"), "{error}");
+        let error = s
+            .error(&Slot::Setting("VisibilityTimeout".into()))
+            .expect("refused");
+        assert!(
+            error.contains("VisibilityTimeout") || error.contains("Invalid"),
+            "{error}"
+        );
         let queue = stage(&s).queue.expect("queue");
         assert_eq!(queue.attribute("VisibilityTimeout"), Some("30"));
         assert!(s.set_attribute("orders", "VisibilityTimeout", "45".into()));

@@ -7,7 +7,7 @@ use super::format::secs_left;
 use super::journal::Journal;
 use sqs_engine::view::{MessageState, MessageView};
 use sqs_engine::Millis;
-use sqs_sim::{World, WorkerStatus, WorkerView};
+use sqs_sim::{WorkerStatus, WorkerView, World};
 use std::collections::{HashMap, HashSet};
 
 /// More cards than this in one place are drawn as counts per state.
@@ -218,8 +218,11 @@ impl Stage {
             };
         };
         let engine = world.engine();
-        let attributes: Vec<(String, String)> =
-            engine.attributes(&name).unwrap_or_default().into_iter().collect();
+        let attributes: Vec<(String, String)> = engine
+            .attributes(&name)
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
         let fifo = attributes
             .iter()
             .any(|(k, v)| k == "FifoQueue" && v == "true");
@@ -259,7 +262,9 @@ impl Stage {
                             });
                         }
                         _ if worker.status != WorkerStatus::Dead => {
-                            if let Some(m) = messages.iter().find(|m| m.message_id == held.message_id) {
+                            if let Some(m) =
+                                messages.iter().find(|m| m.message_id == held.message_id)
+                            {
                                 cards.push(Card {
                                     look: Look::Stale,
                                     left: None,
@@ -330,7 +335,10 @@ fn holds(m: &MessageView, handle: &str) -> bool {
 
 fn card(m: &MessageView, look: Look, now: Millis, journal: &Journal) -> Card {
     let (left, span) = match &m.state {
-        MessageState::Delayed { until } => (Some(until.saturating_sub(now)), Some(until.saturating_sub(m.sent_at))),
+        MessageState::Delayed { until } => (
+            Some(until.saturating_sub(now)),
+            Some(until.saturating_sub(m.sent_at)),
+        ),
         MessageState::InFlight { until, .. } => {
             let span = journal
                 .window(&m.message_id)
@@ -377,7 +385,11 @@ fn departed(journal: &Journal, previous: &Stage, lane: Option<&str>) -> Vec<Card
     journal
         .departures
         .iter()
-        .filter_map(|d| before.iter().find(|c| c.id == d.message_id && c.look != Look::Stale))
+        .filter_map(|d| {
+            before
+                .iter()
+                .find(|c| c.id == d.message_id && c.look != Look::Stale)
+        })
         .map(|c| Card {
             look: Look::Leaving,
             left: None,
@@ -457,7 +469,10 @@ mod tests {
             card(Look::Blocked, None, 0).label(),
             "order-1, visible, blocked: group g1 has a message in flight"
         );
-        assert_eq!(card(Look::Delayed, Some(5_000), 0).label(), "order-1, delayed, 5 s left");
+        assert_eq!(
+            card(Look::Delayed, Some(5_000), 0).label(),
+            "order-1, delayed, 5 s left"
+        );
         assert_eq!(card(Look::InFlight, Some(15_000), 1).remaining(), Some(0.5));
     }
 
@@ -469,6 +484,9 @@ mod tests {
         let place = Place::new(cards);
         assert!(place.aggregated());
         assert_eq!(place.total, MAX_CARDS + 1);
-        assert_eq!(place.counts, vec![(Look::Visible, MAX_CARDS), (Look::Delayed, 1)]);
+        assert_eq!(
+            place.counts,
+            vec![(Look::Visible, MAX_CARDS), (Look::Delayed, 1)]
+        );
     }
 }

@@ -9,3 +9,4 @@ pub mod panel;
 pub mod permalink;
 pub mod session;
 pub mod snippets;
+pub mod bridge;

@@ -33,7 +33,9 @@ fn main() -> ExitCode {
         ["bench", "day"] => bench_day(sqs_sim::bench::DAY),
         ["bench", "day", secs] => match secs.replace(['_', ','], "").parse::<u64>() {
             Ok(s) if s > 0 => bench_day(s * 1000),
-            _ => Err(format!("bench day: SECONDS must be a positive integer, not {secs:?}")),
+            _ => Err(format!(
+                "bench day: SECONDS must be a positive integer, not {secs:?}"
+            )),
         },
         ["bench", n] => match n.replace(['_', ','], "").parse() {
             Ok(n) if n > 0 => bench(n),

@@ -10,8 +10,11 @@ use yew::prelude::*;
 const W: f64 = 400.0;
 const H: f64 = 120.0;
 
-/// The series: name, CSS class (colour and dash), value.
-const SERIES: [(&str, &str, fn(&Sample) -> u64); 4] = [
+/// A series: name, CSS class (colour and dash), value.
+type Series = (&'static str, &'static str, fn(&Sample) -> u64);
+
+/// The series drawn.
+const SERIES: [Series; 4] = [
     ("visible", "s-visible", |s| s.visible),
     ("in flight", "s-inflight", |s| s.in_flight),
     ("delayed", "s-delayed", |s| s.delayed),

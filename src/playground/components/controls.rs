@@ -39,7 +39,9 @@ pub fn Controls(props: &ControlsProps) -> Html {
     let on_speed = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |e: Event| {
-            let value = e.target_unchecked_into::<HtmlInputElement>().value_as_number();
+            let value = e
+                .target_unchecked_into::<HtmlInputElement>()
+                .value_as_number();
             if value.is_finite() {
                 dispatch.emit(Action::Speed(value));
             }
@@ -48,7 +50,9 @@ pub fn Controls(props: &ControlsProps) -> Html {
     let on_seek = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |e: Event| {
-            let value = e.target_unchecked_into::<HtmlInputElement>().value_as_number();
+            let value = e
+                .target_unchecked_into::<HtmlInputElement>()
+                .value_as_number();
             if value.is_finite() && value >= 0.0 {
                 dispatch.emit(Action::Seek(value as Millis));
             }

@@ -26,7 +26,10 @@ pub fn ScenarioPicker(props: &PickerProps) -> Html {
     let onchange = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |e: Event| {
-            if let Some(select) = e.target().and_then(|t| t.dyn_into::<HtmlSelectElement>().ok()) {
+            if let Some(select) = e
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
+            {
                 dispatch.emit(Action::Open(select.value()));
             }
         })

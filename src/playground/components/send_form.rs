@@ -28,17 +28,29 @@ pub fn SendPanel(props: &SendProps) -> Html {
         ..SendForm::default()
     });
     // The proposed body follows the send count unless the user typed one.
-    let body = if form.body.is_empty() { props.next_body.clone() } else { form.body.clone() };
+    let body = if form.body.is_empty() {
+        props.next_body.clone()
+    } else {
+        form.body.clone()
+    };
     let field = |set: fn(&mut SendForm, String)| {
         let form = form.clone();
         Callback::from(move |e: InputEvent| {
             let mut next = (*form).clone();
-            set(&mut next, e.target_unchecked_into::<HtmlInputElement>().value());
+            set(
+                &mut next,
+                e.target_unchecked_into::<HtmlInputElement>().value(),
+            );
             form.set(next);
         })
     };
     let onsubmit = {
-        let (form, dispatch, body, fifo) = (form.clone(), props.dispatch.clone(), body.clone(), props.fifo);
+        let (form, dispatch, body, fifo) = (
+            form.clone(),
+            props.dispatch.clone(),
+            body.clone(),
+            props.fifo,
+        );
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let typed = (*form).clone();

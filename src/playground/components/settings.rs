@@ -70,7 +70,9 @@ pub fn Settings(props: &SettingsProps) -> Html {
         })
     };
 
-    let redrive = queue.attribute("RedrivePolicy").and_then(|p| serde_json::from_str::<serde_json::Value>(p).ok());
+    let redrive = queue
+        .attribute("RedrivePolicy")
+        .and_then(|p| serde_json::from_str::<serde_json::Value>(p).ok());
     let max_receives = redrive
         .as_ref()
         .and_then(|p| p.get("maxReceiveCount"))
@@ -82,7 +84,10 @@ pub fn Settings(props: &SettingsProps) -> Html {
     let on_max_receives = target.clone().map(|arn| {
         let dispatch = props.dispatch.clone();
         Callback::from(move |value: String| {
-            let count = value.trim().parse::<i64>().map_or_else(|_| json!(value), |n| json!(n));
+            let count = value
+                .trim()
+                .parse::<i64>()
+                .map_or_else(|_| json!(value), |n| json!(n));
             let policy = json!({ "deadLetterTargetArn": arn, "maxReceiveCount": count });
             dispatch.emit(Action::SetAttribute {
                 name: "RedrivePolicy".into(),
@@ -94,7 +99,10 @@ pub fn Settings(props: &SettingsProps) -> Html {
     let on_type = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |e: Event| {
-            if let Some(select) = e.target().and_then(|t| t.dyn_into::<HtmlSelectElement>().ok()) {
+            if let Some(select) = e
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
+            {
                 dispatch.emit(Action::Open(select.value()));
             }
         })
@@ -179,7 +187,10 @@ pub fn SettingField(props: &FieldProps) -> Html {
         let draft = draft.clone();
         use_effect_with(props.current.clone(), move |_| draft.set(None));
     }
-    let value = (*draft).clone().or_else(|| props.current.clone()).unwrap_or_default();
+    let value = (*draft)
+        .clone()
+        .or_else(|| props.current.clone())
+        .unwrap_or_default();
     let oninput = {
         let draft = draft.clone();
         Callback::from(move |e: InputEvent| {
@@ -195,7 +206,13 @@ pub fn SettingField(props: &FieldProps) -> Html {
             }
         })
     };
-    let id = format!("setting-{}", props.label.to_lowercase().replace(|c: char| !c.is_alphanumeric(), "-"));
+    let id = format!(
+        "setting-{}",
+        props
+            .label
+            .to_lowercase()
+            .replace(|c: char| !c.is_alphanumeric(), "-")
+    );
     let help_id = format!("{id}-help");
     let error_id = format!("{id}-error");
     let described = format!("{help_id} {error_id}");

@@ -220,7 +220,14 @@ pub fn policy_summary(policy: &WorkerPolicy) -> String {
     }
     if !policy.effects.is_empty() {
         let idempotent = policy.effects.iter().all(|e| e.idempotent);
-        parts.push(if idempotent { "idempotent" } else { "not idempotent" }.to_string());
+        parts.push(
+            if idempotent {
+                "idempotent"
+            } else {
+                "not idempotent"
+            }
+            .to_string(),
+        );
     }
     parts.join(" · ")
 }

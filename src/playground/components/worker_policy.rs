@@ -51,7 +51,9 @@ impl Draft {
                 _ => String::new(),
             },
             heartbeat: heartbeat.is_some(),
-            every: heartbeat.as_ref().map_or("10".into(), |h| h.every.to_string()),
+            every: heartbeat
+                .as_ref()
+                .map_or("10".into(), |h| h.every.to_string()),
             extend_by: heartbeat.map_or("30".into(), |h| h.extend_by.to_string()),
             idempotent: !p.effects.is_empty() && p.effects.iter().all(|e| e.idempotent),
         }
@@ -117,7 +119,10 @@ pub fn PolicyEditor(props: &PolicyProps) -> Html {
         let draft = draft.clone();
         Callback::from(move |e: InputEvent| {
             let mut next = (*draft).clone();
-            set(&mut next, e.target_unchecked_into::<HtmlInputElement>().value());
+            set(
+                &mut next,
+                e.target_unchecked_into::<HtmlInputElement>().value(),
+            );
             draft.set(next);
         })
     };
@@ -125,7 +130,10 @@ pub fn PolicyEditor(props: &PolicyProps) -> Html {
         let draft = draft.clone();
         Callback::from(move |e: Event| {
             let mut next = (*draft).clone();
-            set(&mut next, e.target_unchecked_into::<HtmlInputElement>().checked());
+            set(
+                &mut next,
+                e.target_unchecked_into::<HtmlInputElement>().checked(),
+            );
             draft.set(next);
         })
     };
@@ -133,7 +141,10 @@ pub fn PolicyEditor(props: &PolicyProps) -> Html {
         let draft = draft.clone();
         Callback::from(move |e: Event| {
             let mut next = (*draft).clone();
-            if let Some(select) = e.target().and_then(|t| t.dyn_into::<HtmlSelectElement>().ok()) {
+            if let Some(select) = e
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
+            {
                 next.mode = select.value();
             }
             draft.set(next);
@@ -141,7 +152,11 @@ pub fn PolicyEditor(props: &PolicyProps) -> Html {
     };
     let onsubmit = {
         let (draft, problem) = (draft.clone(), problem.clone());
-        let (dispatch, worker, policy) = (props.dispatch.clone(), props.worker.clone(), props.policy.clone());
+        let (dispatch, worker, policy) = (
+            props.dispatch.clone(),
+            props.worker.clone(),
+            props.policy.clone(),
+        );
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             match draft.apply(&policy) {
@@ -161,7 +176,10 @@ pub fn PolicyEditor(props: &PolicyProps) -> Html {
     };
     let d = &*draft;
     let lambda = d.mode == "lambda";
-    let mode_id = format!("policy-mode-{}", props.worker.replace(|c: char| !c.is_alphanumeric(), "-"));
+    let mode_id = format!(
+        "policy-mode-{}",
+        props.worker.replace(|c: char| !c.is_alphanumeric(), "-")
+    );
     html! {
         <form class="policy-form" {onsubmit}>
             <label for={mode_id.clone()}>{ "Mode" }</label>
