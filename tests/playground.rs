@@ -5,7 +5,7 @@
 
 mod support;
 
-use sqs_playground::playground::url::LinkOptions;
+use sqs_playground::playground::link::Link;
 use sqs_playground::playground::{Playground, PlaygroundProps};
 use support::*;
 use wasm_bindgen::JsCast;
@@ -18,10 +18,7 @@ type Ui = Mounted<Playground>;
 
 /// The playground on a scenario, paused, its clock moved only by the test.
 async fn open(scenario: &str) -> Ui {
-    let link = LinkOptions {
-        scenario: Some(scenario.into()),
-        ..LinkOptions::default()
-    };
+    let link = Link::scenario(scenario);
     let ui = mount::<Playground>(PlaygroundProps {
         live: false,
         link: Some(link),

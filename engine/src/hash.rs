@@ -68,11 +68,6 @@ fn for_each_block(data: &[u8], big_endian: bool, mut block: impl FnMut(&[u8])) {
 
 fn md5(data: &[u8]) -> [u8; 16] {
     const SHIFTS: [u32; 16] = [7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21];
-    // RFC 1321's table T[i] = floor(2^32 * |sin(i + 1)|), built once.
-    static K: std::sync::OnceLock<[u32; 64]> = std::sync::OnceLock::new();
-    let k = K.get_or_init(|| {
-        std::array::from_fn(|i| ((i as f64 + 1.0).sin().abs() * 4_294_967_296.0) as u32)
-    });
     let mut state = [0x6745_2301u32, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
     for_each_block(data, false, |block| {
         let m: [u32; 16] = std::array::from_fn(|i| {
@@ -84,22 +79,32 @@ fn md5(data: &[u8]) -> [u8; 16] {
             ])
         });
         let [mut a, mut b, mut c, mut d] = state;
-        for i in 0..64 {
-            let (f, g) = match i / 16 {
-                0 => ((b & c) | (!b & d), i),
-                1 => ((d & b) | (!d & c), (5 * i + 1) % 16),
-                2 => (b ^ c ^ d, (3 * i + 5) % 16),
-                _ => (c ^ (b | !d), (7 * i) % 16),
-            };
-            let rotated = a
-                .wrapping_add(f)
-                .wrapping_add(k[i])
-                .wrapping_add(m[g])
-                .rotate_left(SHIFTS[(i / 16) * 4 + i % 4]);
-            a = d;
-            d = c;
-            c = b;
-            b = b.wrapping_add(rotated);
+        // One loop per round, so that the round's function and message index are not chosen
+        // at each step (this runs on every send).
+        macro_rules! step {
+            ($i:expr, $f:expr, $g:expr) => {{
+                let rotated = a
+                    .wrapping_add($f)
+                    .wrapping_add(MD5_K[$i])
+                    .wrapping_add(m[$g])
+                    .rotate_left(SHIFTS[($i / 16) * 4 + $i % 4]);
+                a = d;
+                d = c;
+                c = b;
+                b = b.wrapping_add(rotated);
+            }};
+        }
+        for i in 0..16 {
+            step!(i, (b & c) | (!b & d), i);
+        }
+        for i in 16..32 {
+            step!(i, (d & b) | (!d & c), (5 * i + 1) % 16);
+        }
+        for i in 32..48 {
+            step!(i, b ^ c ^ d, (3 * i + 5) % 16);
+        }
+        for i in 48..64 {
+            step!(i, c ^ (b | !d), (7 * i) % 16);
         }
         for (s, v) in state.iter_mut().zip([a, b, c, d]) {
             *s = s.wrapping_add(v);
@@ -111,6 +116,18 @@ fn md5(data: &[u8]) -> [u8; 16] {
     }
     out
 }
+
+/// RFC 1321's table T[i] = floor(2^32 * |sin(i + 1)|).
+const MD5_K: [u32; 64] = [
+    0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501,
+    0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193, 0xa679438e, 0x49b40821,
+    0xf61e2562, 0xc040b340, 0x265e5a51, 0xe9b6c7aa, 0xd62f105d, 0x02441453, 0xd8a1e681, 0xe7d3fbc8,
+    0x21e1cde6, 0xc33707d6, 0xf4d50d87, 0x455a14ed, 0xa9e3e905, 0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a,
+    0xfffa3942, 0x8771f681, 0x6d9d6122, 0xfde5380c, 0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70,
+    0x289b7ec6, 0xeaa127fa, 0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665,
+    0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
+    0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391,
+];
 
 const SHA256_K: [u32; 64] = [
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,

@@ -14,7 +14,8 @@
 //! * [`World::apply`]: one user action ([`Step`]) at the current time, appended to the command
 //!   log. Errors are SQS's own (or a plain message for simulation-level mistakes) and change
 //!   nothing.
-//! * [`World::drain_events`]: what happened, narrated ([`WorldEvent::text`]), with the actor.
+//! * [`World::drain_events`]: what happened, narrated ([`WorldEvent::text`]), with the actor; at
+//!   most [`EVENT_BUFFER`] undrained events are narrated one by one ([`World::set_event_buffer`]).
 //! * Read-only: [`World::engine`], [`World::workers`], [`World::holder_of`], [`World::ledger`],
 //!   [`World::metrics`], [`World::summary`], [`World::log`], [`World::actions`].
 //! * [`scenario::library`]: the scenario library compiled in; [`Scenario::run`] runs one to its
@@ -45,4 +46,4 @@ pub use metrics::{Metrics, Sample, Summary};
 pub use narrate::clock;
 pub use scenario::Scenario;
 pub use worker::{WorkerPolicy, WorkerStatus, WorkerView};
-pub use world::{Actor, World, WorldEvent};
+pub use world::{Actor, World, WorldEvent, EVENT_BUFFER};

@@ -9,6 +9,8 @@ use std::rc::Rc;
 
 /// Entries kept in the event log.
 const LOG_LIMIT: usize = 300;
+/// Events kept for export (the event-log file).
+const EVENTS_LIMIT: usize = 10_000;
 /// Entries kept per message history.
 const HISTORY_LIMIT: usize = 200;
 /// Wall milliseconds a deleted message's card stays to fade out.
@@ -83,6 +85,7 @@ pub struct Journal {
     pub log: Versioned<Vec<Entry>>,
     histories: HashMap<String, Vec<Entry>>,
     windows: HashMap<String, (Millis, Millis)>,
+    events: Vec<WorldEvent>,
     /// Recently deleted messages.
     pub departures: Vec<Departure>,
     narrator: Narrator,
@@ -95,6 +98,9 @@ impl Journal {
             return;
         }
         let mut fresh = Vec::with_capacity(events.len());
+        let over = (self.events.len() + events.len()).saturating_sub(EVENTS_LIMIT);
+        self.events.drain(..over.min(self.events.len()));
+        self.events.extend(events.iter().cloned());
         for event in events {
             self.seq += 1;
             self.track(&event, wall);
@@ -155,6 +161,11 @@ impl Journal {
     /// The hidden window (from, until) behind a message's current countdown, if known.
     pub fn window(&self, message_id: &str) -> Option<(Millis, Millis)> {
         self.windows.get(message_id).copied()
+    }
+
+    /// The events of this timeline (the latest [`EVENTS_LIMIT`]), as the World told them.
+    pub fn events(&self) -> &[WorldEvent] {
+        &self.events
     }
 
     /// A message's history, oldest first.
@@ -274,6 +285,7 @@ mod tests {
         j.settle(100.0 + DEPARTURE_MS);
         assert!(j.departures.is_empty());
         assert_eq!(j.log.data.len(), 2);
+        assert_eq!(j.events().len(), 2);
         assert_eq!(j.announcement(), "");
     }
 }

@@ -10,11 +10,15 @@ pub mod flip;
 pub mod format;
 pub mod frame;
 pub mod journal;
+pub mod link;
 pub mod scenarios;
 pub mod session;
 pub mod stage;
-pub mod url;
 
+use crate::share::launch::Theme;
+use crate::share::panel::SharePanel;
+use crate::share::session::Session as SharedSession;
+use crate::share::snippets::QueueSpec;
 use components::chart::DepthChart;
 use components::controls::Controls;
 use components::counters::{Counters, Tally};
@@ -29,14 +33,15 @@ use components::settings::Settings;
 use components::worker_lane::WorkerLane;
 use drag::{Gesture, Press};
 use journal::Versioned;
+use link::Link;
 use session::{SendForm, Session, Slot};
 use sqs_engine::{Millis, Request};
 use sqs_sim::command::SimAction;
-use sqs_sim::{Effect, Sample, Step};
+use sqs_sim::{Effect, Sample, Scenario, Step};
 use stage::{Look, Stage};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
-use url::LinkOptions;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// What the user (or a link) asks for.
@@ -111,6 +116,7 @@ type PointerStep = fn(&mut Ui, (f64, f64)) -> Option<(String, String)>;
 struct Cache {
     stage: Stage,
     samples: (usize, Millis, Versioned<Vec<Sample>>),
+    scenario: Option<Rc<Scenario>>,
     effects: (usize, Versioned<Vec<Effect>>),
 }
 
@@ -120,9 +126,9 @@ pub struct PlaygroundProps {
     /// Whether virtual time follows wall time (off in tests that step by hand).
     #[prop_or(true)]
     pub live: bool,
-    /// What to open; `None` reads the page's URL.
+    /// What to open; `None` reads the page's address.
     #[prop_or_default]
-    pub link: Option<LinkOptions>,
+    pub link: Option<Link>,
 }
 
 impl Default for PlaygroundProps {
@@ -139,13 +145,14 @@ impl Default for PlaygroundProps {
 pub fn Playground(props: &PlaygroundProps) -> Html {
     let link = use_memo((), {
         let link = props.link.clone();
-        move |_| link.unwrap_or_else(page_link)
+        move |_| link.unwrap_or_else(Link::of_page)
     });
     let session = use_mut_ref({
         let link = link.clone();
         move || start_session(&link)
     });
     let ui = use_mut_ref(Ui::default);
+    let embed = link.options.embed;
     let cache = use_mut_ref(Cache::default);
     let redraw = use_force_update();
     let container = use_node_ref();
@@ -191,6 +198,39 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     });
     frame::use_frame_loop(props.live, on_frame);
 
+    // The Share panel asks for the session, the events and the samples only when it uses them.
+    let shared = use_callback((), {
+        let session = session.clone();
+        move |(), _| session.borrow().share()
+    });
+    let events = use_callback((), {
+        let session = session.clone();
+        move |(), _| session.borrow().journal.events().to_vec()
+    });
+    let all_samples = use_callback((), {
+        let session = session.clone();
+        move |(), _| session.borrow().world().metrics().samples.clone()
+    });
+    let on_import = use_callback((), {
+        let (session, ui, redraw) = (session.clone(), ui.clone(), redraw.clone());
+        move |shared: SharedSession, _| {
+            let restored = Session::restore(&shared);
+            let mut s = session.borrow_mut();
+            match restored {
+                Ok(fresh) => {
+                    *s = fresh;
+                    *ui.borrow_mut() = Ui::default();
+                }
+                Err(e) => s.report(
+                    Slot::Scenario,
+                    format!("This session cannot be opened: {e}"),
+                ),
+            }
+            drop(s);
+            redraw.force_update();
+        }
+    });
+
     // Pointer drags are followed on the whole playground, so a drop anywhere ends them.
     let pointer = |kind: PointerStep| {
         let (ui, dispatch, redraw) = (ui.clone(), dispatch.clone(), redraw.clone());
@@ -228,6 +268,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     let samples = refresh_samples(&mut c, &s);
     let effects = refresh_effects(&mut c, &s);
     let tally = tally(&s);
+    let scenario_rc = refresh_scenario(&mut c, s.scenario());
     drop(c);
     flip::use_flip(container.clone(), placement(&stage));
 
@@ -303,11 +344,14 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
             </header>
             <main class="layout">
                 <div class="col col-left">
-                    // A sandbox has no script: its producer (you) comes first.
-                    if s.end() == 0 { { send_panel.clone() } }
+                    // A sandbox has no script: its producer (you) comes first. An embed shows the
+                    // story and the stage, not the editing panels.
+                    if s.end() == 0 && !embed { { send_panel.clone() } }
                     <Story title={scenario.title.clone()} narrative={scenario.narrative.clone()} watch={scenario.watch.clone()} />
-                    if s.end() > 0 { { send_panel } }
-                    <Settings queue={stage.queue.clone()} {dlq_arn} errors={setting_errors} dispatch={dispatch.clone()} />
+                    if s.end() > 0 && !embed { { send_panel } }
+                    if !embed {
+                        <Settings queue={stage.queue.clone()} {dlq_arn} errors={setting_errors} dispatch={dispatch.clone()} />
+                    }
                 </div>
                 <div class="col col-stage">
                     <QueuePanel queue={stage.queue.clone()} place={stage.queued.clone()} leaving={stage.leaving.clone()}
@@ -345,6 +389,10 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                     <EventLog log={s.journal.log.clone()} dispatch={dispatch.clone()} />
                     <DepthChart {samples} />
                     <LedgerPanel {effects} />
+                    if !embed {
+                        <SharePanel session={shared} scenario={scenario_rc} queue={queue_spec(&stage)}
+                            events={events} samples={all_samples} {on_import} />
+                    }
                 </div>
             </main>
             <div class="visually-hidden" role="status" aria-live="polite">{ s.journal.announcement() }</div>
@@ -486,49 +534,112 @@ fn tally(s: &Session) -> Tally {
     }
 }
 
-/// The session a link asks for: its scenario (the sandbox if none or unknown), speed, autoplay.
-fn start_session(link: &LinkOptions) -> Session {
-    apply_theme(link);
-    let wanted = link.scenario.as_deref().unwrap_or(scenarios::SANDBOX);
-    let found = scenarios::find(wanted);
-    let scenario = found.clone().unwrap_or_else(|| scenarios::sandbox(false));
-    let mut session = Session::open(scenario)
-        .or_else(|_| Session::open(scenarios::sandbox(false)))
-        .unwrap_or_else(|e| panic!("the sandbox does not load: {e}"));
-    if found.is_none() {
-        session.switch(scenarios::sandbox(false));
+/// The scenario, shared with the Share panel (the same `Rc` while it does not change).
+fn refresh_scenario(c: &mut Cache, scenario: &Scenario) -> Rc<Scenario> {
+    match &c.scenario {
+        Some(rc) if **rc == *scenario => rc.clone(),
+        _ => {
+            let rc = Rc::new(scenario.clone());
+            c.scenario = Some(rc.clone());
+            rc
+        }
     }
-    if let Some(speed) = link.speed {
+}
+
+/// The queue as the Share panel's code snippets create it: its settable attributes and its
+/// dead-letter queue.
+fn queue_spec(stage: &Stage) -> Option<QueueSpec> {
+    const SETTABLE: [&str; 9] = [
+        "VisibilityTimeout",
+        "DelaySeconds",
+        "ReceiveMessageWaitTimeSeconds",
+        "MessageRetentionPeriod",
+        "MaximumMessageSize",
+        "FifoQueue",
+        "ContentBasedDeduplication",
+        "DeduplicationScope",
+        "FifoThroughputLimit",
+    ];
+    let queue = stage.queue.as_ref()?;
+    let attributes = SETTABLE
+        .iter()
+        .filter_map(|n| Some((n.to_string(), queue.attribute(n)?.to_string())))
+        .collect();
+    let max_receives = queue
+        .attribute("RedrivePolicy")
+        .and_then(|p| serde_json::from_str::<serde_json::Value>(p).ok())
+        .and_then(|p| {
+            let v = p.get("maxReceiveCount")?;
+            v.as_u64().or_else(|| v.as_str()?.parse().ok())
+        });
+    let dead_letter = stage
+        .dlq
+        .clone()
+        .zip(max_receives.and_then(|n| u32::try_from(n).ok()));
+    Some(QueueSpec {
+        name: queue.name.clone(),
+        attributes,
+        dead_letter,
+    })
+}
+
+/// The session a link asks for: a permalink's session, else its scenario (the sandbox if none
+/// or unknown) at its speed and start time, playing if asked. What cannot be honoured is said
+/// by the scenario picker.
+fn start_session(link: &Link) -> Session {
+    apply_theme(link.options.theme);
+    let o = &link.options;
+    let sandbox = || {
+        Session::open(scenarios::sandbox(false))
+            .unwrap_or_else(|e| panic!("the sandbox does not load: {e}"))
+    };
+    let mut problems = link.warnings.clone();
+    let mut session = match &link.session {
+        Some(Ok(shared)) => Session::restore(shared).unwrap_or_else(|e| {
+            problems.push(format!("This link cannot be opened: {e}"));
+            sandbox()
+        }),
+        Some(Err(e)) => {
+            problems.push(format!("This link cannot be opened: {e}"));
+            sandbox()
+        }
+        None => {
+            let wanted = o.scenario.as_deref().unwrap_or(scenarios::SANDBOX);
+            let found = scenarios::find(wanted).and_then(|s| Session::open(s).ok());
+            found.unwrap_or_else(|| {
+                problems.push(format!(
+                    "There is no scenario {wanted:?}: this is the sandbox."
+                ));
+                sandbox()
+            })
+        }
+    };
+    if let Some(speed) = o.speed {
         session.set_speed(speed);
     }
-    if link.autoplay {
+    if let Some(t) = o.start_at {
+        session.seek(t);
+    }
+    if o.autoplay {
         session.play();
+    }
+    if !problems.is_empty() {
+        session.report(Slot::Scenario, problems.join(" "));
     }
     session
 }
 
-/// The page's own link options.
-fn page_link() -> LinkOptions {
-    let location = web_sys::window().map(|w| w.location());
-    let read = |f: fn(&web_sys::Location) -> Result<String, wasm_bindgen::JsValue>| {
-        location
-            .as_ref()
-            .and_then(|l| f(l).ok())
-            .unwrap_or_default()
-    };
-    LinkOptions::parse(
-        &read(web_sys::Location::search),
-        &read(web_sys::Location::hash),
-    )
-}
-
 /// `theme=light|dark` forces a theme; otherwise the system's preference rules.
-fn apply_theme(link: &LinkOptions) {
+fn apply_theme(theme: Option<Theme>) {
     let root = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element());
-    if let (Some(root), Some(theme)) = (root, link.theme) {
-        let _ = root.set_attribute("data-theme", theme.as_str());
+    if let (Some(root), Some(theme)) = (root, theme) {
+        let name = match theme {
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        };
+        let _ = root.set_attribute("data-theme", name);
     }
 }
 

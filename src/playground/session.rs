@@ -5,6 +5,7 @@
 
 use super::journal::Journal;
 use super::scenarios;
+use crate::share::session::{ScenarioSource, Session as SharedSession};
 use sqs_engine::api::{SendMessageInput, SetQueueAttributesInput};
 use sqs_engine::{Millis, Request};
 use sqs_sim::command::SimAction;
@@ -82,6 +83,34 @@ impl Session {
         Ok(session)
     }
 
+    /// A session rebuilt from a shared one (a permalink or a session file): its scenario, the
+    /// user's actions (replayed as they are due) and its playhead and speed.
+    pub fn restore(shared: &SharedSession) -> Result<Session, String> {
+        let scenario = shared.resolve(scenarios::find)?;
+        let mut session = Session::open(scenario)?;
+        // The shared actions already include any setup the scenario needed.
+        session.log = shared.actions.clone();
+        session.cursor = 0;
+        session.seek_from_start(shared.playhead)?;
+        session.set_speed(shared.speed);
+        Ok(session)
+    }
+
+    /// This session as it travels in a link or a file: the actions run so far and the playhead.
+    pub fn share(&self) -> SharedSession {
+        let id = &self.scenario.id;
+        let scenario = match sqs_sim::scenario::find(id) {
+            Some(_) => ScenarioSource::Library(id.clone()),
+            None => ScenarioSource::Inline(self.scenario.clone()),
+        };
+        SharedSession {
+            scenario,
+            actions: self.log[..self.cursor].to_vec(),
+            playhead: self.now(),
+            speed: self.speed,
+        }
+    }
+
     /// Replaces this session by one on `scenario`; on failure nothing changes and
     /// the error shows by the scenario picker.
     pub fn switch(&mut self, scenario: Scenario) {
@@ -140,6 +169,11 @@ impl Session {
     /// The error shown next to a control, if its last action failed.
     pub fn error(&self, slot: &Slot) -> Option<&str> {
         self.errors.get(slot).map(String::as_str)
+    }
+
+    /// Shows `text` next to a control (a problem found outside an action, like a bad link).
+    pub fn report(&mut self, slot: Slot, text: String) {
+        self.errors.insert(slot, text);
     }
 
     /// Starts the clock.
@@ -210,26 +244,31 @@ impl Session {
     /// Moves to virtual instant `t`, earlier (rewind by replay) or later (replaying the
     /// actions logged on this timeline).
     pub fn seek(&mut self, t: Millis) {
-        if t < self.now() {
-            match World::replay(&self.scenario, &self.log, t) {
-                Ok(world) => {
-                    self.world = world;
-                    self.cursor = self.log.iter().take_while(|a| a.at <= t).count();
-                    self.journal = Journal::default();
-                    self.harvest(false);
-                }
-                Err(e) => {
-                    self.errors.insert(Slot::Clock, e);
-                    return;
-                }
+        let outcome = if t < self.now() {
+            self.seek_from_start(t)
+        } else {
+            self.run_to(t, false);
+            Ok(())
+        };
+        match outcome {
+            Ok(()) => {
+                let text = format!("Moved to {}.", super::format::wall_clock(self.now()));
+                self.journal.announce(text, self.wall);
+            }
+            Err(e) => {
+                self.errors.insert(Slot::Clock, e);
             }
         }
-        self.run_to(t, false);
-        let now = self.now();
-        self.journal.announce(
-            format!("Moved to {}.", super::format::wall_clock(now)),
-            self.wall,
-        );
+    }
+
+    /// Rebuilds the world at `t` by replaying the scenario and the logged actions due by then.
+    fn seek_from_start(&mut self, t: Millis) -> Result<(), String> {
+        self.world = World::replay(&self.scenario, &self.log, t)?;
+        self.cursor = self.log.iter().take_while(|a| a.at <= t).count();
+        self.journal = Journal::default();
+        self.horizon = self.horizon.max(t);
+        self.harvest(false);
+        Ok(())
     }
 
     /// Runs the logged actions due by `t` at their instants, then advances to `t`.
@@ -458,6 +497,20 @@ mod tests {
         s.seek(40_000);
         assert_eq!(stage(&s), later);
         assert_eq!(s.horizon(), 40_000);
+    }
+
+    #[test]
+    fn a_shared_session_rebuilds_the_same_moment() {
+        let mut s = sandbox();
+        let id = send(&mut s, "order-1");
+        s.seek(2_000);
+        deliver(&mut s, "Worker 1", &id);
+        s.seek(12_345);
+        let shared = s.share();
+        assert!(matches!(shared.scenario, ScenarioSource::Inline(_)));
+        let restored = Session::restore(&shared).expect("restores");
+        assert_eq!(restored.now(), 12_345);
+        assert_eq!(stage(&restored), stage(&s));
     }
 
     #[test]

@@ -9,15 +9,24 @@ use yew::prelude::*;
 /// True when the page runs inside a frame (an embedding page is listening).
 pub fn framed() -> bool {
     web_sys::window()
-        .and_then(|w| w.parent().ok().flatten().map(|p| !js_sys::Object::is(&p, &w)))
+        .and_then(|w| {
+            w.parent()
+                .ok()
+                .flatten()
+                .map(|p| !js_sys::Object::is(&p, &w))
+        })
         .unwrap_or(false)
 }
 
 /// Posts a protocol message to the host page, if there is one. Any origin may embed the
 /// player, so messages go to `*`; they carry nothing private (the session is in the URL anyway).
 pub fn post(message: &serde_json::Value) {
-    let Some(window) = web_sys::window() else { return };
-    let Ok(Some(parent)) = window.parent() else { return };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Ok(Some(parent)) = window.parent() else {
+        return;
+    };
     if js_sys::Object::is(&parent, &window) {
         return;
     }
@@ -32,22 +41,33 @@ pub fn post(message: &serde_json::Value) {
 #[hook]
 pub fn use_host_commands(on_command: Callback<HostCommand>) {
     use_effect_with((), move |_| {
-        let listener = Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-            let text = js_sys::JSON::stringify(&e.data()).ok().and_then(|s| s.as_string());
-            let Some(data) = text.and_then(|t| serde_json::from_str(&t).ok()) else { return };
-            match HostCommand::parse(&data) {
-                Ok(Some(command)) => on_command.emit(command),
-                Ok(None) => {}
-                Err(problem) => web_sys::console::warn_1(&JsValue::from_str(&format!("SQS Playground: {problem}"))),
-            }
-        });
+        let listener =
+            Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+                let text = js_sys::JSON::stringify(&e.data())
+                    .ok()
+                    .and_then(|s| s.as_string());
+                let Some(data) = text.and_then(|t| serde_json::from_str(&t).ok()) else {
+                    return;
+                };
+                match HostCommand::parse(&data) {
+                    Ok(Some(command)) => on_command.emit(command),
+                    Ok(None) => {}
+                    Err(problem) => web_sys::console::warn_1(&JsValue::from_str(&format!(
+                        "SQS Playground: {problem}"
+                    ))),
+                }
+            });
         let window = web_sys::window();
         if let Some(w) = &window {
-            let _ = w.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref());
+            let _ =
+                w.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref());
         }
         move || {
             if let Some(w) = window {
-                let _ = w.remove_event_listener_with_callback("message", listener.as_ref().unchecked_ref());
+                let _ = w.remove_event_listener_with_callback(
+                    "message",
+                    listener.as_ref().unchecked_ref(),
+                );
             }
         }
     });

@@ -1,6 +1,7 @@
 //! Share, embed and export: sessions that travel as links and files.
 
 mod base64url;
+pub mod bridge;
 mod browser;
 pub mod embed;
 pub mod export;
@@ -9,4 +10,3 @@ pub mod panel;
 pub mod permalink;
 pub mod session;
 pub mod snippets;
-pub mod bridge;

@@ -295,13 +295,18 @@ impl Engine {
         while !self.woken.is_empty() {
             let uid = self.woken.remove(0);
             while let Some(&poll) = self.q_opt(uid).and_then(|q| q.polls.front()) {
-                let params = self.polls[&poll].params.clone();
-                let messages = self.receive_now(uid, &params);
+                // Taken out while it receives (receiving never reads `self.polls`), put back if
+                // nothing came: no copy of its parameters per answer.
+                let waiting = self
+                    .polls
+                    .remove(&poll)
+                    .expect("a queued poll is registered");
+                let messages = self.receive_now(uid, &waiting.params);
                 if messages.is_empty() {
+                    self.polls.insert(poll, waiting);
                     break;
                 }
                 self.q_mut(uid).polls.pop_front();
-                self.polls.remove(&poll);
                 let (queue, count) = (self.q(uid).name.clone(), messages.len());
                 self.completed.push((poll, output(messages)));
                 self.emit(EventKind::LongPollAnswered { queue, poll, count });

@@ -1,0 +1,254 @@
+#!/usr/bin/env node
+// The page figures of `./check perf` (scripts/perf.sh): serves the built bundle (dist/) on
+// 127.0.0.1, drives Debian's Chromium through playwright-core and prints one `name=value` line per
+// figure. Benchmarks, not tests: they print what they measure (or `name=unmeasured (reason)`)
+// and the exit code is 0 unless the page cannot be driven at all.
+//
+//   node e2e/perf.mjs [--dist DIR] [--frames-seconds 10] [--heap-seconds 60]
+//
+// Figures (medians of the runs noted; the machine is whatever runs it):
+//   time_to_interactive_ms  cold cache (a fresh browser context), navigation start to the
+//                           Play button being enabled, median of 3 loads.
+//   frame_ms_p50/p95        rAF-to-rAF intervals over --frames-seconds of play at 1000x with
+//                           5,000 messages and 50 workers (a permalink with an inline scenario).
+//   seek_ms_max             the slowest of several timeline seeks within a one-hour session
+//                           (change event to the next painted frame).
+//   heap_growth_mb          JS heap + wasm linear memory after a forced GC, before and after
+//                           --heap-seconds of play at 1000x.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from './lib/server.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..');
+const args = process.argv.slice(2);
+const opt = { dist: path.join(repo, 'dist'), framesSeconds: 10, heapSeconds: 60 };
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--dist') opt.dist = path.resolve(args[++i]);
+  else if (args[i] === '--frames-seconds') opt.framesSeconds = Number(args[++i]);
+  else if (args[i] === '--heap-seconds') opt.heapSeconds = Number(args[++i]);
+}
+
+const figure = (name, value) => console.log(`${name}=${value}`);
+const unmeasured = (name, why) => figure(name, `unmeasured (${String(why).split('\n')[0]})`);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
+
+/** A permalink fragment (`#s=1.…`) holding an inline scenario: raw DEFLATE + base64url JSON. */
+function permalink(scenario, { playhead = 0, speed = 1000 } = {}) {
+  const session = { scenario, actions: [], playhead, speed };
+  const packed = zlib.deflateRawSync(Buffer.from(JSON.stringify(session)), { level: 9 });
+  return `#s=1.${packed.toString('base64url')}`;
+}
+
+/** 5,000 messages at once and 50 slow workers: the frame-time load (steady ~5,000 in the system). */
+function crowdScenario() {
+  const steps = [
+    { call: 'CreateQueue', input: { QueueName: 'orders', Attributes: { VisibilityTimeout: '120' } } },
+    { sim: 'AddProducer', input: { name: 'Burst', queue: 'orders', every: 0.001, count: 5000, body: 'order-{n}' } },
+    // 50 workers finishing one message every 30 s on average: 1.67 a second, matched by the
+    // steady producer, so the queue stays near 5,000.
+    { sim: 'AddProducer', input: { name: 'Steady', queue: 'orders', every: 0.6, body: 'more-{n}' } },
+  ];
+  for (let n = 1; n <= 50; n++) {
+    steps.push({
+      sim: 'AddWorker',
+      input: {
+        name: `Worker ${n}`,
+        policy: { queue: 'orders', wait_time_seconds: 20, processing: { kind: 'Uniform', min: 20, max: 40 } },
+      },
+    });
+  }
+  steps.push({ advance: 86400 });
+  return { id: 'perf-crowd', title: 'Perf: 5,000 messages, 50 workers', seed: 7, steps };
+}
+
+/** The fast-forward day's shape (sqs_sim::bench::day_scenario), one hour long. */
+function hourScenario() {
+  const steps = [
+    { call: 'CreateQueue', input: { QueueName: 'orders-dlq' }, as: 'DLQ' },
+    { call: 'GetQueueAttributes', input: { QueueUrl: '${DLQ.QueueUrl}', AttributeNames: ['QueueArn'] }, as: 'DLQA' },
+    {
+      call: 'CreateQueue',
+      input: {
+        QueueName: 'orders',
+        Attributes: {
+          VisibilityTimeout: '30',
+          RedrivePolicy: '{"deadLetterTargetArn":"${DLQA.Attributes.QueueArn}","maxReceiveCount":"3"}',
+        },
+      },
+    },
+  ];
+  for (let n = 1; n <= 20; n++) {
+    steps.push({
+      sim: 'AddWorker',
+      input: {
+        name: `Worker ${n}`,
+        policy: {
+          queue: 'orders', wait_time_seconds: 20, max_messages: 10,
+          processing: { kind: 'Uniform', min: 0.5, max: 2.5 },
+          heartbeat: { every: 10, extend_by: 30 },
+          effects: [{ name: 'ship the order', idempotent: true }],
+          poison_marker: 'tag-0',
+        },
+      },
+    });
+  }
+  steps.push({ sim: 'AddProducer', input: { name: 'Orders', queue: 'orders', every: 0.1, count: 36000, body: 'order-{n} tag-{n%100}' } });
+  steps.push({ advance: 3600 });
+  return { id: 'perf-hour', title: 'Perf: one hour, 10 messages a second', seed: 1, steps };
+}
+
+/** Waits until the page is interactive (the Play button exists and is enabled). */
+async function interactive(page, timeout = 60_000) {
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('button')].some((b) => /^\s*(Play|Pause)\s*$/.test(b.textContent) && !b.disabled),
+    null,
+    { timeout, polling: 'raf' },
+  );
+}
+
+/** rAF-to-rAF intervals (ms) for `seconds` of wall time. */
+const frameIntervals = (page, seconds) =>
+  page.evaluate(
+    (ms) =>
+      new Promise((done) => {
+        const gaps = [];
+        let last = performance.now();
+        const end = last + ms;
+        const tick = (t) => {
+          gaps.push(t - last);
+          last = t;
+          if (t < end) requestAnimationFrame(tick);
+          else done(gaps);
+        };
+        requestAnimationFrame(tick);
+      }),
+    seconds * 1000,
+  );
+
+/** JS heap + wasm memories in bytes, after a forced garbage collection. */
+async function memory(page, cdp) {
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  const proto = await cdp.send('Runtime.evaluate', { expression: 'WebAssembly.Memory.prototype' });
+  const found = await cdp.send('Runtime.queryObjects', { prototypeObjectId: proto.result.objectId });
+  const sum = await cdp.send('Runtime.callFunctionOn', {
+    objectId: found.objects.objectId,
+    functionDeclaration: 'function () { return this.reduce((n, m) => n + m.buffer.byteLength, 0); }',
+    returnByValue: true,
+  });
+  return usedSize + sum.result.value;
+}
+
+if (!fs.existsSync(path.join(opt.dist, 'index.html'))) {
+  console.error(`perf: ${opt.dist}/index.html not found: build the bundle first (trunk build --release)`);
+  process.exit(1);
+}
+const server = await startServer({ dir: opt.dist, prefix: '/' });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', '--enable-precise-memory-info'],
+});
+console.error(`perf: serving ${path.relative(repo, opt.dist) || '.'}/ at ${server.url}; ${browser.version()}`);
+const fresh = async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error(`perf: page error: ${e.message}`));
+  return { context, page };
+};
+
+// Time to interactive: cold cache each time (a new context has an empty cache).
+try {
+  const times = [];
+  for (let run = 0; run < 3; run++) {
+    const { context, page } = await fresh();
+    await page.goto(server.url, { waitUntil: 'commit' });
+    await interactive(page);
+    times.push(await page.evaluate(() => performance.now()));
+    await context.close();
+  }
+  figure('time_to_interactive_ms', Math.round(median(times)));
+} catch (e) {
+  unmeasured('time_to_interactive_ms', e.message);
+}
+
+// Frames: 5,000 messages, 50 workers, 1000x.
+try {
+  const { context, page } = await fresh();
+  await page.goto(`${server.url}?speed=1000&autoplay=1${permalink(crowdScenario())}`);
+  await interactive(page);
+  // Let the burst arrive and the workers start (5 s virtual: a few frames at 1000x).
+  await page.waitForTimeout(1000);
+  const gaps = await frameIntervals(page, opt.framesSeconds);
+  const drawn = await page.evaluate(() => document.querySelectorAll('.msg').length);
+  const counters = await page.evaluate(() => document.querySelector('[aria-label="Counters"]')?.textContent ?? '');
+  figure('frame_ms_p50', median(gaps).toFixed(1));
+  figure('frame_ms_p95', quantile(gaps, 0.95).toFixed(1));
+  console.error(`perf: frames=${gaps.length} over ${opt.framesSeconds} s; message elements drawn=${drawn}; counters: ${counters.replace(/\s+/g, ' ').slice(0, 200)}`);
+  await context.close();
+} catch (e) {
+  unmeasured('frame_ms_p50', e.message);
+  unmeasured('frame_ms_p95', e.message);
+}
+
+// Seek within a one-hour session: open it at its end (the playhead at 1 h), then seek around.
+try {
+  const { context, page } = await fresh();
+  const opened = Date.now();
+  await page.goto(`${server.url}${permalink(hourScenario(), { playhead: 3_600_000, speed: 1 })}`);
+  await interactive(page, 300_000);
+  console.error(`perf: the one-hour session opened at its end in ${Date.now() - opened} ms`);
+  const targets = [1_800_000, 600_000, 3_000_000, 100_000, 3_500_000, 0];
+  const times = [];
+  for (const t of targets) {
+    times.push(
+      await page.evaluate(
+        (value) =>
+          new Promise((done) => {
+            const input = document.querySelector('#timeline');
+            if (!input) throw new Error('no #timeline input');
+            const start = performance.now();
+            input.value = String(value);
+            input.dispatchEvent(new Event('input', { bubbles: true }));
+            input.dispatchEvent(new Event('change', { bubbles: true }));
+            requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now() - start)));
+          }),
+        t,
+      ),
+    );
+  }
+  figure('seek_ms_max', Math.round(Math.max(...times)));
+  console.error(`perf: seeks (ms) to ${targets.map((t) => t / 1000 + ' s').join(', ')}: ${times.map(Math.round).join(', ')}`);
+  await context.close();
+} catch (e) {
+  unmeasured('seek_ms_max', e.message);
+}
+
+// Memory: play the crowd at 1000x for --heap-seconds; JS heap + wasm memory before and after.
+try {
+  const { context, page } = await fresh();
+  const cdp = await context.newCDPSession(page);
+  await page.goto(`${server.url}?speed=1000&autoplay=1${permalink(crowdScenario())}`);
+  await interactive(page);
+  await page.waitForTimeout(2000);
+  const before = await memory(page, cdp);
+  await page.waitForTimeout(opt.heapSeconds * 1000);
+  const after = await memory(page, cdp);
+  figure('heap_growth_mb', ((after - before) / 1048576).toFixed(1));
+  console.error(`perf: memory ${(before / 1048576).toFixed(1)} MB -> ${(after / 1048576).toFixed(1)} MB over ${opt.heapSeconds} s at 1000x`);
+  await context.close();
+} catch (e) {
+  unmeasured('heap_growth_mb', e.message);
+}
+
+await browser.close();
+await server.close();

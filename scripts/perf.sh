@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# ./check perf: the performance figures, one `name=value` line each. Benchmarks, not timed tests:
+# they print what they measure (`name=unmeasured (reason)` when something cannot be measured) and
+# never fail on a number. Run by `./check perf` after its setup; alone: scripts/perf.sh.
+#
+#   bundle_gzip_bytes           the release bundle's .wasm + .js + .css, each gzip -9, summed
+#   time_to_interactive_ms, frame_ms_p50, frame_ms_p95, seek_ms_max, heap_growth_mb
+#                               the page in headless Chromium (e2e/perf.mjs)
+#   fast_forward_day_ms         the issue's day (sqs_sim::bench) run in headless Chromium (wasm,
+#                               release: tests/perf.rs); fast_forward_day_native_ms natively
+#   lifecycles_per_sec          `sqs-sim bench` natively (batch of 10, median of 3 runs of 1M);
+#                               engine_wasm_lifecycles_per_sec the same in the browser (200k)
+#
+# Environment: PERF_SKIP="page wasm native" (any of them) skips parts; PERF_FRAMES_SECONDS
+# (default 10), PERF_HEAP_SECONDS (default 60). Full output: target/check/perf.log.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. scripts/env.sh
+
+LOG="$ROOT/target/check/perf.log"
+mkdir -p "$(dirname "$LOG")"
+: >"$LOG"
+FIGURES="$ROOT/target/check/perf.figures"
+: >"$FIGURES"
+SKIP=" ${PERF_SKIP:-} "
+
+# figure LINE: keeps a figure line for the list printed at the end (progress goes with "perf: ").
+figure() { echo "$1" >>"$FIGURES"; echo "$1" >>"$LOG"; }
+# run_logged CMD...: runs CMD, its output to the log only.
+run_logged() { printf '+ %s\n' "$*" >>"$LOG"; "$@" >>"$LOG" 2>&1; }
+
+echo "perf: building the release bundle (trunk build --release)"
+if run_logged trunk build --release; then
+  total=0
+  while IFS= read -r file; do
+    gz=$(gzip -9 -c "$file" | wc -c)
+    total=$((total + gz))
+    printf 'perf: %-50s %9d bytes, %8d gzip -9\n' "${file#dist/}" "$(wc -c <"$file")" "$gz" | tee -a "$LOG"
+  done < <(find dist -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' \) | sort)
+  figure "bundle_gzip_bytes=$total"
+  bundle=1
+else
+  figure "bundle_gzip_bytes=unmeasured (trunk build --release failed: see $LOG)"
+  bundle=0
+fi
+
+if [[ "$SKIP" != *" page "* ]]; then
+  if [ "$bundle" = 1 ]; then
+    echo "perf: driving the page in headless Chromium (e2e/perf.mjs)"
+    node e2e/perf.mjs --frames-seconds "${PERF_FRAMES_SECONDS:-10}" --heap-seconds "${PERF_HEAP_SECONDS:-60}" \
+      2> >(tee -a "$LOG" >&2) | while IFS= read -r line; do figure "$line"; done
+  else
+    for name in time_to_interactive_ms frame_ms_p50 frame_ms_p95 seek_ms_max heap_growth_mb; do
+      figure "$name=unmeasured (no bundle)"
+    done
+  fi
+fi
+
+if [[ "$SKIP" != *" wasm "* ]]; then
+  echo "perf: wasm benchmarks in headless Chromium (cargo test --release --test perf)"
+  out=$(WASM_BINDGEN_TEST_TIMEOUT=1800 cargo test --locked --release --target wasm32-unknown-unknown \
+    -p sqs-playground --test perf -- --include-ignored --nocapture 2>&1)
+  echo "$out" >>"$LOG"
+  echo "$out" | grep -E '^wasm ' | sed 's/^/perf: /'
+  day=$(echo "$out" | sed -n 's/^.*fast_forward_day_wasm_ms=\([0-9]*\).*$/\1/p' | tail -n 1)
+  rate=$(echo "$out" | sed -n 's/^.*engine_wasm_lifecycles_per_sec=\([0-9]*\).*$/\1/p' | tail -n 1)
+  figure "fast_forward_day_ms=${day:-unmeasured (the wasm benchmark did not finish: see $LOG)}"
+  figure "engine_wasm_lifecycles_per_sec=${rate:-unmeasured (the wasm benchmark did not finish: see $LOG)}"
+fi
+
+if [[ "$SKIP" != *" native "* ]]; then
+  echo "perf: native benchmarks (cargo build --release -p sqs-sim)"
+  if run_logged cargo build --locked --release -p sqs-sim; then
+    sim="${CARGO_TARGET_DIR:-$ROOT/target}/release/sqs-sim"
+    day=$("$sim" bench day 2>&1 | tee -a "$LOG")
+    echo "$day" | sed 's/^/perf: native /'
+    figure "fast_forward_day_native_ms=$(echo "$day" | sed -n 's/^fast_forward_day_ms=\([0-9]*\).*$/\1/p')"
+    bench=$("$sim" bench 2>&1 | tee -a "$LOG")
+    echo "$bench" | grep -v '^lifecycles_per_sec=' | sed 's/^/perf: native /'
+    figure "$(echo "$bench" | grep '^lifecycles_per_sec=' || echo 'lifecycles_per_sec=unmeasured (sqs-sim bench failed)')"
+  else
+    figure "lifecycles_per_sec=unmeasured (cargo build failed: see $LOG)"
+  fi
+fi
+
+echo
+echo "perf: figures ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores)"
+cat "$FIGURES"
