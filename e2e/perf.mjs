@@ -105,13 +105,20 @@ function hourScenario() {
   return { id: 'perf-hour', title: 'Perf: one hour, 10 messages a second', seed: 1, steps };
 }
 
-/** Waits until the page is interactive (the Play button exists and is enabled). */
+/** Waits until the page is interactive (a Play or Pause button exists and is enabled); resolves to
+ *  the page's performance.now() at that moment (milliseconds since navigation start). */
 async function interactive(page, timeout = 60_000) {
-  await page.waitForFunction(
-    () => [...document.querySelectorAll('button')].some((b) => /^\s*(Play|Pause)\s*$/.test(b.textContent) && !b.disabled),
+  const handle = await page.waitForFunction(
+    () => {
+      const ready = [...document.querySelectorAll('button')].some(
+        (b) => /^\s*(Play|Pause)\s*$/.test(b.textContent) && !b.disabled,
+      );
+      return ready && performance.now();
+    },
     null,
-    { timeout, polling: 'raf' },
+    { timeout, polling: 16 },
   );
+  return handle.jsonValue();
 }
 
 /** rAF-to-rAF intervals (ms) for `seconds` of wall time. */
@@ -172,8 +179,7 @@ try {
   for (let run = 0; run < 3; run++) {
     const { context, page } = await fresh();
     await page.goto(server.url, { waitUntil: 'commit' });
-    await interactive(page);
-    times.push(await page.evaluate(() => performance.now()));
+    times.push(await interactive(page));
     await context.close();
   }
   figure('time_to_interactive_ms', Math.round(median(times)));

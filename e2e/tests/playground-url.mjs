@@ -1,6 +1,6 @@
 // Opening from a link: ?scenario, #scenario, speed, autoplay, theme. Also the phone layout.
 import { test, assert, eventually } from '../lib/harness.mjs';
-import { open, region, clock } from '../lib/playground.mjs';
+import { open, region, clock, waitForMessage } from '../lib/playground.mjs';
 
 test('a link opens a scenario ready to play, at a speed, in a theme', async ({ page, url, screenshot }) => {
   await open(page, url, '?scenario=slow-worker&speed=50&autoplay=1&theme=dark');
@@ -13,11 +13,31 @@ test('a link opens a scenario ready to play, at a speed, in a theme', async ({ p
 });
 
 test('the fragment form works for embeds, and a paused scenario waits at 12:00:00', async ({ page, url }) => {
-  await open(page, url, '#scenario=r-021');
+  await open(page, url, '#scenario=r-021&embed=1');
   assert.equal(await page.getByLabel('Scenario', { exact: true }).inputValue(), 'r-021');
   await page.waitForTimeout(300);
   assert.equal(await clock(page), '12:00:00');
+  // An embed shows the story and the stage, not the editing panels.
+  await region(page, 'Story').waitFor();
+  assert.equal(await page.getByRole('form', { name: 'Producer' }).count(), 0);
+  assert.equal(await region(page, 'Share').count(), 0);
 });
+
+test('a permalink reopens the same moment', async ({ page, context, url }) => {
+  await open(page, url, '?scenario=crash-before-delete&t=40');
+  assert.equal(await clock(page), '12:00:40');
+  await waitForMessageIn(page, 'Worker B', /^M, in flight, \d+ s left, receive count 2$/);
+  await region(page, 'Share').getByRole('button', { name: 'Embed code', exact: true }).click();
+  const link = await region(page, 'Share').getByLabel('Link to this moment').inputValue();
+  assert.match(link, /#s=1\./);
+  const again = await context.newPage();
+  await again.goto(link);
+  await region(again, 'Queue').waitFor();
+  assert.equal(await clock(again), '12:00:40');
+  await waitForMessageIn(again, 'Worker B', /^M, in flight, \d+ s left, receive count 2$/);
+});
+
+const waitForMessageIn = (page, lane, pattern) => waitForMessage(region(page, lane), pattern);
 
 test('on a phone the lanes stack and nothing scrolls sideways', async ({ page, url, screenshot }) => {
   await page.setViewportSize({ width: 390, height: 844 });

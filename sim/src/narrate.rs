@@ -1,15 +1,15 @@
 //! Plain words for what happened: the texts the UI shows verbatim in the event log and the live
 //! region. Short sentences, SQS's own words (ReceiveMessage, receipt handle, receive count).
 
+use crate::rng::FastMap;
 use crate::world::Actor;
 use sqs_engine::event::VisibleReason;
 use sqs_engine::{EventKind, Millis, EPOCH_MS};
-use std::collections::HashMap;
 
 /// Short, readable names for messages: the body when it is short (`R-022`, `M`), else the
 /// start of the MessageId.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Labels(HashMap<String, String>);
+pub(crate) struct Labels(FastMap<String, String>);
 
 /// Bodies up to this length name their message.
 const MAX_BODY_LABEL: usize = 24;

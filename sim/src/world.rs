@@ -14,6 +14,7 @@ use crate::ledger::Ledger;
 use crate::metrics::Metrics;
 use crate::narrate::{self, Labels};
 use crate::producer::Producer;
+use crate::rng::FastMap;
 use crate::scenario::{self, Scenario, StepKind};
 use crate::worker::WorkerView;
 use serde::{Deserialize, Serialize};
@@ -109,7 +110,7 @@ pub struct World {
     /// Ids for lanes, jobs and producers.
     pub(crate) next_id: u64,
     /// MessageId -> the worker that received it last, while it is in flight.
-    pub(crate) holders: HashMap<String, String>,
+    pub(crate) holders: FastMap<String, String>,
     pub(crate) producers: Vec<Producer>,
     timers: BTreeMap<(Millis, u64), Timer>,
     timer_seq: u64,
@@ -117,7 +118,7 @@ pub struct World {
     scheduled: VecDeque<(Millis, Value)>,
     /// Named results of scenario steps (`as`), for `${NAME.path}`.
     bindings: Bindings,
-    pub(crate) polls: HashMap<PollId, PollOwner>,
+    pub(crate) polls: FastMap<PollId, PollOwner>,
     /// The user's long polls answered and not yet taken (by the script runner).
     user_polls: Vec<(PollId, ReceiveMessageOutput)>,
     pub(crate) ledger: Ledger,
@@ -146,13 +147,13 @@ impl World {
             engine,
             lanes: Vec::new(),
             next_id: 1,
-            holders: HashMap::new(),
+            holders: FastMap::default(),
             producers: Vec::new(),
             timers: BTreeMap::new(),
             timer_seq: 0,
             scheduled: VecDeque::new(),
             bindings: Bindings::default(),
-            polls: HashMap::new(),
+            polls: FastMap::default(),
             user_polls: Vec::new(),
             ledger: Ledger::default(),
             metrics: Metrics::new(),
@@ -444,7 +445,7 @@ impl World {
     /// polls it answered meanwhile (a send answers a waiting poll at once) to their owners.
     pub(crate) fn settle(&mut self, actor: &Actor, action: Option<&str>) {
         let answered = self.engine.take_completed_polls();
-        let mut by_handle = HashMap::new();
+        let mut by_handle = FastMap::default();
         for (poll, output) in &answered {
             let actor = self.poll_actor(*poll);
             for message in output.messages.iter().flatten() {
@@ -470,7 +471,7 @@ impl World {
 
     /// Takes the engine's events: counts them, tracks who holds what, narrates them. `by_handle`
     /// names the receiver of messages returned by long polls.
-    fn absorb(&mut self, actor: &Actor, action: Option<&str>, by_handle: &HashMap<String, Actor>) {
+    fn absorb(&mut self, actor: &Actor, action: Option<&str>, by_handle: &FastMap<String, Actor>) {
         for event in self.engine.drain_events() {
             let poller;
             let (actor, action) = match &event.kind {

@@ -500,6 +500,68 @@ mod tests {
     }
 
     #[test]
+    fn a_worker_that_lost_its_lease_keeps_a_stale_copy_on_its_lane() {
+        let slow = scenarios::find("slow-worker").expect("in the library");
+        let mut s = Session::open(slow).expect("opens");
+        s.seek(35_000);
+        let at_35 = stage(&s);
+        let lane = |st: &Stage, name: &str| {
+            let lane = st
+                .lanes
+                .iter()
+                .find(|l| l.worker.name == name)
+                .expect("lane");
+            lane.place
+                .cards
+                .iter()
+                .map(|c| c.label())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            lane(&at_35, "Worker A"),
+            ["M, lease lost, worker still on it, receive count 2"]
+        );
+        assert!(lane(&at_35, "Worker B")[0].starts_with("M, in flight"));
+        // At 12:00:45 Worker A deletes M under Worker B, which keeps working on it.
+        s.seek(44_900);
+        let before = stage(&s);
+        s.seek(46_000);
+        let after = Stage::build(s.world(), &s.journal, &before);
+        assert_eq!(
+            lane(&after, "Worker B"),
+            ["M, lease lost, worker still on it, receive count 2"]
+        );
+        assert!(after.queued.cards.is_empty());
+    }
+
+    #[test]
+    fn thousands_of_messages_are_drawn_as_counts() {
+        let mut s = sandbox();
+        for n in 0..3_000 {
+            let form = SendForm {
+                body: format!("bulk-{n}"),
+                delay: if n % 3 == 0 {
+                    "60".into()
+                } else {
+                    String::new()
+                },
+                ..SendForm::default()
+            };
+            assert!(s.send("orders", &form));
+        }
+        let started = std::time::Instant::now();
+        let stage = stage(&s);
+        let took = started.elapsed();
+        assert!(stage.queued.aggregated());
+        assert_eq!(stage.queued.total, 3_000);
+        assert_eq!(
+            stage.queued.counts,
+            vec![(Look::Delayed, 1_000), (Look::Visible, 2_000)]
+        );
+        println!("Stage::build with 3,000 messages: {took:?}");
+    }
+
+    #[test]
     fn a_shared_session_rebuilds_the_same_moment() {
         let mut s = sandbox();
         let id = send(&mut s, "order-1");

@@ -24,7 +24,8 @@ pub enum Look {
     Delayed,
     /// Received and hidden: a countdown ring.
     InFlight,
-    /// A worker still works on a copy whose lease ran out (its message is elsewhere now).
+    /// A worker still works on a message whose lease it lost (its visibility timeout ran out, or
+    /// another receipt deleted it).
     Stale,
     /// In the dead-letter queue: red, with a DLQ badge.
     DeadLetter,
@@ -39,7 +40,7 @@ impl Look {
             Look::Visible | Look::Blocked => "visible",
             Look::Delayed => "delayed",
             Look::InFlight => "in flight",
-            Look::Stale => "lease expired",
+            Look::Stale => "lease lost, worker still on it",
             Look::DeadLetter => "in dead-letter queue",
             Look::Leaving => "deleted",
         }
@@ -261,17 +262,23 @@ impl Stage {
                                 ..card(m, Look::InFlight)
                             });
                         }
+                        // Still working, but the lease is gone: the timeout ran out (the message
+                        // is back in the queue or with another worker), or another receipt
+                        // deleted it (then only the last frame knows its body).
                         _ if worker.status != WorkerStatus::Dead => {
-                            if let Some(m) =
-                                messages.iter().find(|m| m.message_id == held.message_id)
-                            {
+                            let now_or_before = messages
+                                .iter()
+                                .find(|m| m.message_id == held.message_id)
+                                .map(|m| card(m, Look::Stale))
+                                .or_else(|| previous.find_any(&held.message_id).cloned());
+                            if let Some(was) = now_or_before {
                                 cards.push(Card {
                                     look: Look::Stale,
                                     left: None,
                                     span: None,
                                     job,
                                     receipt_handle: Some(held.receipt_handle.clone()),
-                                    ..card(m, Look::Stale)
+                                    ..was
                                 });
                             }
                         }
@@ -317,14 +324,23 @@ impl Stage {
         }
     }
 
-    /// Every card on the stage with this id (a message appears once, plus stale copies).
+    /// The message's card (not a stale copy) wherever it is on the stage.
     pub fn find(&self, id: &str) -> Option<&Card> {
+        self.cards().find(|c| c.id == id && c.look != Look::Stale)
+    }
+
+    /// Any card with this id, stale or leaving ones included.
+    fn find_any(&self, id: &str) -> Option<&Card> {
+        let leaving = self.lanes.iter().flat_map(|l| l.leaving.iter());
+        self.cards().chain(leaving).find(|c| c.id == id)
+    }
+
+    fn cards(&self) -> impl Iterator<Item = &Card> {
         let places = [&self.queued, &self.unheld, &self.dead];
         places
             .into_iter()
             .chain(self.lanes.iter().map(|l| &l.place))
             .flat_map(|p| p.cards.iter())
-            .find(|c| c.id == id && c.look != Look::Stale)
     }
 }
 

@@ -140,7 +140,11 @@ fn tip(card: &Card) -> String {
         lines.push(format!("MessageGroupId {group}"));
     }
     if card.look == Look::Stale {
-        lines.push("its visibility timeout ran out while the worker was still on it".into());
+        lines.push(
+            "the worker is still on it, but its lease is gone: the visibility timeout ran out, \
+             or another receive deleted it"
+                .into(),
+        );
     }
     lines.join(" · ")
 }
