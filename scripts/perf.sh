@@ -10,6 +10,9 @@
 #                               release: tests/perf.rs); fast_forward_day_native_ms natively
 #   lifecycles_per_sec          `sqs-sim bench` natively (batch of 10, median of 3 runs of 1M);
 #                               engine_wasm_lifecycles_per_sec the same in the browser (200k)
+#   seek_wasm_ms_max, seek_native_ms_max
+#                               rewinding within an hour from sqs_sim::checkpoints (the World
+#                               API; seek_ms_max above is the page's own timeline)
 #
 # Environment: PERF_SKIP="page wasm native" (any of them) skips parts; PERF_FRAMES_SECONDS
 # (default 10), PERF_HEAP_SECONDS (default 60). Full output: target/check/perf.log.
@@ -64,8 +67,10 @@ if [[ "$SKIP" != *" wasm "* ]]; then
   echo "$out" | grep -E '^wasm ' | sed 's/^/perf: /'
   day=$(echo "$out" | sed -n 's/^.*fast_forward_day_wasm_ms=\([0-9]*\).*$/\1/p' | tail -n 1)
   rate=$(echo "$out" | sed -n 's/^.*engine_wasm_lifecycles_per_sec=\([0-9]*\).*$/\1/p' | tail -n 1)
+  seek=$(echo "$out" | sed -n 's/^.*seek_wasm_ms_max=\([0-9]*\).*$/\1/p' | tail -n 1)
   figure "fast_forward_day_ms=${day:-unmeasured (the wasm benchmark did not finish: see $LOG)}"
   figure "engine_wasm_lifecycles_per_sec=${rate:-unmeasured (the wasm benchmark did not finish: see $LOG)}"
+  figure "seek_wasm_ms_max=${seek:-unmeasured (the wasm benchmark did not finish: see $LOG)}"
 fi
 
 if [[ "$SKIP" != *" native "* ]]; then
@@ -75,6 +80,9 @@ if [[ "$SKIP" != *" native "* ]]; then
     day=$("$sim" bench day 2>&1 | tee -a "$LOG")
     echo "$day" | sed 's/^/perf: native /'
     figure "fast_forward_day_native_ms=$(echo "$day" | sed -n 's/^fast_forward_day_ms=\([0-9]*\).*$/\1/p')"
+    seek=$("$sim" bench seek 2>&1 | tee -a "$LOG")
+    echo "$seek" | sed 's/^/perf: native /'
+    figure "seek_native_ms_max=$(echo "$seek" | sed -n 's/^seek_ms_max=\([0-9]*\).*$/\1/p')"
     bench=$("$sim" bench 2>&1 | tee -a "$LOG")
     echo "$bench" | grep -v '^lifecycles_per_sec=' | sed 's/^/perf: native /'
     figure "$(echo "$bench" | grep '^lifecycles_per_sec=' || echo 'lifecycles_per_sec=unmeasured (sqs-sim bench failed)')"

@@ -57,3 +57,11 @@ fn fast_forward_one_day() {
     }
     console_log!("fast_forward_day_wasm_ms={:.0}", result.secs * 1000.0);
 }
+
+#[wasm_bindgen_test]
+#[ignore = "benchmark: run by ./check perf"]
+fn seek_within_an_hour_from_checkpoints() {
+    let result = sqs_sim::bench::run_seek(1, clock);
+    console_log!("wasm {result}");
+    console_log!("seek_wasm_ms_max={:.0}", result.checkpoint_ms_max);
+}

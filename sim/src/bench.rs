@@ -234,6 +234,77 @@ pub fn run_day(seed: u64, until: Millis, clock: impl Fn() -> f64) -> DayResult {
     }
 }
 
+/// What [`run_seek`] measured, in milliseconds.
+#[derive(Clone, Debug)]
+pub struct SeekResult {
+    /// The slowest seek from the checkpoints.
+    pub checkpoint_ms_max: f64,
+    /// Each seek from the checkpoints, in the order of [`SEEK_TARGETS`].
+    pub checkpoint_ms: Vec<f64>,
+    /// Rebuilding the latest target by replay from time 0 ([`World::replay`]).
+    pub from_start_ms: f64,
+    /// Checkpoints kept after the hour.
+    pub checkpoints: usize,
+}
+
+/// The moments [`run_seek`] seeks to within its hour (ms).
+pub const SEEK_TARGETS: [Millis; 7] = [
+    1_800_000, 600_000, 3_000_000, 100_000, 3_500_000, 0, 3_599_000,
+];
+
+impl fmt::Display for SeekResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let each: Vec<String> = self
+            .checkpoint_ms
+            .iter()
+            .map(|ms| format!("{ms:.0}"))
+            .collect();
+        write!(
+            f,
+            "seek_ms_max={:.0} seeks_ms=[{}] replay_from_start_ms={:.0} checkpoints={}",
+            self.checkpoint_ms_max,
+            each.join(","),
+            self.from_start_ms,
+            self.checkpoints
+        )
+    }
+}
+
+/// Plays the first hour of [`day_scenario`] as the UI does at 1000x (a frame of 16.7 virtual
+/// seconds, a checkpoint offered after each), then seeks to [`SEEK_TARGETS`] from the
+/// checkpoints, and once from time 0 for comparison.
+pub fn run_seek(seed: u64, clock: impl Fn() -> f64) -> SeekResult {
+    use crate::checkpoints::Checkpoints;
+    const HOUR: Millis = 3_600_000;
+    let scenario = day_scenario(seed);
+    let mut world = World::load(&scenario).expect("the day scenario loads");
+    let mut checkpoints = Checkpoints::default();
+    let mut t = 0;
+    while t < HOUR {
+        t = (t + 16_667).min(HOUR);
+        world.advance_to(t);
+        world.drain_events();
+        checkpoints.offer(&world, 0);
+    }
+    let mut checkpoint_ms = Vec::new();
+    for &target in &SEEK_TARGETS {
+        let start = clock();
+        let world = checkpoints.seek(&scenario, &[], target).expect("seek");
+        checkpoint_ms.push((clock() - start) * 1000.0);
+        assert_eq!(world.now(), target);
+    }
+    let start = clock();
+    let replayed = World::replay(&scenario, &[], SEEK_TARGETS[6]).expect("replay");
+    let from_start_ms = (clock() - start) * 1000.0;
+    assert_eq!(replayed.now(), SEEK_TARGETS[6]);
+    SeekResult {
+        checkpoint_ms_max: checkpoint_ms.iter().copied().fold(0.0, f64::max),
+        checkpoint_ms,
+        from_start_ms,
+        checkpoints: checkpoints.len(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

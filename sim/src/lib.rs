@@ -8,7 +8,8 @@
 //! * [`World::new`], [`World::load`] (a [`Scenario`]: its steps at time 0 run at once, later
 //!   steps are scheduled and run when the clock reaches them); [`World::replay`] (scenario + the
 //!   user's [`World::actions`] up to a time: rewind, share-by-link) and [`World::from_log`] (a
-//!   whole [`World::log`] into a fresh world); `World: Clone` (fork).
+//!   whole [`World::log`] into a fresh world); `World: Clone` (fork);
+//!   [`checkpoints::Checkpoints`]: rewind from periodic copies instead of from time 0.
 //! * [`World::now`], [`World::advance_to`], [`World::next_deadline`]: the same clock contract as
 //!   the engine; the UI's frame loop calls `advance_to(now + wall_dt * speed)`.
 //! * [`World::apply`]: one user action ([`Step`]) at the current time, appended to the command
@@ -24,6 +25,7 @@
 #![warn(missing_docs)]
 
 pub mod bench;
+pub mod checkpoints;
 pub mod command;
 mod consume;
 mod driver;

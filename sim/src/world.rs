@@ -199,6 +199,16 @@ impl World {
         Ok(world)
     }
 
+    /// Applies `steps` (dated, in time order, none before now) up to `until`, then advances to
+    /// `until`: how a checkpoint goes on to a later moment ([`crate::checkpoints`]).
+    pub(crate) fn replay_from(
+        &mut self,
+        steps: &[LoggedStep],
+        until: Millis,
+    ) -> Result<(), String> {
+        self.apply_all(steps, until)
+    }
+
     /// Applies `steps` (dated, in time order) up to `until`, then advances to `until`.
     fn apply_all(&mut self, steps: &[LoggedStep], until: Millis) -> Result<(), String> {
         for (i, step) in steps.iter().take_while(|s| s.at <= until).enumerate() {

@@ -10,6 +10,8 @@
 //!   day (10 messages a second, 20 workers with heartbeats, 1% poison) run to its end (or to
 //!   SECONDS of virtual time); prints `fast_forward_day_ms=N` and the summary counts, then
 //!   `day_check=ok` or the problems found.
+//! * `sqs-sim bench seek`: rewinding within the first hour of that day from periodic checkpoints
+//!   (`sqs_sim::checkpoints`), and once by replay from time 0 for comparison.
 
 use sqs_engine::bench::{measure, Batching};
 use sqs_engine::script::{run_streaming, ScriptFile};
@@ -18,7 +20,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 const USAGE: &str =
-    "usage: sqs-sim run FILE.json|-  |  sqs-sim bench [N]  |  sqs-sim bench day [SECONDS]";
+    "usage: sqs-sim run FILE.json|-  |  sqs-sim bench [N]  |  sqs-sim bench day [SECONDS]  |  sqs-sim bench seek";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -31,6 +33,12 @@ fn main() -> ExitCode {
         ["run", path] => run(path),
         ["bench"] => bench(1_000_000),
         ["bench", "day"] => bench_day(sqs_sim::bench::DAY),
+        ["bench", "seek"] => {
+            let origin = Instant::now();
+            let result = sqs_sim::bench::run_seek(1, || origin.elapsed().as_secs_f64());
+            println!("{result}");
+            Ok(())
+        }
         ["bench", "day", secs] => match secs.replace(['_', ','], "").parse::<u64>() {
             Ok(s) if s > 0 => bench_day(s * 1000),
             _ => Err(format!(

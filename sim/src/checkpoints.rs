@@ -1,0 +1,153 @@
+//! Periodic checkpoints of a session, for rewinding without replaying from the start.
+//!
+//! [`World::replay`] rebuilds a moment by running the scenario and the user's actions from time
+//! 0: exact, but its cost grows with the moment (a one-hour session at 10 messages a second is
+//! ~36,000 messages to replay). [`Checkpoints`] keeps copies of the world (`World: Clone`) taken
+//! as the session plays, at least [`Checkpoints::every`] apart; [`Checkpoints::seek`] starts from
+//! the latest one at or before the target and replays only the actions after it, so a seek costs
+//! at most one interval of simulation plus a clone.
+//!
+//! Bounded: at most [`MAX_CHECKPOINTS`] copies. When full, every other one is dropped and the
+//! interval doubles (as the metrics' samples are folded), so a long session keeps checkpoints
+//! spread over its whole length. A copy's size is the world's (queues, lanes, the ledger's keys):
+//! typically tens to hundreds of KB.
+
+use crate::command::LoggedStep;
+use crate::scenario::Scenario;
+use crate::world::World;
+use sqs_engine::Millis;
+
+/// The most checkpoints kept.
+pub const MAX_CHECKPOINTS: usize = 64;
+
+/// The default first interval between two checkpoints: one virtual minute.
+pub const CHECKPOINT_EVERY: Millis = 60_000;
+
+/// Copies of a session's world at increasing times. See the module documentation.
+#[derive(Clone)]
+pub struct Checkpoints {
+    every: Millis,
+    /// (time, how many of the user's actions it had applied, the world then).
+    saved: Vec<(Millis, usize, World)>,
+}
+
+impl Default for Checkpoints {
+    fn default() -> Self {
+        Checkpoints::new(CHECKPOINT_EVERY)
+    }
+}
+
+impl Checkpoints {
+    /// No checkpoint yet; the first interval is `every` (at least 1 ms).
+    pub fn new(every: Millis) -> Self {
+        Checkpoints {
+            every: every.max(1),
+            saved: Vec::new(),
+        }
+    }
+
+    /// The current interval between checkpoints.
+    pub fn every(&self) -> Millis {
+        self.every
+    }
+
+    /// How many checkpoints are kept.
+    pub fn len(&self) -> usize {
+        self.saved.len()
+    }
+
+    /// Whether none is kept.
+    pub fn is_empty(&self) -> bool {
+        self.saved.is_empty()
+    }
+
+    /// Offers the world as it plays (call it after each frame's advance): it is copied when the
+    /// last checkpoint is at least one interval older. `applied` is how many of the user's
+    /// actions (as [`World::actions`] lists them) the world has run.
+    pub fn offer(&mut self, world: &World, applied: usize) {
+        let now = world.now();
+        let due = self
+            .saved
+            .last()
+            .is_none_or(|&(at, ..)| now >= at + self.every);
+        if !due {
+            return;
+        }
+        if self.saved.len() >= MAX_CHECKPOINTS {
+            // Keep the first and every other one after it; the interval doubles.
+            let mut index = 0;
+            self.saved.retain(|_| {
+                index += 1;
+                index % 2 == 1
+            });
+            self.every *= 2;
+        }
+        self.saved.push((now, applied, world.clone()));
+    }
+
+    /// Forgets the checkpoints after `t` (the timeline was changed there: a new action at `t`
+    /// makes every later copy wrong).
+    pub fn truncate_after(&mut self, t: Millis) {
+        self.saved.retain(|&(at, ..)| at <= t);
+    }
+
+    /// The world `scenario` and `actions` give at `until`: from the latest checkpoint at or
+    /// before `until` (from the start when there is none), replaying only the actions after it.
+    pub fn seek(
+        &self,
+        scenario: &Scenario,
+        actions: &[LoggedStep],
+        until: Millis,
+    ) -> Result<World, String> {
+        match self.saved.iter().rev().find(|&&(at, ..)| at <= until) {
+            Some((_, applied, world)) => {
+                let mut world = world.clone();
+                world.replay_from(&actions[(*applied).min(actions.len())..], until)?;
+                Ok(world)
+            }
+            None => World::replay(scenario, actions, until),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::day_scenario;
+
+    #[test]
+    fn a_seek_from_a_checkpoint_gives_the_world_a_replay_gives() {
+        let scenario = day_scenario(3);
+        let mut world = World::load(&scenario).unwrap();
+        let mut checkpoints = Checkpoints::new(10_000);
+        for t in (0..=300_000).step_by(5_000) {
+            world.advance_to(t);
+            checkpoints.offer(&world, 0);
+        }
+        assert!(checkpoints.len() <= MAX_CHECKPOINTS && checkpoints.len() > 5);
+        for until in [0, 12_345, 150_000, 299_999] {
+            let fast = checkpoints.seek(&scenario, &[], until).unwrap();
+            let slow = World::replay(&scenario, &[], until).unwrap();
+            assert_eq!(fast.now(), slow.now());
+            assert_eq!(fast.summary(), slow.summary(), "at {until}");
+            assert_eq!(
+                fast.engine().messages("orders"),
+                slow.engine().messages("orders")
+            );
+            assert_eq!(fast.workers(), slow.workers(), "at {until}");
+        }
+    }
+
+    #[test]
+    fn checkpoints_stay_bounded_and_spread() {
+        let scenario = day_scenario(3);
+        let mut world = World::load(&scenario).unwrap();
+        let mut checkpoints = Checkpoints::new(1_000);
+        for t in (0..=200_000).step_by(1_000) {
+            world.advance_to(t);
+            checkpoints.offer(&world, 0);
+        }
+        assert!(checkpoints.len() <= MAX_CHECKPOINTS);
+        assert!(checkpoints.every() > 1_000);
+    }
+}
