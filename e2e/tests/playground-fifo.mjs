@@ -10,7 +10,9 @@ test('a FIFO group is blocked behind an in-flight message', async ({ page, url, 
 
   // Dragging the blocked message does not hand it over; the UI says why.
   await drag(page, region(page, 'Queue').getByRole('listitem', { name: /^A2/ }), region(page, 'Worker 2'));
-  assert.match(await region(page, 'Queue').getByRole('alert').textContent(), /A2 cannot be taken yet: group workshop-A has a message in flight/);
+  const why = region(page, 'Queue').getByRole('alert');
+  await why.waitFor();
+  assert.match(await why.textContent(), /A2 cannot be taken yet: group workshop-A has a message in flight/);
   assert.ok(!(await messages(region(page, 'Worker 2'))).some((m) => m.startsWith('A2')));
   await screenshot('playground-fifo-blocked');
 

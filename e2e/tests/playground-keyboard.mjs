@@ -35,16 +35,16 @@ test('keyboard only: send, hand to a worker, kill, step', async ({ page, url, sc
 
   await tabTo(page, (f) => f.tag === 'BUTTON' && f.name === 'Kill');
   await page.keyboard.press('Enter');
-  assert.equal(await region(page, 'Worker 1').getAttribute('data-status'), 'dead');
+  await eventually(async () => assert.equal(await region(page, 'Worker 1').getAttribute('data-status'), 'dead'));
 
   await tabTo(page, (f) => f.tag === 'BUTTON' && f.name.endsWith('Step'));
   await page.keyboard.press('Enter');
-  assert.equal(await clock(page), '12:00:30');
+  await eventually(async () => assert.equal(await clock(page), '12:00:30'));
   await waitForMessage(region(page, 'Queue'), /^order-1, visible, receive count 1$/);
 
   // Escape closes the hand-over bar.
   await tabTo(page, (f) => f.tag === 'LI' && f.name.startsWith('order-1'));
   await page.keyboard.press('Enter');
   await page.keyboard.press('Escape');
-  assert.equal(await region(page, 'Queue').getByRole('group').count(), 0);
+  await eventually(async () => assert.equal(await region(page, 'Queue').getByRole('group').count(), 0));
 });

@@ -9,7 +9,7 @@ test('a killed worker\'s message comes back after the timeout with receive count
   await drag(page, region(page, 'Queue').getByRole('listitem', { name: /^order-1/ }), region(page, 'Worker 1'));
   await waitForMessage(region(page, 'Worker 1'), /^order-1, in flight, 30 s left, receive count 1$/);
   await button(region(page, 'Worker 1'), 'Kill').click();
-  assert.equal(await region(page, 'Worker 1').getAttribute('data-status'), 'dead');
+  await eventually(async () => assert.equal(await region(page, 'Worker 1').getAttribute('data-status'), 'dead'));
   assert.match(await region(page, 'Worker 1').textContent(), /dead/);
 
   await button(page, '10×').click();

@@ -210,27 +210,54 @@ impl fmt::Display for DayResult {
 /// `clock` returns seconds from any fixed origin.
 pub fn run_day(seed: u64, until: Millis, clock: impl Fn() -> f64) -> DayResult {
     let start = clock();
-    let mut world = World::load(&day_scenario(seed)).expect("the day scenario loads");
-    let mut events = 0u64;
-    let mut t = 0;
-    while t < until {
-        t = (t + CHUNK).min(until);
-        world.advance_to(t);
-        events += world.drain_events().len() as u64;
+    let mut run = DayRun::new(seed, until);
+    while run.step() {}
+    run.finish(clock() - start)
+}
+
+/// [`run_day`] one chunk at a time, for a caller that must yield between chunks (a browser's
+/// event loop).
+pub struct DayRun {
+    world: World,
+    until: Millis,
+    events: u64,
+}
+
+impl DayRun {
+    /// The day's world at time 0, to run to `until`.
+    pub fn new(seed: u64, until: Millis) -> Self {
+        DayRun {
+            world: World::load(&day_scenario(seed)).expect("the day scenario loads"),
+            until,
+            events: 0,
+        }
     }
-    let secs = clock() - start;
-    let summary = world.summary();
-    let dead_letter_left = world
-        .queue_depth("orders-dlq")
-        .values()
-        .copied()
-        .sum::<u64>();
-    DayResult {
-        secs,
-        summary,
-        events,
-        retained: world.retained(),
-        dead_letter_left,
+
+    /// Advances one [`CHUNK`] and drains the events; false once `until` is reached.
+    pub fn step(&mut self) -> bool {
+        let now = self.world.now();
+        if now >= self.until {
+            return false;
+        }
+        self.world.advance_to((now + CHUNK).min(self.until));
+        self.events += self.world.drain_events().len() as u64;
+        self.world.now() < self.until
+    }
+
+    /// The result, given the time the run took in seconds.
+    pub fn finish(self, secs: f64) -> DayResult {
+        let world = self.world;
+        DayResult {
+            secs,
+            summary: world.summary(),
+            events: self.events,
+            retained: world.retained(),
+            dead_letter_left: world
+                .queue_depth("orders-dlq")
+                .values()
+                .copied()
+                .sum::<u64>(),
+        }
     }
 }
 

@@ -105,7 +105,7 @@ impl Journal {
             self.seq += 1;
             self.track(&event, wall);
             if narrate {
-                self.narrator.hear(&event.text);
+                self.narrator.hear(&event.text, notable(&event));
             }
             let entry = Entry {
                 seq: self.seq,
@@ -192,23 +192,24 @@ impl Journal {
     }
 }
 
-/// Throttles narration: at most one announcement per [`NARRATION_GAP_MS`], the latest event
-/// plus how many more happened.
+/// Throttles narration: at most one announcement per [`NARRATION_GAP_MS`], the latest notable
+/// event (a state change, not a poll coming back empty) plus how many more happened.
 #[derive(Debug, Default)]
 struct Narrator {
-    heard: Vec<String>,
+    heard: Vec<(String, bool)>,
     said: String,
     last: Option<f64>,
 }
 
 impl Narrator {
-    fn hear(&mut self, text: &str) {
-        self.heard.push(text.to_string());
+    fn hear(&mut self, text: &str, notable: bool) {
+        self.heard.push((text.to_string(), notable));
     }
 
     fn speak(&mut self, wall: f64) {
         let due = self.last.is_none_or(|last| wall - last >= NARRATION_GAP_MS);
-        let Some(latest) = self.heard.last() else {
+        let pick = self.heard.iter().rev().find(|(_, notable)| *notable);
+        let Some((latest, _)) = pick.or(self.heard.last()) else {
             return;
         };
         if !due {
@@ -222,6 +223,14 @@ impl Narrator {
         self.heard.clear();
         self.last = Some(wall);
     }
+}
+
+/// Whether an event changes what the audience sees (worth saying over routine polling).
+fn notable(event: &WorldEvent) -> bool {
+    !matches!(
+        event.engine,
+        None | Some(EventKind::LongPollStarted { .. }) | Some(EventKind::LongPollTimedOut { .. })
+    )
 }
 
 /// How an actor is named on screen.
@@ -254,11 +263,17 @@ mod tests {
         j.record(vec![event(0, "first", None)], 0.0, true);
         j.settle(0.0);
         assert_eq!(j.announcement(), "first");
-        j.record(vec![event(1, "a", None), event(2, "b", None)], 500.0, true);
+        let deleted = EventKind::Deleted {
+            queue: "q".into(),
+            message_id: "m1".into(),
+            receipt_handle: "r".into(),
+        };
+        let events = vec![event(1, "a", Some(deleted)), event(2, "b", None)];
+        j.record(events, 500.0, true);
         j.settle(500.0);
         assert_eq!(j.announcement(), "first");
         j.settle(2100.0);
-        assert_eq!(j.announcement(), "b (and 1 more event)");
+        assert_eq!(j.announcement(), "a (and 1 more event)");
     }
 
     #[test]
