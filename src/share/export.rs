@@ -107,8 +107,11 @@ fn csv_field(f: &str) -> String {
     }
 }
 
-/// The series of the depth chart: label, colour, dash pattern (never colour alone), value.
-pub const DEPTH_SERIES: [(&str, &str, &str, fn(&Sample) -> u64); 4] = [
+/// One series of the depth chart: label, colour, dash pattern (never colour alone), value.
+pub type DepthSeries = (&'static str, &'static str, &'static str, fn(&Sample) -> u64);
+
+/// The series of the depth chart.
+pub const DEPTH_SERIES: [DepthSeries; 4] = [
     ("visible", "#2f6fdf", "", |s| s.visible),
     ("in flight", "#c77800", "8 4", |s| s.in_flight),
     ("delayed", "#6b6b9a", "2 4", |s| s.delayed),
