@@ -163,6 +163,11 @@ impl Journal {
         self.windows.get(message_id).copied()
     }
 
+    /// How many events this timeline has recorded in all (the host page relay counts on it).
+    pub fn seen(&self) -> u64 {
+        self.seq
+    }
+
     /// The events of this timeline (the latest [`EVENTS_LIMIT`]), as the World told them.
     pub fn events(&self) -> &[WorldEvent] {
         &self.events

@@ -15,6 +15,8 @@ pub mod scenarios;
 pub mod session;
 pub mod stage;
 
+use crate::share::bridge;
+use crate::share::embed::{self, HostCommand};
 use crate::share::launch::Theme;
 use crate::share::panel::SharePanel;
 use crate::share::session::Session as SharedSession;
@@ -152,7 +154,8 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         move || start_session(&link)
     });
     let ui = use_mut_ref(Ui::default);
-    let embed = link.options.embed;
+    // `controls=0` is the read-only player: the embed's view, whether framed or not.
+    let embed = link.options.embed || !link.options.controls;
     let cache = use_mut_ref(Cache::default);
     let redraw = use_force_update();
     let container = use_node_ref();
@@ -172,9 +175,32 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         }
     });
 
+    // Inside a frame, the host page hears every event and may drive the clock.
+    let host = *use_memo((), |_| bridge::framed());
+    let posted = use_mut_ref(|| 0u64);
+    use_effect_with((), {
+        let session = session.clone();
+        move |_| {
+            if host {
+                bridge::post(&embed::ready_message(&session.borrow().scenario().id));
+            }
+        }
+    });
+    bridge::use_host_commands(dispatch.reform(|command| match command {
+        HostCommand::Play => Action::Play,
+        HostCommand::Pause => Action::Pause,
+        HostCommand::Step => Action::Step,
+        HostCommand::Seek(t) => Action::Seek(t),
+        HostCommand::Load(id) => Action::Open(id),
+    }));
+
     let on_frame = use_callback((), {
         let (session, ui, redraw) = (session.clone(), ui.clone(), redraw.clone());
+        let posted = posted.clone();
         move |wall: f64, _| {
+            if host {
+                relay(&session.borrow().journal, &mut posted.borrow_mut());
+            }
             let mut s = session.borrow_mut();
             let before = (
                 s.now(),
@@ -586,6 +612,17 @@ fn queue_spec(stage: &Stage) -> Option<QueueSpec> {
 /// The session a link asks for: a permalink's session, else its scenario (the sandbox if none
 /// or unknown) at its speed and start time, playing if asked. What cannot be honoured is said
 /// by the scenario picker.
+/// Posts to the host page every event recorded since the last post (a rewind starts a new
+/// timeline: its count restarts).
+fn relay(journal: &journal::Journal, posted: &mut u64) {
+    let fresh = journal.seen().saturating_sub(*posted) as usize;
+    let events = journal.events();
+    for event in &events[events.len().saturating_sub(fresh)..] {
+        bridge::post(&embed::event_message(event));
+    }
+    *posted = journal.seen();
+}
+
 fn start_session(link: &Link) -> Session {
     apply_theme(link.options.theme);
     let o = &link.options;
