@@ -21,13 +21,14 @@ async function moment(page) {
   };
 }
 
-test('a copied link reopens the exact moment', async ({ page, url, screenshot }) => {
+test('a link copied after the user broke things reopens that exact moment', async ({ page, url, screenshot }) => {
   await open(page, url, '?scenario=crash-before-delete');
-  for (let i = 0; i < 4; i++) await button(page, 'Step').click();
+  for (let i = 0; i < 3; i++) await button(page, 'Step').click();
+  await button(region(page, 'Worker B'), 'Kill').click();
+  for (let i = 0; i < 3; i++) await button(page, 'Step').click();
   const before = await moment(page);
-  await button(page, 'Share').click();
-  await button(page, 'Copy link').click();
-  const link = await page.getByLabel('Link to this moment').inputValue();
+  await button(region(page, 'Share'), 'Embed code').click();
+  const link = await region(page, 'Share').getByLabel('Link to this moment').inputValue();
   assert.match(link, /#s=1\./);
   const again = await page.context().newPage();
   await again.goto(link);

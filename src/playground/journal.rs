@@ -4,7 +4,7 @@
 
 use sqs_engine::{EventKind, Millis};
 use sqs_sim::{Actor, WorldEvent};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
 /// Entries kept in the event log.
@@ -13,6 +13,9 @@ const LOG_LIMIT: usize = 300;
 const EVENTS_LIMIT: usize = 10_000;
 /// Entries kept per message history.
 const HISTORY_LIMIT: usize = 200;
+/// Messages whose history is kept (the oldest-seen is forgotten first), so that an hour at
+/// 1000x does not grow the page's memory with every message ever sent.
+const HISTORY_MESSAGES: usize = 2_000;
 /// Wall milliseconds a deleted message's card stays to fade out.
 pub const DEPARTURE_MS: f64 = 1500.0;
 /// Wall milliseconds between two announcements of the live region.
@@ -84,6 +87,8 @@ pub struct Journal {
     /// The latest events, oldest first.
     pub log: Versioned<Vec<Entry>>,
     histories: HashMap<String, Vec<Entry>>,
+    /// Message ids in the order their history started (for forgetting the oldest).
+    history_order: VecDeque<String>,
     windows: HashMap<String, (Millis, Millis)>,
     events: Vec<WorldEvent>,
     /// Recently deleted messages.
@@ -116,6 +121,13 @@ impl Journal {
                 text: event.text,
             };
             if let Some(id) = &entry.message_id {
+                if !self.histories.contains_key(id) {
+                    self.history_order.push_back(id.clone());
+                    if self.history_order.len() > HISTORY_MESSAGES {
+                        let oldest = self.history_order.pop_front().expect("not empty");
+                        self.histories.remove(&oldest);
+                    }
+                }
                 let history = self.histories.entry(id.clone()).or_default();
                 if history.len() == HISTORY_LIMIT {
                     history.remove(0);
@@ -279,6 +291,22 @@ mod tests {
         assert_eq!(j.announcement(), "first");
         j.settle(2100.0);
         assert_eq!(j.announcement(), "a (and 1 more event)");
+    }
+
+    #[test]
+    fn histories_are_kept_for_a_bounded_number_of_messages() {
+        let mut j = Journal::default();
+        let events = (0..HISTORY_MESSAGES as u64 + 10).map(|i| WorldEvent {
+            message_id: Some(format!("m{i}")),
+            ..event(i, "sent", None)
+        });
+        j.record(events.collect(), 0.0, false);
+        assert_eq!(j.histories.len(), HISTORY_MESSAGES);
+        assert!(
+            j.history("m0").is_empty(),
+            "the oldest history is forgotten"
+        );
+        assert_eq!(j.history(&format!("m{}", HISTORY_MESSAGES + 9)).len(), 1);
     }
 
     #[test]

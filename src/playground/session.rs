@@ -8,6 +8,7 @@ use super::scenarios;
 use crate::share::session::{ScenarioSource, Session as SharedSession};
 use sqs_engine::api::{SendMessageInput, SetQueueAttributesInput};
 use sqs_engine::{Millis, Request};
+use sqs_sim::checkpoints::Checkpoints;
 use sqs_sim::command::SimAction;
 use sqs_sim::{LoggedStep, Scenario, Step, World};
 use std::collections::BTreeMap;
@@ -46,6 +47,8 @@ pub struct Session {
     pub journal: Journal,
     log: Vec<LoggedStep>,
     cursor: usize,
+    /// Copies of the world as it played, so a rewind replays one interval, not the whole past.
+    checkpoints: Checkpoints,
     horizon: Millis,
     playing: bool,
     speed: f64,
@@ -67,6 +70,7 @@ impl Session {
             journal: Journal::default(),
             log: Vec::new(),
             cursor: 0,
+            checkpoints: Checkpoints::default(),
             horizon: 0,
             playing: false,
             speed,
@@ -91,6 +95,7 @@ impl Session {
         // The shared actions already include any setup the scenario needed.
         session.log = shared.actions.clone();
         session.cursor = 0;
+        session.checkpoints = Checkpoints::default();
         session.seek_from_start(shared.playhead)?;
         session.set_speed(shared.speed);
         Ok(session)
@@ -263,7 +268,7 @@ impl Session {
 
     /// Rebuilds the world at `t` by replaying the scenario and the logged actions due by then.
     fn seek_from_start(&mut self, t: Millis) -> Result<(), String> {
-        self.world = World::replay(&self.scenario, &self.log, t)?;
+        self.world = self.checkpoints.seek(&self.scenario, &self.log, t)?;
         self.cursor = self.log.iter().take_while(|a| a.at <= t).count();
         self.journal = Journal::default();
         self.horizon = self.horizon.max(t);
@@ -282,6 +287,7 @@ impl Session {
         }
         self.world.advance_to(t);
         self.horizon = self.horizon.max(t);
+        self.checkpoints.offer(&self.world, self.cursor);
         self.harvest(narrate);
     }
 
@@ -292,6 +298,7 @@ impl Session {
             Ok(_) => {
                 self.log.truncate(self.cursor);
                 let at = self.now();
+                self.checkpoints.truncate_after(at);
                 self.log.push(LoggedStep { at, step });
                 self.cursor = self.log.len();
                 self.horizon = at;
