@@ -47,7 +47,7 @@ test('a damaged link opens the defaults and names the problem', async ({ page, u
 test('the embedded player talks to its host page on another origin', async ({ page, url, screenshot }) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'host-'));
   const player = url('?scenario=crash-before-delete&embed=1&speed=20');
-  fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><title>Docs page</title>
+  fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><title>Docs page</title><link rel="icon" href="data:,">
     <h1>Visibility timeout</h1>
     <iframe id="player" src="${player}" width="960" height="600"></iframe>
     <script>

@@ -385,7 +385,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                     <section class="panel workers" aria-label="Workers">
                         <header class="panel-head">
                             <h2>{ "Workers" }</h2>
-                            <button onclick={add_worker}>{ "Add worker" }</button>
+                            if !embed { <button onclick={add_worker}>{ "Add worker" }</button> }
                         </header>
                         { for s.error(&Slot::AddWorker).map(|e| html! { <p class="error" role="alert">{ e }</p> }) }
                         <div class="lanes">
