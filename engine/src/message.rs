@@ -56,6 +56,38 @@ pub(crate) struct Message {
 }
 
 impl Message {
+    /// A message as it is first stored (sent, redriven or moved): never received, no receipt
+    /// handle yet, no extras.
+    pub(crate) fn new(
+        id: String,
+        body: String,
+        md5_of_body: String,
+        group: Option<String>,
+        seq: u64,
+        now: Millis,
+        state: State,
+    ) -> Message {
+        Message {
+            id,
+            body,
+            md5_of_body,
+            extras: None,
+            group,
+            seq,
+            sent_at: now,
+            enqueued_at: now,
+            state,
+            receive_count: 0,
+            first_receive: None,
+            receipt_gen: 0,
+            receipt_nonce: 0,
+            timer_gen: 0,
+            visibility_changes: 0,
+            duplicate: false,
+            group_slot: 0,
+        }
+    }
+
     pub(crate) fn extras(&self) -> Option<&Extras> {
         self.extras.as_deref()
     }

@@ -242,25 +242,16 @@ impl Engine {
             dedup_id: fifo.then(|| id.clone()),
             dlq_source_arn: None,
         };
-        let moved = Message {
-            id: id.clone(),
-            body: old.body,
-            md5_of_body: old.md5_of_body,
-            extras: Some(Box::new(extras)),
-            group: old.group,
+        let mut moved = Message::new(
+            id.clone(),
+            old.body,
+            old.md5_of_body,
+            old.group,
             seq,
-            sent_at: now,
-            enqueued_at: now,
-            state: State::Visible { since: now },
-            receive_count: 0,
-            first_receive: None,
-            receipt_gen: 0,
-            receipt_nonce: 0,
-            timer_gen: 0,
-            visibility_changes: 0,
-            duplicate: false,
-            group_slot: 0,
-        };
+            now,
+            State::Visible { since: now },
+        );
+        moved.extras = Some(Box::new(extras));
         let target = self.q_mut(destination);
         target.insert(moved);
         let (from, to) = (

@@ -261,25 +261,16 @@ mod tests {
     use super::*;
 
     fn message(seq: u64, group: &str, state: State) -> Message {
-        Message {
-            id: format!("m{seq}"),
-            body: String::new(),
-            md5_of_body: String::new(),
-            extras: None,
-            group: Some(group.into()),
+        let id = format!("m{seq}");
+        Message::new(
+            id,
+            String::new(),
+            String::new(),
+            Some(group.into()),
             seq,
-            sent_at: seq,
-            enqueued_at: seq,
+            seq,
             state,
-            receive_count: 0,
-            first_receive: None,
-            receipt_gen: 0,
-            receipt_nonce: 0,
-            timer_gen: 0,
-            visibility_changes: 0,
-            duplicate: false,
-            group_slot: 0,
-        }
+        )
     }
 
     #[test]

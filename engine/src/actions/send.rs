@@ -237,25 +237,16 @@ impl Engine {
         let has_extras = !extras.attributes.is_empty()
             || extras.trace_header.is_some()
             || extras.dedup_id.is_some();
-        let msg = Message {
-            id: id.clone(),
-            body: out.body,
-            md5_of_body: md5_of_message_body.clone(),
-            extras: has_extras.then(|| Box::new(extras)),
-            group: out.group_id,
+        let mut msg = Message::new(
+            id.clone(),
+            out.body,
+            md5_of_message_body.clone(),
+            out.group_id,
             seq,
-            sent_at: now,
-            enqueued_at: now,
+            now,
             state,
-            receive_count: 0,
-            first_receive: None,
-            receipt_gen: 0,
-            receipt_nonce: 0,
-            timer_gen: 0,
-            visibility_changes: 0,
-            duplicate: false,
-            group_slot: 0,
-        };
+        );
+        msg.extras = has_extras.then(|| Box::new(extras));
         let q = self.q_mut(uid);
         let slot = q.insert(msg);
         if let Some(key) = dedup_key {
