@@ -85,6 +85,16 @@ impl Checkpoints {
         self.saved.push((now, applied, world.clone()));
     }
 
+    /// The time of the latest checkpoint at or before `t` (0 when there is none): where a
+    /// [`Checkpoints::seek`] to `t` starts replaying.
+    pub fn latest_at_or_before(&self, t: Millis) -> Millis {
+        self.saved
+            .iter()
+            .rev()
+            .find(|&&(at, ..)| at <= t)
+            .map_or(0, |&(at, ..)| at)
+    }
+
     /// Forgets the checkpoints after `t` (the timeline was changed there: a new action at `t`
     /// makes every later copy wrong).
     pub fn truncate_after(&mut self, t: Millis) {

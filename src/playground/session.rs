@@ -266,11 +266,18 @@ impl Session {
         }
     }
 
-    /// Rebuilds the world at `t` by replaying the scenario and the logged actions due by then.
+    /// Rebuilds the world at `t`: from the latest checkpoint before it (or the start), then on
+    /// one checkpoint interval at a time, leaving checkpoints behind for the next rewind.
     fn seek_from_start(&mut self, t: Millis) -> Result<(), String> {
-        self.world = self.checkpoints.seek(&self.scenario, &self.log, t)?;
-        self.cursor = self.log.iter().take_while(|a| a.at <= t).count();
+        let start = self.checkpoints.latest_at_or_before(t);
+        self.world = self.checkpoints.seek(&self.scenario, &self.log, start)?;
+        self.cursor = self.log.iter().take_while(|a| a.at <= start).count();
         self.journal = Journal::default();
+        let mut at = start;
+        while at < t {
+            at = (at + self.checkpoints.every()).min(t);
+            self.run_to(at, false);
+        }
         self.horizon = self.horizon.max(t);
         self.harvest(false);
         Ok(())
