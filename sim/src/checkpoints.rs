@@ -27,6 +27,8 @@ pub const CHECKPOINT_EVERY: Millis = 60_000;
 #[derive(Clone)]
 pub struct Checkpoints {
     every: Millis,
+    /// The most copies kept.
+    limit: usize,
     /// (time, how many of the user's actions it had applied, the world then).
     saved: Vec<(Millis, usize, World)>,
 }
@@ -40,8 +42,15 @@ impl Default for Checkpoints {
 impl Checkpoints {
     /// No checkpoint yet; the first interval is `every` (at least 1 ms).
     pub fn new(every: Millis) -> Self {
+        Self::with_limit(every, MAX_CHECKPOINTS)
+    }
+
+    /// At most `limit` copies (at least 2): fewer copies cost less memory (a copy is the whole
+    /// world) and leave longer intervals to replay.
+    pub fn with_limit(every: Millis, limit: usize) -> Self {
         Checkpoints {
             every: every.max(1),
+            limit: limit.max(2),
             saved: Vec::new(),
         }
     }
@@ -73,7 +82,7 @@ impl Checkpoints {
         if !due {
             return;
         }
-        if self.saved.len() >= MAX_CHECKPOINTS {
+        if self.saved.len() >= self.limit {
             // Keep the first and every other one after it; the interval doubles.
             let mut index = 0;
             self.saved.retain(|_| {

@@ -8,7 +8,7 @@ use super::scenarios;
 use crate::share::session::{ScenarioSource, Session as SharedSession};
 use sqs_engine::api::{SendMessageInput, SetQueueAttributesInput};
 use sqs_engine::{Millis, Request};
-use sqs_sim::checkpoints::Checkpoints;
+use sqs_sim::checkpoints::{Checkpoints, CHECKPOINT_EVERY};
 use sqs_sim::command::SimAction;
 use sqs_sim::{LoggedStep, Scenario, Step, World};
 use std::collections::BTreeMap;
@@ -70,7 +70,7 @@ impl Session {
             journal: Journal::default(),
             log: Vec::new(),
             cursor: 0,
-            checkpoints: Checkpoints::default(),
+            checkpoints: page_checkpoints(),
             horizon: 0,
             playing: false,
             speed,
@@ -95,7 +95,7 @@ impl Session {
         // The shared actions already include any setup the scenario needed.
         session.log = shared.actions.clone();
         session.cursor = 0;
-        session.checkpoints = Checkpoints::default();
+        session.checkpoints = page_checkpoints();
         session.seek_from_start(shared.playhead)?;
         session.set_speed(shared.speed);
         Ok(session)
@@ -386,6 +386,13 @@ impl Session {
         let events = self.world.drain_events();
         self.journal.record(events, self.wall, narrate);
     }
+}
+
+/// The page keeps 16 copies of the world (a copy of a busy world is megabytes), spread over
+/// the whole session by the doubling interval: memory stays bounded, a rewind replays at most
+/// one interval.
+fn page_checkpoints() -> Checkpoints {
+    Checkpoints::with_limit(CHECKPOINT_EVERY, 16)
 }
 
 /// A pace at which a scenario's script plays in about [`SCRIPT_WALL_S`] seconds (a sandbox,
