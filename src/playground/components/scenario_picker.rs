@@ -20,20 +20,23 @@ pub struct PickerProps {
     pub dispatch: Callback<Action>,
 }
 
+/// A `<select>` of scenario ids whose change opens the chosen one (the picker, and the queue
+/// type setting, which opens a fresh sandbox of that type).
+pub fn open_selected(dispatch: Callback<Action>) -> Callback<Event> {
+    Callback::from(move |e: Event| {
+        if let Some(select) = e
+            .target()
+            .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
+        {
+            dispatch.emit(Action::Open(select.value()));
+        }
+    })
+}
+
 /// See the module documentation.
 #[component]
 pub fn ScenarioPicker(props: &PickerProps) -> Html {
-    let onchange = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |e: Event| {
-            if let Some(select) = e
-                .target()
-                .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
-            {
-                dispatch.emit(Action::Open(select.value()));
-            }
-        })
-    };
+    let onchange = open_selected(props.dispatch.clone());
     html! {
         <div class="picker">
             <label for="scenario">{ "Scenario" }</label>

@@ -6,8 +6,7 @@ use crate::playground::scenarios::{SANDBOX, SANDBOX_FIFO};
 use crate::playground::stage::QueueInfo;
 use crate::playground::Action;
 use serde_json::json;
-use wasm_bindgen::JsCast;
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 /// Properties of [`Settings`].
@@ -96,17 +95,7 @@ pub fn Settings(props: &SettingsProps) -> Html {
         })
     });
 
-    let on_type = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |e: Event| {
-            if let Some(select) = e
-                .target()
-                .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
-            {
-                dispatch.emit(Action::Open(select.value()));
-            }
-        })
-    };
+    let on_type = super::scenario_picker::open_selected(props.dispatch.clone());
     let on_cbd = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |e: Event| {
