@@ -5,25 +5,34 @@ const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 
 /// Encodes bytes as padded base64.
 pub(crate) fn encode(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    encode_into(bytes, &mut out);
-    out
+    let mut out = vec![0; encoded_len(bytes.len())];
+    encode_to(bytes, &mut out);
+    String::from_utf8(out).expect("base64 is ASCII")
 }
 
-/// Appends the padded base64 of `bytes` to `out`.
-pub(crate) fn encode_into(bytes: &[u8], out: &mut String) {
-    for chunk in bytes.chunks(3) {
-        let n = chunk
+/// The length of the padded base64 of `n` bytes.
+pub(crate) const fn encoded_len(n: usize) -> usize {
+    n.div_ceil(3) * 4
+}
+
+/// Writes the padded base64 of `bytes` into `out`, which is [`encoded_len`] long (receipt
+/// handles are encoded this way into a stack buffer, on every receive).
+pub(crate) fn encode_to(bytes: &[u8], out: &mut [u8]) {
+    let quad = |n: u32| [18, 12, 6, 0].map(|shift| ALPHABET[(n >> shift & 63) as usize]);
+    let mut chunks = bytes.chunks_exact(3);
+    let mut quads = out.chunks_exact_mut(4);
+    for (chunk, dest) in (&mut chunks).zip(&mut quads) {
+        let n = u32::from(chunk[0]) << 16 | u32::from(chunk[1]) << 8 | u32::from(chunk[2]);
+        dest.copy_from_slice(&quad(n));
+    }
+    let rest = chunks.remainder();
+    if let Some(dest) = quads.next() {
+        let n = rest
             .iter()
             .enumerate()
-            .fold(0u32, |n, (i, &b)| n | (b as u32) << (16 - 8 * i));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
+            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        dest.copy_from_slice(&quad(n));
+        dest[rest.len() + 1..].fill(b'=');
     }
 }
 
@@ -41,15 +50,33 @@ const VALUES: [u8; 256] = {
     table
 };
 
-/// Decodes padded base64; `None` if the text is not valid base64. (This runs on every
-/// DeleteMessage and ChangeMessageVisibility: a table lookup per character, no copy per chunk.)
+/// Decodes padded base64; `None` if the text is not valid base64.
 pub(crate) fn decode(text: &str) -> Option<Vec<u8>> {
+    let mut out = vec![0; text.len() / 4 * 3];
+    let len = decode_to(text, &mut out, false)?;
+    out.truncate(len);
+    Some(out)
+}
+
+/// Decodes the base64 of exactly `N` bytes, in its one canonical spelling (padding bits zero),
+/// into a stack array: receipt handles are decoded this way on every delete.
+pub(crate) fn decode_array<const N: usize>(text: &str) -> Option<[u8; N]> {
+    let mut out = [0; N];
+    if text.len() != encoded_len(N) {
+        return None;
+    }
+    (decode_to(text, &mut out, true)? == N).then_some(out)
+}
+
+/// Decodes into `out` (at least 3 bytes per 4 characters); returns the length written. A table
+/// lookup per character, no copy per chunk. `canonical` rejects non-zero padding bits.
+fn decode_to(text: &str, out: &mut [u8], canonical: bool) -> Option<usize> {
     let bytes = text.as_bytes();
     if bytes.len() % 4 != 0 {
         return None;
     }
     let chunks = bytes.len() / 4;
-    let mut out = Vec::with_capacity(chunks * 3);
+    let mut len = 0;
     for (index, chunk) in bytes.chunks_exact(4).enumerate() {
         let pad = chunk.iter().rev().take_while(|&&c| c == b'=').count();
         if pad > 2 || (pad > 0 && index + 1 != chunks) {
@@ -63,16 +90,16 @@ pub(crate) fn decode(text: &str) -> Option<Vec<u8>> {
             }
             n = n << 6 | u32::from(v);
         }
+        if canonical && n & ((1 << (2 * pad)) - 1) != 0 {
+            return None;
+        }
         n <<= 6 * pad as u32;
-        out.push((n >> 16) as u8);
-        if pad < 2 {
-            out.push((n >> 8) as u8);
-        }
-        if pad < 1 {
-            out.push(n as u8);
-        }
+        let decoded = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+        let end = len + 3 - pad;
+        out.get_mut(len..end)?.copy_from_slice(&decoded[..3 - pad]);
+        len = end;
     }
-    Some(out)
+    Some(len)
 }
 
 #[cfg(test)]
@@ -94,5 +121,15 @@ mod tests {
         assert!(decode("garbage").is_none());
         assert!(decode("Zm=8").is_none());
         assert!(decode("a!bc").is_none());
+    }
+
+    #[test]
+    fn arrays_take_only_the_canonical_spelling() {
+        assert_eq!(decode_array::<2>("Zm8="), Some(*b"fo"));
+        // "Zm9=" decodes to "fo" as well, with padding bits set: another spelling, refused.
+        assert_eq!(decode("Zm9=").unwrap(), b"fo");
+        assert_eq!(decode_array::<2>("Zm9="), None);
+        assert_eq!(decode_array::<3>("Zm8="), None);
+        assert_eq!(decode_array::<1>("Zm8="), None);
     }
 }

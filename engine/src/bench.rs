@@ -77,14 +77,15 @@ pub fn run_lifecycles(n: u64, seed: u64, batching: Batching) -> LifecycleCounts 
         while first < round {
             let messages = bench.receive(batching);
             assert!(!messages.is_empty(), "the engine lost visible messages");
-            let base = first;
-            first += messages.len() as u64;
-            let (keep, delete): (Vec<_>, Vec<_>) = messages
-                .into_iter()
-                .enumerate()
-                .partition(|(i, _)| (base + *i as u64) % 10 == 9);
-            kept += keep.len();
-            bench.delete(delete.into_iter().map(|(_, m)| m).collect(), batching);
+            let (received, mut position) = (messages.len(), first);
+            first += received as u64;
+            let mut messages = messages;
+            messages.retain(|_| {
+                position += 1;
+                position % 10 != 0
+            });
+            kept += received - messages.len();
+            bench.delete(messages, batching);
         }
         let now = bench.engine.now();
         bench.engine.advance_to(now + VISIBILITY_TIMEOUT * 1000);
@@ -142,24 +143,22 @@ impl Bench {
     }
 
     fn send(&mut self, from: u64, count: u64, batching: Batching) {
-        let bodies: Vec<String> = (from..from + count)
-            .map(|i| format!("message {i}"))
-            .collect();
-        for chunk in bodies.chunks(batching.size()) {
+        let body = |i: u64| format!("message {i}");
+        let end = from + count;
+        for first in (from..end).step_by(batching.size()) {
             let request = match batching {
                 Batching::Single => Request::SendMessage(SendMessageInput {
                     queue_url: self.queue_url.clone(),
-                    message_body: chunk[0].clone(),
+                    message_body: body(first),
                     ..Default::default()
                 }),
                 Batching::Ten => Request::SendMessageBatch(SendMessageBatchInput {
                     queue_url: self.queue_url.clone(),
-                    entries: chunk
-                        .iter()
+                    entries: (first..end.min(first + 10))
                         .enumerate()
-                        .map(|(i, body)| SendMessageBatchEntry {
-                            id: i.to_string(),
-                            message_body: body.clone(),
+                        .map(|(i, n)| SendMessageBatchEntry {
+                            id: entry_id(i),
+                            message_body: body(n),
                             ..Default::default()
                         })
                         .collect(),
@@ -198,7 +197,7 @@ impl Bench {
                     .into_iter()
                     .enumerate()
                     .map(|(i, m)| DeleteMessageBatchEntry {
-                        id: i.to_string(),
+                        id: entry_id(i),
                         receipt_handle: m.receipt_handle,
                     })
                     .collect();
@@ -216,6 +215,12 @@ impl Bench {
             }
         }
     }
+}
+
+/// The Id of a batch entry: its position.
+fn entry_id(i: usize) -> String {
+    const IDS: [&str; 10] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
+    IDS[i].into()
 }
 
 fn done(reply: Reply) -> Result<Response, crate::SqsError> {

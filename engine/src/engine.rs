@@ -175,7 +175,9 @@ impl Engine {
 
     /// Events since the last call, in order.
     pub fn drain_events(&mut self) -> Vec<Event> {
-        std::mem::take(&mut self.events)
+        // The next batch is likely as large: reserve once rather than grow step by step.
+        let capacity = self.events.len();
+        std::mem::replace(&mut self.events, Vec::with_capacity(capacity))
     }
 
     /// Turns event recording on (the default) or off. With it off, [`Engine::drain_events`]
@@ -272,9 +274,16 @@ impl Engine {
 
     /// The uid of the queue a QueueUrl names (`…/000000000000/<name>`), or QueueDoesNotExist.
     pub(crate) fn resolve(&self, url: &str) -> Result<u32, SqsError> {
-        let (account, name) = match url.rsplit_once('/') {
-            Some((head, name)) => (head.rsplit('/').next().unwrap_or(""), name),
-            None => ("000000000000", url),
+        let issued = url
+            .strip_prefix(crate::queue::URL_PREFIX)
+            .filter(|name| !name.contains('/'));
+        let (account, name) = match issued {
+            // The form the engine hands out, checked without splitting.
+            Some(name) => ("000000000000", name),
+            None => match url.rsplit_once('/') {
+                Some((head, name)) => (head.rsplit('/').next().unwrap_or(""), name),
+                None => ("000000000000", url),
+            },
         };
         match self.by_name.get(name) {
             Some(&uid) if account == "000000000000" => Ok(uid),

@@ -36,24 +36,25 @@ pub(crate) fn md5_of_attributes(attributes: &MessageAttributes) -> Option<String
     Some(md5_hex(&buf))
 }
 
-/// Lower-case hex, without a per-byte allocation (this runs on every send).
+/// Lower-case hex (this runs on every send and receive).
 pub(crate) fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for &b in bytes {
-        out.push(DIGITS[(b >> 4) as usize] as char);
-        out.push(DIGITS[(b & 15) as usize] as char);
-    }
-    out
+    let digits: Vec<u8> = bytes
+        .iter()
+        .flat_map(|&b| [DIGITS[(b >> 4) as usize], DIGITS[(b & 15) as usize]])
+        .collect();
+    String::from_utf8(digits).expect("hex digits are ASCII")
 }
 
 /// Calls `block` for each 64-byte block of `data` padded as MD5 and SHA-256 both pad it
 /// (`big_endian` picks the length's byte order); only the tail is copied.
-fn for_each_block(data: &[u8], big_endian: bool, mut block: impl FnMut(&[u8])) {
-    let full = data.len() / 64 * 64;
-    data[..full].chunks(64).for_each(&mut block);
+fn for_each_block(data: &[u8], big_endian: bool, mut block: impl FnMut(&[u8; 64])) {
+    let mut chunks = data.chunks_exact(64);
+    for chunk in &mut chunks {
+        block(chunk.try_into().expect("64 bytes"));
+    }
+    let rest = chunks.remainder();
     let mut tail = [0u8; 128];
-    let rest = &data[full..];
     tail[..rest.len()].copy_from_slice(rest);
     tail[rest.len()] = 0x80;
     let len = if rest.len() < 56 { 64 } else { 128 };
@@ -63,59 +64,96 @@ fn for_each_block(data: &[u8], big_endian: bool, mut block: impl FnMut(&[u8])) {
     } else {
         bits.to_le_bytes()
     });
-    tail[..len].chunks(64).for_each(block);
+    for chunk in tail[..len].chunks_exact(64) {
+        block(chunk.try_into().expect("64 bytes"));
+    }
 }
 
-fn md5(data: &[u8]) -> [u8; 16] {
-    const SHIFTS: [u32; 16] = [7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21];
+/// MD5 of `data` (RFC 1321).
+pub(crate) fn md5(data: &[u8]) -> [u8; 16] {
     let mut state = [0x6745_2301u32, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
-    for_each_block(data, false, |block| {
-        let m: [u32; 16] = std::array::from_fn(|i| {
-            u32::from_le_bytes([
-                block[4 * i],
-                block[4 * i + 1],
-                block[4 * i + 2],
-                block[4 * i + 3],
-            ])
-        });
-        let [mut a, mut b, mut c, mut d] = state;
-        // One loop per round, so that the round's function and message index are not chosen
-        // at each step (this runs on every send).
-        macro_rules! step {
-            ($i:expr, $f:expr, $g:expr) => {{
-                let rotated = a
-                    .wrapping_add($f)
-                    .wrapping_add(MD5_K[$i])
-                    .wrapping_add(m[$g])
-                    .rotate_left(SHIFTS[($i / 16) * 4 + $i % 4]);
-                a = d;
-                d = c;
-                c = b;
-                b = b.wrapping_add(rotated);
-            }};
-        }
-        for i in 0..16 {
-            step!(i, (b & c) | (!b & d), i);
-        }
-        for i in 16..32 {
-            step!(i, (d & b) | (!d & c), (5 * i + 1) % 16);
-        }
-        for i in 32..48 {
-            step!(i, b ^ c ^ d, (3 * i + 5) % 16);
-        }
-        for i in 48..64 {
-            step!(i, c ^ (b | !d), (7 * i) % 16);
-        }
-        for (s, v) in state.iter_mut().zip([a, b, c, d]) {
-            *s = s.wrapping_add(v);
-        }
-    });
+    for_each_block(data, false, |block| md5_block(&mut state, block));
     let mut out = [0u8; 16];
-    for (chunk, s) in out.chunks_mut(4).zip(state) {
+    for (chunk, s) in out.chunks_exact_mut(4).zip(state) {
         chunk.copy_from_slice(&s.to_le_bytes());
     }
     out
 }
+
+/// One MD5 compression, written out step by step: every send hashes its body, and the
+/// straight-line form keeps the shifts, constants and message indexes compile-time constants.
+fn md5_block(state: &mut [u32; 4], block: &[u8; 64]) {
+    let mut m = [0u32; 16];
+    for (word, bytes) in m.iter_mut().zip(block.chunks_exact(4)) {
+        *word = u32::from_le_bytes(bytes.try_into().expect("4 bytes"));
+    }
+    let [mut a, mut b, mut c, mut d] = *state;
+    macro_rules! step {
+        ($f:ident, $a:ident, $b:ident, $c:ident, $d:ident, $i:expr, $s:expr) => {
+            $a = $b.wrapping_add(
+                $a.wrapping_add($f($b, $c, $d))
+                    .wrapping_add(m[MD5_INDEX[$i]])
+                    .wrapping_add(MD5_K[$i])
+                    .rotate_left($s),
+            );
+        };
+    }
+    macro_rules! round {
+        ($f:ident, $base:expr, $s0:expr, $s1:expr, $s2:expr, $s3:expr) => {
+            step!($f, a, b, c, d, $base, $s0);
+            step!($f, d, a, b, c, $base + 1, $s1);
+            step!($f, c, d, a, b, $base + 2, $s2);
+            step!($f, b, c, d, a, $base + 3, $s3);
+            step!($f, a, b, c, d, $base + 4, $s0);
+            step!($f, d, a, b, c, $base + 5, $s1);
+            step!($f, c, d, a, b, $base + 6, $s2);
+            step!($f, b, c, d, a, $base + 7, $s3);
+            step!($f, a, b, c, d, $base + 8, $s0);
+            step!($f, d, a, b, c, $base + 9, $s1);
+            step!($f, c, d, a, b, $base + 10, $s2);
+            step!($f, b, c, d, a, $base + 11, $s3);
+            step!($f, a, b, c, d, $base + 12, $s0);
+            step!($f, d, a, b, c, $base + 13, $s1);
+            step!($f, c, d, a, b, $base + 14, $s2);
+            step!($f, b, c, d, a, $base + 15, $s3);
+        };
+    }
+    fn f(b: u32, c: u32, d: u32) -> u32 {
+        (b & c) | (!b & d)
+    }
+    fn g(b: u32, c: u32, d: u32) -> u32 {
+        (d & b) | (!d & c)
+    }
+    fn h(b: u32, c: u32, d: u32) -> u32 {
+        b ^ c ^ d
+    }
+    fn i(b: u32, c: u32, d: u32) -> u32 {
+        c ^ (b | !d)
+    }
+    round!(f, 0, 7, 12, 17, 22);
+    round!(g, 16, 5, 9, 14, 20);
+    round!(h, 32, 4, 11, 16, 23);
+    round!(i, 48, 6, 10, 15, 21);
+    for (s, v) in state.iter_mut().zip([a, b, c, d]) {
+        *s = s.wrapping_add(v);
+    }
+}
+
+/// Which message word each MD5 step adds: i, 5i+1, 3i+5 and 7i (mod 16) in the four rounds.
+const MD5_INDEX: [usize; 64] = {
+    let mut index = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        index[i] = match i / 16 {
+            0 => i,
+            1 => (5 * i + 1) % 16,
+            2 => (3 * i + 5) % 16,
+            _ => (7 * i) % 16,
+        };
+        i += 1;
+    }
+    index
+};
 
 /// RFC 1321's table T[i] = floor(2^32 * |sin(i + 1)|).
 const MD5_K: [u32; 64] = [
@@ -147,7 +185,7 @@ fn sha256(data: &[u8]) -> [u8; 32] {
     ];
     for_each_block(data, true, |block| {
         let mut w = [0u32; 64];
-        for (i, word) in block.chunks(4).enumerate() {
+        for (i, word) in block.chunks_exact(4).enumerate() {
             w[i] = u32::from_be_bytes([word[0], word[1], word[2], word[3]]);
         }
         for i in 16..64 {

@@ -29,7 +29,8 @@ pub(crate) struct Extras {
 pub(crate) struct Message {
     pub id: String,
     pub body: String,
-    pub md5_of_body: String,
+    /// MD5 of the body, formatted as hex only where a response shows it.
+    pub md5_of_body: [u8; 16],
     pub extras: Option<Box<Extras>>,
     pub group: Option<String>,
     /// Internal send order (FIFO SequenceNumber and standard tie-break).
@@ -61,7 +62,7 @@ impl Message {
     pub(crate) fn new(
         id: String,
         body: String,
-        md5_of_body: String,
+        md5_of_body: [u8; 16],
         group: Option<String>,
         seq: u64,
         now: Millis,
@@ -183,7 +184,7 @@ pub(crate) fn received(msg: &Message, receipt_handle: String, sel: &Selection) -
     api::Message {
         message_id: msg.id.clone(),
         receipt_handle,
-        md5_of_body: msg.md5_of_body.clone(),
+        md5_of_body: crate::hash::hex(&msg.md5_of_body),
         body: msg.body.clone(),
         attributes: Some(system).filter(|s| !s.is_empty()),
         md5_of_message_attributes: crate::hash::md5_of_attributes(&attributes),

@@ -14,6 +14,9 @@ use std::collections::{BTreeSet, VecDeque};
 /// How long FIFO deduplication ids and receive attempt ids are remembered (§3.4, §4.1).
 pub(crate) const FIVE_MINUTES: Millis = 300_000;
 
+/// A queue's URL is this prefix and its name.
+pub(crate) const URL_PREFIX: &str = "https://sqs.us-east-1.amazonaws.com/000000000000/";
+
 #[derive(Clone, Debug)]
 struct Slot {
     gen: u32,
@@ -65,7 +68,7 @@ impl Queue {
     pub(crate) fn new(uid: u32, name: &str, config: QueueConfig, now: Millis) -> Self {
         Queue {
             uid,
-            url: format!("https://sqs.us-east-1.amazonaws.com/000000000000/{name}"),
+            url: format!("{URL_PREFIX}{name}"),
             arn: arn_of(name),
             name: name.into(),
             dedup_per_group: config.dedup_scope == "messageGroup",
@@ -265,7 +268,7 @@ mod tests {
         Message::new(
             id,
             String::new(),
-            String::new(),
+            [0; 16],
             Some(group.into()),
             seq,
             seq,

@@ -23,6 +23,9 @@ fn check(secret: u64, fields: &[u8; 24]) -> u64 {
     })
 }
 
+/// Length of a handle: the prefix and the base64 of 32 bytes.
+const LEN: usize = PREFIX.len() + crate::base64::encoded_len(32);
+
 /// The handle for `receipt` with random part `nonce`.
 pub(crate) fn encode(secret: u64, receipt: Receipt, nonce: u64) -> String {
     let mut bytes = [0u8; 32];
@@ -40,16 +43,15 @@ pub(crate) fn encode(secret: u64, receipt: Receipt, nonce: u64) -> String {
     bytes[16..24].copy_from_slice(&nonce.to_le_bytes());
     let fields: [u8; 24] = bytes[..24].try_into().expect("24 bytes");
     bytes[24..].copy_from_slice(&check(secret, &fields).to_le_bytes());
-    let mut handle = String::with_capacity(PREFIX.len() + 44);
-    handle.push_str(PREFIX);
-    crate::base64::encode_into(&bytes, &mut handle);
-    handle
+    let mut handle = [0u8; LEN];
+    handle[..PREFIX.len()].copy_from_slice(PREFIX.as_bytes());
+    crate::base64::encode_to(&bytes, &mut handle[PREFIX.len()..]);
+    String::from_utf8(handle.to_vec()).expect("base64 is ASCII")
 }
 
 /// The receipt a handle points to, or `None` if this engine never issued it.
 pub(crate) fn decode(secret: u64, handle: &str) -> Option<Receipt> {
-    let bytes = crate::base64::decode(handle.strip_prefix(PREFIX)?)?;
-    let bytes: [u8; 32] = bytes.try_into().ok()?;
+    let bytes: [u8; 32] = crate::base64::decode_array(handle.strip_prefix(PREFIX)?)?;
     let fields: [u8; 24] = bytes[..24].try_into().ok()?;
     if check(secret, &fields).to_le_bytes() != bytes[24..] {
         return None;
@@ -76,9 +78,13 @@ mod tests {
             receipt_gen: 2,
         };
         let handle = encode(42, receipt, 99);
+        // Pinned: the handles of a seed must not change between versions.
+        assert_eq!(handle, "AQEBAwAAAAcAAAABAAAAAgAAAGMAAAAAAAAABbl0hSobPaY=");
         assert_eq!(decode(42, &handle), Some(receipt));
         assert_eq!(decode(43, &handle), None);
         assert_eq!(decode(42, "garbage"), None);
+        // The same bytes spelt with non-zero padding bits: not a handle this engine issued.
+        assert_eq!(decode(42, &handle.replace("aY=", "aZ=")), None);
         let mut tampered = handle.clone().into_bytes();
         tampered[10] ^= 1;
         assert_eq!(decode(42, &String::from_utf8(tampered).unwrap()), None);

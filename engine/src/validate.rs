@@ -40,6 +40,10 @@ pub(crate) fn body(body: &str) -> Result<(), SqsError> {
     if body.is_empty() {
         return Err(SqsError::missing("MessageBody"));
     }
+    // Printable ASCII (the usual body) needs no decoding.
+    if body.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        return Ok(());
+    }
     let allowed = |c: char| matches!(c, '\u{9}' | '\u{A}' | '\u{D}' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..);
     if body.chars().all(allowed) {
         Ok(())
@@ -230,8 +234,9 @@ pub(crate) fn batch_ids<'a>(
             format!("Maximum number of entries per request are 10. You have sent {count}."),
         ));
     }
-    let mut seen = std::collections::HashSet::new();
-    for id in ids {
+    // At most ten ids: comparing with the earlier ones is cheaper than hashing.
+    let mut seen: [&str; MAX_BATCH_ENTRIES] = [""; MAX_BATCH_ENTRIES];
+    for (i, id) in ids.enumerate() {
         let legal = !id.is_empty()
             && id.len() <= 80
             && id
@@ -243,12 +248,13 @@ pub(crate) fn batch_ids<'a>(
                 "A batch entry id can only contain alphanumeric characters, hyphens and underscores. It can be at most 80 letters long.",
             ));
         }
-        if !seen.insert(id) {
+        if seen[..i].contains(&id) {
             return Err(SqsError::new(
                 ErrorCode::BatchEntryIdsNotDistinct,
                 format!("Id {id} repeated."),
             ));
         }
+        seen[i] = id;
     }
     Ok(())
 }

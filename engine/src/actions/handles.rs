@@ -36,8 +36,8 @@ impl Engine {
             entries.iter().map(|e| e.id.as_str()),
             "DeleteMessageBatchRequestEntry",
         )?;
-        Ok(self.batch(entries.iter().map(|e| {
-            (e.id.clone(), move |engine: &mut Engine| {
+        Ok(self.batch(input.entries.into_iter().map(|e| {
+            (e.id, move |engine: &mut Engine| {
                 engine.delete_one(uid, &e.receipt_handle)
             })
         })))
@@ -62,8 +62,8 @@ impl Engine {
             entries.iter().map(|e| e.id.as_str()),
             "ChangeMessageVisibilityBatchRequestEntry",
         )?;
-        Ok(self.batch(entries.iter().map(|e| {
-            (e.id.clone(), move |engine: &mut Engine| {
+        Ok(self.batch(input.entries.into_iter().map(|e| {
+            (e.id, move |engine: &mut Engine| {
                 let timeout = e
                     .visibility_timeout
                     .ok_or_else(|| SqsError::missing("VisibilityTimeout"))?;
@@ -73,11 +73,14 @@ impl Engine {
     }
 
     /// Runs each entry; failures go to `Failed` with HTTP 200 overall (§5, §6).
-    fn batch<F>(&mut self, entries: impl Iterator<Item = (String, F)>) -> Response
+    fn batch<F>(&mut self, entries: impl ExactSizeIterator<Item = (String, F)>) -> Response
     where
         F: FnOnce(&mut Engine) -> Result<(), SqsError>,
     {
-        let mut out = BatchOutput::default();
+        let mut out = BatchOutput {
+            successful: Vec::with_capacity(entries.len()),
+            failed: Vec::new(),
+        };
         for (id, run) in entries {
             match run(self) {
                 Ok(()) => out.successful.push(BatchResultEntry { id }),

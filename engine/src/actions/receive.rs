@@ -165,9 +165,9 @@ impl Engine {
             .and(q.config.redrive.as_ref())
             .map_or(u32::MAX, |r| r.max_receive_count);
         let is_dead = |slot: u32| q.msg(slot).receive_count >= max_receives;
-        let (mut take, mut dead) = (Vec::new(), Vec::new());
         let shuffle = !q.fifo() && self.knobs.best_effort_ordering;
         let want = if shuffle { limit * 2 } else { limit };
+        let (mut take, mut dead) = (Vec::with_capacity(want), Vec::new());
         let mut visit = |slot: u32| {
             if take.len() >= want {
                 return false;

@@ -101,7 +101,10 @@ impl Engine {
                 return Err(SqsError::invalid(NO_DEDUP_ID));
             }
         }
-        let mut output = SendMessageBatchOutput::default();
+        let mut output = SendMessageBatchOutput {
+            successful: Vec::with_capacity(entries.len()),
+            failed: Vec::new(),
+        };
         for mut entry in input.entries {
             let id = std::mem::take(&mut entry.id);
             let out = Outgoing::from(entry);
@@ -178,16 +181,16 @@ impl Engine {
     /// Stores a checked message (or recognises a FIFO duplicate, §3.4) and answers as AWS does.
     fn enqueue(&mut self, uid: u32, out: Outgoing) -> SendMessageBatchResultEntry {
         let now = self.now;
-        let md5_of_message_body = hash::md5_hex(out.body.as_bytes());
+        let md5_of_body = hash::md5(out.body.as_bytes());
         let md5_of_message_attributes = out.attributes.as_ref().and_then(hash::md5_of_attributes);
         let md5_of_message_system_attributes =
             out.system.as_ref().and_then(hash::md5_of_attributes);
-        let answer = |message_id: String, seq: Option<u64>| SendMessageBatchResultEntry {
+        let answer = move |message_id: String, seq: Option<u64>| SendMessageBatchResultEntry {
             id: String::new(),
             message_id,
-            md5_of_message_body: md5_of_message_body.clone(),
-            md5_of_message_attributes: md5_of_message_attributes.clone(),
-            md5_of_message_system_attributes: md5_of_message_system_attributes.clone(),
+            md5_of_message_body: hash::hex(&md5_of_body),
+            md5_of_message_attributes,
+            md5_of_message_system_attributes,
             sequence_number: seq.map(message::sequence_number),
         };
         let q = self.q(uid);
@@ -240,7 +243,7 @@ impl Engine {
         let mut msg = Message::new(
             id.clone(),
             out.body,
-            md5_of_message_body.clone(),
+            md5_of_body,
             out.group_id,
             seq,
             now,
