@@ -5,12 +5,70 @@
 //! A [`Request`] serialises adjacently tagged, `{"call": "SendMessage", "input": {...}}`, which is
 //! also the step format of `sqs-sim run` scenario files.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
 
 /// A string-to-string attribute map (queue attributes, message system attributes), sorted so that
 /// output is deterministic.
 pub type Attributes = BTreeMap<String, String>;
+
+/// An MD5 digest (MD5OfMessageBody, MD5OfBody): 16 bytes that serialise as the 32 lower-case
+/// hex digits AWS sends, formatted only when shown.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Md5(pub [u8; 16]);
+
+impl Md5 {
+    /// The 32 hex digits.
+    fn digits(&self) -> [u8; 32] {
+        let mut digits = [0; 32];
+        for (pair, &byte) in digits.chunks_exact_mut(2).zip(&self.0) {
+            pair.copy_from_slice(&crate::hash::hex_pair(byte));
+        }
+        digits
+    }
+}
+
+impl fmt::Display for Md5 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(std::str::from_utf8(&self.digits()).expect("hex digits are ASCII"))
+    }
+}
+
+impl fmt::Debug for Md5 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Md5({self})")
+    }
+}
+
+/// Compares with hex digits, as tests and scripts write a digest.
+impl PartialEq<&str> for Md5 {
+    fn eq(&self, other: &&str) -> bool {
+        self.digits() == other.as_bytes()
+    }
+}
+
+impl Serialize for Md5 {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(std::str::from_utf8(&self.digits()).expect("hex digits are ASCII"))
+    }
+}
+
+impl<'de> Deserialize<'de> for Md5 {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        let hex = text.len() == 32 && text.bytes().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'));
+        if !hex {
+            return Err(serde::de::Error::custom(format!(
+                "not an MD5 digest (32 lower-case hex digits): {text}"
+            )));
+        }
+        Ok(Md5(std::array::from_fn(|i| {
+            u8::from_str_radix(&text[2 * i..2 * i + 2], 16).expect("hex digits")
+        })))
+    }
+}
 
 /// One SQS action with its input.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -212,9 +270,9 @@ pub struct SendMessageInput {
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct SendMessageOutput {
-    pub message_id: String,
+    pub message_id: Arc<str>,
     #[serde(rename = "MD5OfMessageBody")]
-    pub md5_of_message_body: String,
+    pub md5_of_message_body: Md5,
     #[serde(
         rename = "MD5OfMessageAttributes",
         default,
@@ -272,9 +330,9 @@ pub struct SendMessageBatchOutput {
 #[allow(missing_docs)]
 pub struct SendMessageBatchResultEntry {
     pub id: String,
-    pub message_id: String,
+    pub message_id: Arc<str>,
     #[serde(rename = "MD5OfMessageBody")]
-    pub md5_of_message_body: String,
+    pub md5_of_message_body: Md5,
     #[serde(
         rename = "MD5OfMessageAttributes",
         default,
@@ -339,10 +397,10 @@ pub struct ReceiveMessageOutput {
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct Message {
-    pub message_id: String,
+    pub message_id: Arc<str>,
     pub receipt_handle: String,
     #[serde(rename = "MD5OfBody")]
-    pub md5_of_body: String,
+    pub md5_of_body: Md5,
     pub body: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attributes: Option<Attributes>,

@@ -18,12 +18,15 @@ pub(crate) const fn encoded_len(n: usize) -> usize {
 /// Writes the padded base64 of `bytes` into `out`, which is [`encoded_len`] long (receipt
 /// handles are encoded this way into a stack buffer, on every receive).
 pub(crate) fn encode_to(bytes: &[u8], out: &mut [u8]) {
-    let quad = |n: u32| [18, 12, 6, 0].map(|shift| ALPHABET[(n >> shift & 63) as usize]);
+    let sextet = |n: u32, shift: u32| ALPHABET[(n >> shift & 63) as usize];
     let mut chunks = bytes.chunks_exact(3);
     let mut quads = out.chunks_exact_mut(4);
     for (chunk, dest) in (&mut chunks).zip(&mut quads) {
         let n = u32::from(chunk[0]) << 16 | u32::from(chunk[1]) << 8 | u32::from(chunk[2]);
-        dest.copy_from_slice(&quad(n));
+        dest[0] = sextet(n, 18);
+        dest[1] = sextet(n, 12);
+        dest[2] = sextet(n, 6);
+        dest[3] = sextet(n, 0);
     }
     let rest = chunks.remainder();
     if let Some(dest) = quads.next() {
@@ -31,8 +34,13 @@ pub(crate) fn encode_to(bytes: &[u8], out: &mut [u8]) {
             .iter()
             .enumerate()
             .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
-        dest.copy_from_slice(&quad(n));
-        dest[rest.len() + 1..].fill(b'=');
+        for (i, c) in dest.iter_mut().enumerate() {
+            *c = if i <= rest.len() {
+                sextet(n, 18 - 6 * i as u32)
+            } else {
+                b'='
+            };
+        }
     }
 }
 
@@ -75,31 +83,43 @@ fn decode_to(text: &str, out: &mut [u8], canonical: bool) -> Option<usize> {
     if bytes.len() % 4 != 0 {
         return None;
     }
-    let chunks = bytes.len() / 4;
+    // Every chunk but the last is four alphabet characters ('=' is not one).
+    let (body, last) = bytes.split_at(bytes.len().saturating_sub(4));
     let mut len = 0;
-    for (index, chunk) in bytes.chunks_exact(4).enumerate() {
-        let pad = chunk.iter().rev().take_while(|&&c| c == b'=').count();
-        if pad > 2 || (pad > 0 && index + 1 != chunks) {
-            return None;
-        }
-        let mut n = 0u32;
-        for &c in &chunk[..4 - pad] {
-            let v = VALUES[c as usize];
-            if v == INVALID {
-                return None;
-            }
-            n = n << 6 | u32::from(v);
-        }
-        if canonical && n & ((1 << (2 * pad)) - 1) != 0 {
-            return None;
-        }
-        n <<= 6 * pad as u32;
-        let decoded = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
-        let end = len + 3 - pad;
-        out.get_mut(len..end)?.copy_from_slice(&decoded[..3 - pad]);
-        len = end;
+    for chunk in body.chunks_exact(4) {
+        let n = sextets(chunk)?;
+        out.get_mut(len..len + 3)?
+            .copy_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8]);
+        len += 3;
     }
-    Some(len)
+    if last.is_empty() {
+        return Some(len);
+    }
+    let pad = last.iter().rev().take_while(|&&c| c == b'=').count();
+    if pad > 2 {
+        return None;
+    }
+    let n = sextets(&last[..4 - pad])?;
+    if canonical && n & ((1 << (2 * pad)) - 1) != 0 {
+        return None;
+    }
+    let n = n << (6 * pad);
+    let decoded = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+    let end = len + 3 - pad;
+    out.get_mut(len..end)?.copy_from_slice(&decoded[..3 - pad]);
+    Some(end)
+}
+
+/// The 6-bit values of up to four alphabet characters, big-endian; `None` if one is not in the
+/// alphabet.
+fn sextets(chars: &[u8]) -> Option<u32> {
+    let (mut n, mut seen) = (0u32, 0u8);
+    for &c in chars {
+        let v = VALUES[c as usize];
+        seen |= v;
+        n = n << 6 | u32::from(v & 63);
+    }
+    (seen < 64).then_some(n)
 }
 
 #[cfg(test)]

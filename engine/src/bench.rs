@@ -16,7 +16,7 @@ use crate::api::{
     CreateQueueInput, DeleteMessageBatchEntry, DeleteMessageBatchInput, DeleteMessageInput,
     Message, ReceiveMessageInput, SendMessageBatchEntry, SendMessageBatchInput, SendMessageInput,
 };
-use crate::{Engine, Reply, Request, Response};
+use crate::{Engine, Event, Reply, Request, Response};
 use std::fmt;
 
 /// Messages per round: sent, received and (mostly) deleted before the clock jumps 30 s.
@@ -89,8 +89,7 @@ pub fn run_lifecycles(n: u64, seed: u64, batching: Batching) -> LifecycleCounts 
         }
         let now = bench.engine.now();
         bench.engine.advance_to(now + VISIBILITY_TIMEOUT * 1000);
-        // A driver hands the events on (the UI animates them); keeping them would only grow.
-        bench.engine.drain_events();
+        bench.hand_on_events();
         let mut again = 0;
         while again < kept {
             let messages = bench.receive(batching);
@@ -109,6 +108,8 @@ pub fn run_lifecycles(n: u64, seed: u64, batching: Batching) -> LifecycleCounts 
 
 struct Bench {
     engine: Engine,
+    /// Reused for every drain.
+    events: Vec<Event>,
     queue_url: String,
     counts: LifecycleCounts,
 }
@@ -132,6 +133,7 @@ impl Bench {
         };
         Bench {
             engine,
+            events: Vec::new(),
             queue_url: out.queue_url,
             counts: LifecycleCounts::default(),
         }
@@ -139,7 +141,16 @@ impl Bench {
 
     fn call(&mut self, request: Request) -> Response {
         self.counts.calls += 1;
-        done(self.engine.call(request)).unwrap_or_else(|e| panic!("{e}"))
+        let response = done(self.engine.call(request)).unwrap_or_else(|e| panic!("{e}"));
+        self.hand_on_events();
+        response
+    }
+
+    /// Drains the events after each call, as the simulation does; a UI would animate them,
+    /// the benchmark drops them.
+    fn hand_on_events(&mut self) {
+        self.engine.drain_events_into(&mut self.events);
+        self.events.clear();
     }
 
     fn send(&mut self, from: u64, count: u64, batching: Batching) {

@@ -30,7 +30,7 @@ impl Engine {
         let refuse = |reason: &str| SqsError::invalid_value("MessageId", message_id, reason);
         let (slot, msg) = q
             .iter()
-            .find(|(_, m)| m.id == message_id)
+            .find(|(_, m)| *m.id == *message_id)
             .ok_or_else(|| refuse("The message does not exist in this queue."))?;
         match msg.state {
             State::Delayed { .. } => return Err(refuse("The message is delayed.")),

@@ -7,7 +7,7 @@
 //!   scheduled). It may change after any `call` or `advance_to`.
 //! * `call(request) -> Reply` at the current time. A failed call changes nothing.
 //! * `take_completed_polls()`: long polls answered since the last call of it, in answer order.
-//! * `drain_events()`: events since the last call of it, in order.
+//! * `drain_events()` (or `drain_events_into(buffer)`): events since the last drain, in order.
 //! * read-only inspection: `queue_names()`, `queue_url(name)`, `queue_arn(name)`,
 //!   `messages(name)`, `attributes(name)` (what GetQueueAttributes(All) would answer).
 //!
@@ -20,7 +20,7 @@ use crate::event::{Event, EventKind, VisibleReason};
 use crate::message::State;
 use crate::move_task::MoveTask;
 use crate::queue::Queue;
-use crate::receipt::{self, Receipt};
+use crate::receipt::{Receipt, ReceiptHandle};
 use crate::rng::Rng;
 use crate::timers::{Timer, Timers};
 use crate::view::{MessageState, MessageView};
@@ -180,6 +180,12 @@ impl Engine {
         std::mem::replace(&mut self.events, Vec::with_capacity(capacity))
     }
 
+    /// Moves the events since the last drain to the end of `out`, in order: a driver that
+    /// drains after every call reuses one buffer, and the engine keeps its own.
+    pub fn drain_events_into(&mut self, out: &mut Vec<Event>) {
+        out.append(&mut self.events);
+    }
+
     /// Turns event recording on (the default) or off. With it off, [`Engine::drain_events`]
     /// returns nothing and the engine skips building events: for benchmarks and bulk runs that
     /// nobody watches. Replies, views and attributes are unaffected.
@@ -230,11 +236,11 @@ impl Engine {
                     State::Visible { .. } => MessageState::Visible,
                     State::InFlight { until, .. } => MessageState::InFlight {
                         until,
-                        receipt_handle: self.handle_of(q, slot),
+                        receipt_handle: self.handle_of(q, slot).to_text(),
                     },
                 };
                 let view = MessageView {
-                    message_id: m.id.clone(),
+                    message_id: m.id.to_string(),
                     body: m.body.clone(),
                     state,
                     receive_count: m.receive_count,
@@ -316,7 +322,7 @@ impl Engine {
     }
 
     /// The latest receipt handle of the message in `slot`.
-    pub(crate) fn handle_of(&self, q: &Queue, slot: u32) -> String {
+    pub(crate) fn handle_of(&self, q: &Queue, slot: u32) -> ReceiptHandle {
         let m = q.msg(slot);
         let receipt = Receipt {
             queue: q.uid,
@@ -324,7 +330,7 @@ impl Engine {
             slot_gen: q.slot_gen(slot),
             receipt_gen: m.receipt_gen,
         };
-        receipt::encode(self.secret, receipt, m.receipt_nonce)
+        ReceiptHandle::issue(self.secret, receipt, m.receipt_nonce)
     }
 
     /// Notes that a message became receivable in `uid`: waiting long polls get a chance.

@@ -1,8 +1,9 @@
 //! What happened, as data: every state change the engine makes, with its virtual time. The UI
 //! animates and narrates these; the per-message history is built from them.
 
-use crate::Millis;
+use crate::{Millis, ReceiptHandle};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// One state change at one instant.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -31,107 +32,108 @@ pub enum VisibleReason {
     DeadLettered,
 }
 
-/// The kinds of state change. Queues are named by queue name, messages by MessageId.
+/// The kinds of state change. Queues are named by queue name, messages by MessageId; both are
+/// shared with the engine's own copy (`Arc<str>`), so recording an event copies no text.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event")]
 #[allow(missing_docs)]
 pub enum EventKind {
     QueueCreated {
-        queue: String,
+        queue: Arc<str>,
         fifo: bool,
     },
     QueueDeleted {
-        queue: String,
+        queue: Arc<str>,
     },
     /// SetQueueAttributes changed these attributes.
     QueueAttributesChanged {
-        queue: String,
+        queue: Arc<str>,
         names: Vec<String>,
     },
     /// A new message was stored. `visible_at` is later than `at` when it is delayed.
     Sent {
-        queue: String,
-        message_id: String,
+        queue: Arc<str>,
+        message_id: Arc<str>,
         group_id: Option<String>,
         visible_at: Millis,
     },
     /// A FIFO send inside the 5-minute deduplication window: accepted, not stored.
     Deduplicated {
-        queue: String,
-        message_id: String,
+        queue: Arc<str>,
+        message_id: Arc<str>,
         deduplication_id: String,
     },
     /// A message can now be received.
     BecameVisible {
-        queue: String,
-        message_id: String,
+        queue: Arc<str>,
+        message_id: Arc<str>,
         reason: VisibleReason,
     },
     /// ReceiveMessage returned the message; it is hidden until `visible_at`.
     Received {
-        queue: String,
-        message_id: String,
-        receipt_handle: String,
+        queue: Arc<str>,
+        message_id: Arc<str>,
+        receipt_handle: ReceiptHandle,
         receive_count: u32,
         visible_at: Millis,
     },
     /// ChangeMessageVisibility: hidden until `visible_at` (counted from the call).
     VisibilityChanged {
-        queue: String,
-        message_id: String,
-        receipt_handle: String,
+        queue: Arc<str>,
+        message_id: Arc<str>,
+        receipt_handle: ReceiptHandle,
         visible_at: Millis,
     },
     /// DeleteMessage removed the message.
     Deleted {
-        queue: String,
-        message_id: String,
-        receipt_handle: String,
+        queue: Arc<str>,
+        message_id: Arc<str>,
+        receipt_handle: ReceiptHandle,
     },
     /// DeleteMessage succeeded but the message was already gone (deleted, expired or moved).
     StaleDelete {
-        queue: String,
-        receipt_handle: String,
+        queue: Arc<str>,
+        receipt_handle: ReceiptHandle,
     },
     /// maxReceiveCount was exceeded: the message moved to the dead-letter queue.
     MovedToDeadLetterQueue {
-        queue: String,
-        dead_letter_queue: String,
-        message_id: String,
+        queue: Arc<str>,
+        dead_letter_queue: Arc<str>,
+        message_id: Arc<str>,
         receive_count: u32,
     },
     /// A message move task moved a message from a dead-letter queue back (as a new message).
     Redriven {
-        from: String,
-        to: String,
-        old_message_id: String,
-        message_id: String,
+        from: Arc<str>,
+        to: Arc<str>,
+        old_message_id: Arc<str>,
+        message_id: Arc<str>,
     },
     /// MessageRetentionPeriod ran out: SQS deleted the message.
     RetentionExpired {
-        queue: String,
-        message_id: String,
+        queue: Arc<str>,
+        message_id: Arc<str>,
     },
     /// PurgeQueue deleted these messages.
     Purged {
-        queue: String,
-        message_ids: Vec<String>,
+        queue: Arc<str>,
+        message_ids: Vec<Arc<str>>,
     },
     /// A ReceiveMessage with WaitTimeSeconds > 0 found nothing and is waiting until `until`.
     LongPollStarted {
-        queue: String,
+        queue: Arc<str>,
         poll: u64,
         until: Millis,
     },
     /// A waiting long poll got messages.
     LongPollAnswered {
-        queue: String,
+        queue: Arc<str>,
         poll: u64,
         count: usize,
     },
     /// A waiting long poll ran out of time and answered with no messages.
     LongPollTimedOut {
-        queue: String,
+        queue: Arc<str>,
         poll: u64,
     },
     MoveTaskStarted {

@@ -38,13 +38,25 @@ pub(crate) fn md5_of_attributes(attributes: &MessageAttributes) -> Option<String
 
 /// Lower-case hex (this runs on every send and receive).
 pub(crate) fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let digits: Vec<u8> = bytes
-        .iter()
-        .flat_map(|&b| [DIGITS[(b >> 4) as usize], DIGITS[(b & 15) as usize]])
-        .collect();
+    let digits: Vec<u8> = bytes.iter().flat_map(|&b| hex_pair(b)).collect();
     String::from_utf8(digits).expect("hex digits are ASCII")
 }
+
+/// The two lower-case hex digits of a byte, from a table.
+pub(crate) fn hex_pair(byte: u8) -> [u8; 2] {
+    HEX_PAIRS[byte as usize]
+}
+
+const HEX_PAIRS: [[u8; 2]; 256] = {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut pairs = [[0; 2]; 256];
+    let mut b = 0;
+    while b < 256 {
+        pairs[b] = [DIGITS[b >> 4], DIGITS[b & 15]];
+        b += 1;
+    }
+    pairs
+};
 
 /// Calls `block` for each 64-byte block of `data` padded as MD5 and SHA-256 both pad it
 /// (`big_endian` picks the length's byte order); only the tail is copied.

@@ -1,7 +1,8 @@
 //! A stored message and how ReceiveMessage presents it (semantics §4.1–§4.2).
 
-use crate::api::{self, Attributes, MessageAttributes};
+use crate::api::{self, Attributes, Md5, MessageAttributes};
 use crate::Millis;
+use std::sync::Arc;
 
 /// SenderId every message reports: a fixed fake IAM user id.
 pub(crate) const SENDER_ID: &str = "AIDAEXAMPLESIMULATOR";
@@ -27,10 +28,11 @@ pub(crate) struct Extras {
 /// One stored message.
 #[derive(Clone, Debug)]
 pub(crate) struct Message {
-    pub id: String,
+    /// Shared with the events about it.
+    pub id: Arc<str>,
     pub body: String,
     /// MD5 of the body, formatted as hex only where a response shows it.
-    pub md5_of_body: [u8; 16],
+    pub md5_of_body: Md5,
     pub extras: Option<Box<Extras>>,
     pub group: Option<String>,
     /// Internal send order (FIFO SequenceNumber and standard tie-break).
@@ -60,9 +62,9 @@ impl Message {
     /// A message as it is first stored (sent, redriven or moved): never received, no receipt
     /// handle yet, no extras.
     pub(crate) fn new(
-        id: String,
+        id: Arc<str>,
         body: String,
-        md5_of_body: [u8; 16],
+        md5_of_body: Md5,
         group: Option<String>,
         seq: u64,
         now: Millis,
@@ -184,7 +186,7 @@ pub(crate) fn received(msg: &Message, receipt_handle: String, sel: &Selection) -
     api::Message {
         message_id: msg.id.clone(),
         receipt_handle,
-        md5_of_body: crate::hash::hex(&msg.md5_of_body),
+        md5_of_body: msg.md5_of_body,
         body: msg.body.clone(),
         attributes: Some(system).filter(|s| !s.is_empty()),
         md5_of_message_attributes: crate::hash::md5_of_attributes(&attributes),

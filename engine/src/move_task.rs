@@ -97,7 +97,7 @@ impl Engine {
         );
         let index = self.tasks.len();
         self.tasks.push(MoveTask {
-            id,
+            id: id.to_string(),
             handle: handle.clone(),
             source,
             source_arn: input.source_arn,
@@ -111,7 +111,7 @@ impl Engine {
             next_tick: Some(self.now),
         });
         self.timers.schedule(self.now, Timer::MoveTick(index));
-        let source = self.q(source).name.clone();
+        let source = self.q(source).name.to_string();
         self.emit(EventKind::MoveTaskStarted {
             source,
             task_handle: handle.clone(),
@@ -194,7 +194,9 @@ impl Engine {
         task.failure_reason = failure.map(String::from);
         let (handle, moved) = (task.handle.clone(), task.moved as u64);
         let (source, source_arn) = (task.source, task.source_arn.clone());
-        let source = self.q_opt(source).map_or(source_arn, |q| q.name.clone());
+        let source = self
+            .q_opt(source)
+            .map_or(source_arn, |q| q.name.to_string());
         self.emit(EventKind::MoveTaskFinished {
             source,
             task_handle: handle,
@@ -239,7 +241,7 @@ impl Engine {
         let extras = Extras {
             attributes: old_extras.attributes,
             trace_header: old_extras.trace_header,
-            dedup_id: fifo.then(|| id.clone()),
+            dedup_id: fifo.then(|| id.to_string()),
             dlq_source_arn: None,
         };
         let mut moved = Message::new(

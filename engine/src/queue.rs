@@ -10,6 +10,7 @@ use crate::message::{Message, State};
 use crate::window::Window;
 use crate::Millis;
 use std::collections::{BTreeSet, VecDeque};
+use std::sync::Arc;
 
 /// How long FIFO deduplication ids and receive attempt ids are remembered (§3.4, §4.1).
 pub(crate) const FIVE_MINUTES: Millis = 300_000;
@@ -39,7 +40,7 @@ pub(crate) type AttemptItem = (u32, u32, u32, u32);
 pub(crate) struct Queue {
     /// Never reused, so receipt handles of a deleted queue stay invalid.
     pub uid: u32,
-    pub name: String,
+    pub name: Arc<str>,
     pub url: String,
     pub arn: String,
     pub config: QueueConfig,
@@ -55,7 +56,7 @@ pub(crate) struct Queue {
     retention: BTreeSet<(Millis, u64, u32)>,
     pub counts: Counts,
     /// Dedup key → original MessageId and sequence.
-    pub dedup: Window<(String, u64)>,
+    pub dedup: Window<(Arc<str>, u64)>,
     pub attempts: Window<Vec<AttemptItem>>,
     pub last_purge: Option<Millis>,
     /// Pending long polls, in arrival order.
@@ -70,7 +71,7 @@ impl Queue {
             uid,
             url: format!("{URL_PREFIX}{name}"),
             arn: arn_of(name),
-            name: name.into(),
+            name: Arc::from(name),
             dedup_per_group: config.dedup_scope == "messageGroup",
             config,
             created_at: now,
@@ -244,7 +245,7 @@ impl Queue {
     }
 
     /// Removes every message (PurgeQueue); returns their MessageIds in enqueue order.
-    pub(crate) fn purge(&mut self) -> Vec<String> {
+    pub(crate) fn purge(&mut self) -> Vec<Arc<str>> {
         let order: Vec<u32> = self.retention.iter().map(|&(.., slot)| slot).collect();
         let ids = order.into_iter().map(|slot| self.remove(slot).id).collect();
         self.groups.clear();
@@ -264,11 +265,11 @@ mod tests {
     use super::*;
 
     fn message(seq: u64, group: &str, state: State) -> Message {
-        let id = format!("m{seq}");
+        let id = format!("m{seq}").into();
         Message::new(
             id,
             String::new(),
-            [0; 16],
+            crate::api::Md5::default(),
             Some(group.into()),
             seq,
             seq,
@@ -309,7 +310,7 @@ mod tests {
         assert_eq!(q.next_expiry(), Some(60_001));
         assert!(q.expired(60_000).is_empty());
         assert_eq!(q.expired(60_001).len(), 1);
-        assert_eq!(q.purge(), ["m1", "m5"]);
+        assert_eq!(q.purge(), ["m1".into(), "m5".into()]);
         assert_eq!(q.counts.visible + q.counts.delayed, 0);
         assert!(q.ready.is_empty());
     }

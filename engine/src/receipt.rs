@@ -4,6 +4,9 @@
 //! (semantics §5, §6).
 
 use crate::rng::mix;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+use std::str::FromStr;
 
 /// Where a receipt handle points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,57 +20,127 @@ pub(crate) struct Receipt {
 /// AWS's handles start like this; ours do too, so they look familiar in the UI.
 const PREFIX: &str = "AQEB";
 
+/// Length of a handle: the prefix and the base64 of 32 bytes.
+const LEN: usize = PREFIX.len() + crate::base64::encoded_len(32);
+
 fn check(secret: u64, fields: &[u8; 24]) -> u64 {
     fields.chunks(8).fold(secret, |acc, chunk| {
         mix(acc ^ u64::from_le_bytes(chunk.try_into().expect("8 bytes")))
     })
 }
 
-/// Length of a handle: the prefix and the base64 of 32 bytes.
-const LEN: usize = PREFIX.len() + crate::base64::encoded_len(32);
+/// A receipt handle in the shape this engine issues: the 32 bytes behind the AWS-style string
+/// (`AQEB` and their base64). A `Copy` value, so events carry it without a copy of the text;
+/// it displays and serialises as that text. Only the canonical spelling parses, so a handle
+/// parsed from a request prints back exactly as it was given.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct ReceiptHandle([u8; 32]);
 
-/// The handle for `receipt` with random part `nonce`.
-pub(crate) fn encode(secret: u64, receipt: Receipt, nonce: u64) -> String {
-    let mut bytes = [0u8; 32];
-    for (i, v) in [
-        receipt.queue,
-        receipt.slot,
-        receipt.slot_gen,
-        receipt.receipt_gen,
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        bytes[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
+impl ReceiptHandle {
+    /// The handle for `receipt` with random part `nonce`.
+    pub(crate) fn issue(secret: u64, receipt: Receipt, nonce: u64) -> Self {
+        let mut bytes = [0u8; 32];
+        for (i, v) in [
+            receipt.queue,
+            receipt.slot,
+            receipt.slot_gen,
+            receipt.receipt_gen,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            bytes[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        bytes[16..24].copy_from_slice(&nonce.to_le_bytes());
+        let fields: [u8; 24] = bytes[..24].try_into().expect("24 bytes");
+        bytes[24..].copy_from_slice(&check(secret, &fields).to_le_bytes());
+        ReceiptHandle(bytes)
     }
-    bytes[16..24].copy_from_slice(&nonce.to_le_bytes());
-    let fields: [u8; 24] = bytes[..24].try_into().expect("24 bytes");
-    bytes[24..].copy_from_slice(&check(secret, &fields).to_le_bytes());
-    let mut handle = [0u8; LEN];
-    handle[..PREFIX.len()].copy_from_slice(PREFIX.as_bytes());
-    crate::base64::encode_to(&bytes, &mut handle[PREFIX.len()..]);
-    String::from_utf8(handle.to_vec()).expect("base64 is ASCII")
+
+    /// The receipt this handle points to, or `None` if an engine with `secret` never issued it.
+    pub(crate) fn receipt(&self, secret: u64) -> Option<Receipt> {
+        let bytes = &self.0;
+        let fields: [u8; 24] = bytes[..24].try_into().expect("24 bytes");
+        if check(secret, &fields).to_le_bytes() != bytes[24..] {
+            return None;
+        }
+        let word =
+            |i: usize| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"));
+        Some(Receipt {
+            queue: word(0),
+            slot: word(1),
+            slot_gen: word(2),
+            receipt_gen: word(3),
+        })
+    }
+
+    /// The text, as a response carries it (without going through `fmt`: every receive).
+    pub(crate) fn to_text(self) -> String {
+        String::from_utf8(self.ascii().to_vec()).expect("base64 is ASCII")
+    }
+
+    fn ascii(&self) -> [u8; LEN] {
+        let mut text = [0u8; LEN];
+        text[..PREFIX.len()].copy_from_slice(PREFIX.as_bytes());
+        crate::base64::encode_to(&self.0, &mut text[PREFIX.len()..]);
+        text
+    }
 }
 
-/// The receipt a handle points to, or `None` if this engine never issued it.
-pub(crate) fn decode(secret: u64, handle: &str) -> Option<Receipt> {
-    let bytes: [u8; 32] = crate::base64::decode_array(handle.strip_prefix(PREFIX)?)?;
-    let fields: [u8; 24] = bytes[..24].try_into().ok()?;
-    if check(secret, &fields).to_le_bytes() != bytes[24..] {
-        return None;
+/// The text is not a receipt handle of the shape this engine issues.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotAReceiptHandle;
+
+impl fmt::Display for NotAReceiptHandle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a receipt handle")
     }
-    let word = |i: usize| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"));
-    Some(Receipt {
-        queue: word(0),
-        slot: word(1),
-        slot_gen: word(2),
-        receipt_gen: word(3),
-    })
+}
+
+impl FromStr for ReceiptHandle {
+    type Err = NotAReceiptHandle;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let base64 = text.strip_prefix(PREFIX).ok_or(NotAReceiptHandle)?;
+        crate::base64::decode_array(base64)
+            .map(ReceiptHandle)
+            .ok_or(NotAReceiptHandle)
+    }
+}
+
+impl fmt::Display for ReceiptHandle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(std::str::from_utf8(&self.ascii()).expect("base64 is ASCII"))
+    }
+}
+
+impl fmt::Debug for ReceiptHandle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ReceiptHandle({self})")
+    }
+}
+
+impl Serialize for ReceiptHandle {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(std::str::from_utf8(&self.ascii()).expect("base64 is ASCII"))
+    }
+}
+
+impl<'de> Deserialize<'de> for ReceiptHandle {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The receipt a handle's text points to, as a delete resolves it.
+    fn decode(secret: u64, text: &str) -> Option<Receipt> {
+        text.parse::<ReceiptHandle>().ok()?.receipt(secret)
+    }
 
     #[test]
     fn round_trip_and_forgery() {
@@ -77,7 +150,7 @@ mod tests {
             slot_gen: 1,
             receipt_gen: 2,
         };
-        let handle = encode(42, receipt, 99);
+        let handle = ReceiptHandle::issue(42, receipt, 99).to_text();
         // Pinned: the handles of a seed must not change between versions.
         assert_eq!(handle, "AQEBAwAAAAcAAAABAAAAAgAAAGMAAAAAAAAABbl0hSobPaY=");
         assert_eq!(decode(42, &handle), Some(receipt));
@@ -88,5 +161,29 @@ mod tests {
         let mut tampered = handle.clone().into_bytes();
         tampered[10] ^= 1;
         assert_eq!(decode(42, &String::from_utf8(tampered).unwrap()), None);
+    }
+
+    #[test]
+    fn text_display_and_json_agree() {
+        let handle = ReceiptHandle::issue(
+            1,
+            Receipt {
+                queue: 0,
+                slot: 5,
+                slot_gen: 0,
+                receipt_gen: 1,
+            },
+            7,
+        );
+        let text = handle.to_text();
+        assert_eq!(handle.to_string(), text);
+        assert_eq!(text.parse(), Ok(handle));
+        let json = serde_json::to_string(&handle).unwrap();
+        assert_eq!(json, format!("\"{text}\""));
+        assert_eq!(
+            serde_json::from_str::<ReceiptHandle>(&json).unwrap(),
+            handle
+        );
+        assert!(serde_json::from_str::<ReceiptHandle>("\"AQEBnope\"").is_err());
     }
 }

@@ -1,6 +1,8 @@
 //! The engine's only source of randomness: a seeded SplitMix64, so the same seed and inputs give
 //! the same MessageIds, receipt handles and knob decisions.
 
+use std::sync::Arc;
+
 /// SplitMix64 (Steele, Lea, Flood 2014): tiny state, good enough statistics for ids and knobs.
 #[derive(Clone, Debug)]
 pub(crate) struct Rng(u64);
@@ -29,18 +31,18 @@ impl Rng {
         (self.next_u64() % n as u64) as usize
     }
 
-    /// A random version-4 UUID, as AWS formats MessageIds.
-    pub(crate) fn uuid(&mut self) -> String {
+    /// A random version-4 UUID, as AWS formats MessageIds (shared: a MessageId goes into the
+    /// stored message and every event about it).
+    pub(crate) fn uuid(&mut self) -> Arc<str> {
         let hi = (self.next_u64() & !0xF000) | 0x4000;
         let lo = (self.next_u64() & !(0xC << 60)) | (0x8 << 60);
-        // The 32 hex digits of hi then lo, grouped 8-4-4-4-12.
+        // The 32 hex digits of hi then lo, grouped 8-4-4-4-12 (no group splits a byte).
         let mut id = [b'-'; 36];
-        for (k, &at) in UUID_DIGITS.iter().enumerate() {
-            let word = if k < 16 { hi } else { lo };
-            let nibble = word >> (60 - 4 * (k % 16)) & 15;
-            id[at] = b"0123456789abcdef"[nibble as usize];
+        let bytes = (u128::from(hi) << 64 | u128::from(lo)).to_be_bytes();
+        for (byte, &at) in bytes.iter().zip(UUID_DIGITS.iter().step_by(2)) {
+            id[at..at + 2].copy_from_slice(&crate::hash::hex_pair(*byte));
         }
-        String::from_utf8(id.to_vec()).expect("hex digits are ASCII")
+        Arc::from(std::str::from_utf8(&id).expect("hex digits are ASCII"))
     }
 }
 
@@ -83,7 +85,7 @@ mod tests {
     fn uuid_is_version_4() {
         let id = Rng::new(1).uuid();
         // Pinned: MessageIds of a seed must not change between versions.
-        assert_eq!(id, "910a2dec-8902-4cc1-beeb-8da1658eec67");
+        assert_eq!(&*id, "910a2dec-8902-4cc1-beeb-8da1658eec67");
         assert_eq!(id.len(), 36);
         assert_eq!(&id[14..15], "4");
         assert!(matches!(&id[19..20], "8" | "9" | "a" | "b"));

@@ -96,7 +96,7 @@ fn fifo_dead_letter_after_the_third_receive_unblocks_the_group() {
     assert_eq!(views[0].sent_at, 2_000);
     let got = s.receive(&dlq, 1);
     let a = got[0].attributes.as_ref().unwrap();
-    assert_eq!(a["MessageDeduplicationId"], first.message_id);
+    assert_eq!(*a["MessageDeduplicationId"], *first.message_id);
     assert_eq!(a["ApproximateReceiveCount"], "3");
 }
 

@@ -394,7 +394,7 @@ fn hand_delivery_follows_receive_rules() {
     // b waits behind in-flight a; a itself is in flight; an unknown id is refused. None of
     // these refusals changes anything.
     let before = s.snapshot();
-    for id in [b.as_str(), a.as_str(), "nope"] {
+    for id in [&*b, &*a, "nope"] {
         let err = s.e.receive_specific(&url, id, None).unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidParameterValueException);
     }

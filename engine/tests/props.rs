@@ -382,7 +382,7 @@ impl Harness {
                         .iter()
                         .filter_map(|kind| match kind {
                             EventKind::MovedToDeadLetterQueue { message_id, .. } => {
-                                Some(message_id.clone())
+                                Some(message_id.to_string())
                             }
                             _ => None,
                         })
@@ -410,7 +410,7 @@ impl Harness {
             self.handles
                 .entry(queue)
                 .or_default()
-                .push((message_id.clone(), receipt_handle.clone()));
+                .push((message_id.to_string(), receipt_handle.clone()));
         }
     }
 
@@ -419,7 +419,7 @@ impl Harness {
             self.transcript.push(format!("poll {poll} -> {out:?}"));
             // A poll's queue is the queue of its messages.
             if let Some(first) = out.messages.as_ref().and_then(|m| m.first()) {
-                let queue = if self.messages[&first.message_id].queue == FIFO {
+                let queue = if self.messages[&*first.message_id].queue == FIFO {
                     FIFO
                 } else {
                     STANDARD
@@ -443,7 +443,7 @@ impl Harness {
             .messages
             .iter()
             .flatten()
-            .map(|m| m.message_id.as_str())
+            .map(|m| &*m.message_id)
             .collect();
         let mut groups: BTreeMap<&str, Vec<(usize, &str)>> = BTreeMap::new();
         for (id, tracker) in before {
@@ -494,7 +494,7 @@ impl Harness {
                         Tracked::Visible
                     };
                     let tracker = Tracker {
-                        queue: queue.clone(),
+                        queue: queue.to_string(),
                         state,
                         receive_count: 0,
                         group: group_id.clone(),
@@ -502,12 +502,14 @@ impl Harness {
                     };
                     self.sent += 1;
                     assert!(
-                        self.messages.insert(message_id.clone(), tracker).is_none(),
+                        self.messages
+                            .insert(message_id.to_string(), tracker)
+                            .is_none(),
                         "{message_id} reused"
                     );
                 }
                 EventKind::BecameVisible { message_id, .. } => {
-                    let tracker = self.messages.get_mut(message_id).expect("known message");
+                    let tracker = self.messages.get_mut(&**message_id).expect("known message");
                     // A message moved to a dead-letter queue becomes visible there.
                     if tracker.state != Tracked::DeadLettered {
                         assert!(
@@ -524,8 +526,8 @@ impl Harness {
                     ..
                 } => {
                     self.check_group_order(message_id, &batch);
-                    batch.push(message_id.clone());
-                    let tracker = self.messages.get_mut(message_id).expect("known message");
+                    batch.push(message_id.to_string());
+                    let tracker = self.messages.get_mut(&**message_id).expect("known message");
                     assert!(
                         tracker.state.receivable_at(at),
                         "{message_id} delivered while hidden: {tracker:?} at {at}"
@@ -543,7 +545,7 @@ impl Harness {
                     visible_at,
                     ..
                 } => {
-                    let tracker = self.messages.get_mut(message_id).expect("known message");
+                    let tracker = self.messages.get_mut(&**message_id).expect("known message");
                     tracker.state = Tracked::InFlight(*visible_at);
                 }
                 EventKind::Deleted { message_id, .. } => self.end(message_id, Tracked::Deleted),
@@ -561,12 +563,12 @@ impl Harness {
                     receive_count,
                     ..
                 } => {
-                    let tracker = self.messages.get_mut(message_id).expect("known message");
+                    let tracker = self.messages.get_mut(&**message_id).expect("known message");
                     assert_eq!(
                         *receive_count, tracker.receive_count,
                         "the move does not count as a receive"
                     );
-                    tracker.queue = dead_letter_queue.clone();
+                    tracker.queue = dead_letter_queue.to_string();
                     self.end(message_id, Tracked::DeadLettered);
                 }
                 _ => {}

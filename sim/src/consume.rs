@@ -165,7 +165,7 @@ impl World {
             }
             None => {
                 for message in output.messages.unwrap_or_default() {
-                    self.holders.remove(&message.message_id);
+                    self.holders.remove(&*message.message_id);
                     let m = self.label(&message.message_id);
                     self.say(
                         Actor::Sqs,

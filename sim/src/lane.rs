@@ -262,7 +262,7 @@ impl Lane {
                     .is_some_and(|marker| !marker.is_empty() && m.body.contains(marker));
                 let injected = std::mem::take(&mut self.armed.fail_job);
                 Task {
-                    message_id: m.message_id.clone(),
+                    message_id: m.message_id.to_string(),
                     receipt_handle: m.receipt_handle.clone(),
                     body: m.body.clone(),
                     receive_count: receive_count(m),

@@ -270,7 +270,7 @@ mod tests {
         let received = EventKind::Received {
             queue: "q".into(),
             message_id: "0123456789".into(),
-            receipt_handle: "h".into(),
+            receipt_handle: Default::default(),
             receive_count: 2,
             visible_at: 60_000,
         };
@@ -282,7 +282,7 @@ mod tests {
         let extended = EventKind::VisibilityChanged {
             queue: "q".into(),
             message_id: "0123456789".into(),
-            receipt_handle: "h".into(),
+            receipt_handle: Default::default(),
             visible_at: 300_000,
         };
         assert_eq!(

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sqs_engine::api::{ReceiveMessageOutput, Response};
 use sqs_engine::script::{error_json, parse_request, Bindings};
-use sqs_engine::{Engine, EventKind, Millis, PollId, Reply, Request};
+use sqs_engine::{Engine, EventKind, Millis, PollId, ReceiptHandle, Reply, Request};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 /// How many undrained events the world narrates one by one (the default of
@@ -459,7 +459,9 @@ impl World {
         for (poll, output) in &answered {
             let actor = self.poll_actor(*poll);
             for message in output.messages.iter().flatten() {
-                by_handle.insert(message.receipt_handle.clone(), actor.clone());
+                if let Ok(handle) = message.receipt_handle.parse() {
+                    by_handle.insert(handle, actor.clone());
+                }
             }
         }
         self.absorb(actor, action, &by_handle);
@@ -481,7 +483,12 @@ impl World {
 
     /// Takes the engine's events: counts them, tracks who holds what, narrates them. `by_handle`
     /// names the receiver of messages returned by long polls.
-    fn absorb(&mut self, actor: &Actor, action: Option<&str>, by_handle: &FastMap<String, Actor>) {
+    fn absorb(
+        &mut self,
+        actor: &Actor,
+        action: Option<&str>,
+        by_handle: &FastMap<ReceiptHandle, Actor>,
+    ) {
         for event in self.engine.drain_events() {
             let poller;
             let (actor, action) = match &event.kind {
@@ -523,17 +530,17 @@ impl World {
         match kind {
             EventKind::Received { message_id, .. } => match actor {
                 Actor::Worker(name) => {
-                    self.holders.insert(message_id.clone(), name.clone());
+                    self.holders.insert(message_id.to_string(), name.clone());
                     if let Some(lane) = self.lanes.iter_mut().find(|l| &l.name == name) {
                         lane.deliveries += 1;
                     }
                 }
                 _ => {
-                    self.holders.remove(message_id);
+                    self.holders.remove(&**message_id);
                 }
             },
             EventKind::BecameVisible { message_id, .. } => {
-                if let Some(name) = self.holders.remove(message_id) {
+                if let Some(name) = self.holders.remove(&**message_id) {
                     let lane = self.lanes.iter_mut().find(|l| l.name == name);
                     if let Some(task) = lane.and_then(|l| l.task_mut(message_id)) {
                         task.lease_expired = true;
@@ -803,7 +810,7 @@ fn event_message(kind: &EventKind) -> Option<String> {
         | EventKind::Deleted { message_id, .. }
         | EventKind::MovedToDeadLetterQueue { message_id, .. }
         | EventKind::Redriven { message_id, .. }
-        | EventKind::RetentionExpired { message_id, .. } => Some(message_id.clone()),
+        | EventKind::RetentionExpired { message_id, .. } => Some(message_id.to_string()),
         _ => None,
     }
 }

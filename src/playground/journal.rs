@@ -157,12 +157,12 @@ impl Journal {
                 ..
             }) => {
                 self.windows
-                    .insert(message_id.clone(), (event.at, *visible_at));
+                    .insert(message_id.to_string(), (event.at, *visible_at));
             }
             Some(EventKind::Deleted { message_id, .. }) => {
-                self.windows.remove(message_id);
+                self.windows.remove(&**message_id);
                 self.departures.push(Departure {
-                    message_id: message_id.clone(),
+                    message_id: message_id.to_string(),
                     wall_at: wall,
                 });
             }
@@ -283,7 +283,7 @@ mod tests {
         let deleted = EventKind::Deleted {
             queue: "q".into(),
             message_id: "m1".into(),
-            receipt_handle: "r".into(),
+            receipt_handle: Default::default(),
         };
         let events = vec![event(1, "a", Some(deleted)), event(2, "b", None)];
         j.record(events, 500.0, true);
@@ -315,7 +315,7 @@ mod tests {
         let received = EventKind::Received {
             queue: "q".into(),
             message_id: "m1".into(),
-            receipt_handle: "r".into(),
+            receipt_handle: Default::default(),
             receive_count: 1,
             visible_at: 30_000,
         };
@@ -324,7 +324,7 @@ mod tests {
         let deleted = EventKind::Deleted {
             queue: "q".into(),
             message_id: "m1".into(),
-            receipt_handle: "r".into(),
+            receipt_handle: Default::default(),
         };
         j.record(vec![event(5, "gone", Some(deleted))], 100.0, false);
         assert_eq!(j.window("m1"), None);

@@ -28,7 +28,7 @@ impl Engine {
         extras.dlq_source_arn = Some(source_arn);
         if self.q(dlq).fifo() {
             msg.enqueued_at = now;
-            let id = msg.id.clone();
+            let id = msg.id.to_string();
             msg.extras_mut().dedup_id = Some(id);
         }
         msg.seq = seq;

@@ -6,7 +6,7 @@ use crate::engine::Engine;
 use crate::error::SqsError;
 use crate::event::{EventKind, VisibleReason};
 use crate::message::State;
-use crate::receipt::{self, Receipt};
+use crate::receipt::{Receipt, ReceiptHandle};
 use crate::Millis;
 
 /// The visibility of one receive can never reach past 12 hours after that receive (§6).
@@ -95,35 +95,39 @@ impl Engine {
         Response::Batch(out)
     }
 
-    /// The receipt a handle of this queue points to, or ReceiptHandleIsInvalid.
-    fn receipt(&self, uid: u32, handle: &str) -> Result<Receipt, SqsError> {
-        receipt::decode(self.secret, handle)
-            .filter(|r| r.queue == uid)
-            .ok_or_else(|| SqsError::bad_handle(handle))
+    /// The parsed handle of this queue and the receipt it points to, or ReceiptHandleIsInvalid.
+    fn receipt(&self, uid: u32, text: &str) -> Result<(ReceiptHandle, Receipt), SqsError> {
+        text.parse::<ReceiptHandle>()
+            .ok()
+            .and_then(|handle| {
+                let r = handle.receipt(self.secret).filter(|r| r.queue == uid)?;
+                Some((handle, r))
+            })
+            .ok_or_else(|| SqsError::bad_handle(text))
     }
 
     /// DeleteMessage rules (§5): standard accepts any handle ever issued for the message and
     /// succeeds for a message already gone; FIFO only the latest handle while in flight.
-    fn delete_one(&mut self, uid: u32, handle: &str) -> Result<(), SqsError> {
-        let r = self.receipt(uid, handle)?;
+    fn delete_one(&mut self, uid: u32, text: &str) -> Result<(), SqsError> {
+        let (handle, r) = self.receipt(uid, text)?;
         let q = self.q(uid);
         let Some(m) = q.lookup(r.slot, r.slot_gen) else {
             self.emit_with(|e| EventKind::StaleDelete {
                 queue: e.q(uid).name.clone(),
-                receipt_handle: handle.into(),
+                receipt_handle: handle,
             });
             return Ok(());
         };
         let in_flight = matches!(m.state, State::InFlight { .. });
         if q.fifo() && !(in_flight && m.receipt_gen == r.receipt_gen) {
-            return Err(expired_handle(handle));
+            return Err(expired_handle(text));
         }
         let fifo = q.fifo();
         let message_id = self.q_mut(uid).remove(r.slot).id;
         self.emit_with(|e| EventKind::Deleted {
             queue: e.q(uid).name.clone(),
             message_id,
-            receipt_handle: handle.into(),
+            receipt_handle: handle,
         });
         if fifo {
             // The next message of the group may now be receivable (§4.5).
@@ -137,21 +141,21 @@ impl Engine {
     fn change_visibility_one(
         &mut self,
         uid: u32,
-        handle: &str,
+        text: &str,
         timeout: i64,
     ) -> Result<(), SqsError> {
         crate::validate::visibility_timeout(timeout)?;
-        let r = self.receipt(uid, handle)?;
+        let (handle, r) = self.receipt(uid, text)?;
         let q = self.q(uid);
         let m = q.lookup(r.slot, r.slot_gen).ok_or_else(|| {
             SqsError::invalid_value(
                 "ReceiptHandle",
-                handle,
+                text,
                 "Message does not exist or is not available for visibility timeout change.",
             )
         })?;
         if q.fifo() && m.receipt_gen != r.receipt_gen {
-            return Err(expired_handle(handle));
+            return Err(expired_handle(text));
         }
         let State::InFlight { received_at, .. } = m.state else {
             return Ok(());
@@ -170,7 +174,7 @@ impl Engine {
         self.emit(EventKind::VisibilityChanged {
             queue,
             message_id,
-            receipt_handle: handle.into(),
+            receipt_handle: handle,
             visible_at: until,
         });
         self.q_mut(uid).modify(r.slot, |m| {

@@ -84,8 +84,8 @@ impl Engine {
             self.time_out_poll(poll);
         }
         let queue = self.queues[uid as usize].take().expect("live queue");
-        self.by_name.remove(&queue.name);
-        self.deleted_at.insert(queue.name.clone(), self.now);
+        self.by_name.remove(&*queue.name);
+        self.deleted_at.insert(queue.name.to_string(), self.now);
         self.emit(EventKind::QueueDeleted { queue: queue.name });
         Ok(Response::Empty(Empty {}))
     }

@@ -236,13 +236,13 @@ impl Engine {
     fn received_event(&mut self, uid: u32, slot: u32, params: &ReceiveParams) -> Message {
         let q = self.q(uid);
         let handle = self.handle_of(q, slot);
-        let answer = message::received(q.msg(slot), handle, &params.selection);
+        let answer = message::received(q.msg(slot), handle.to_text(), &params.selection);
         self.emit_with(|e| {
             let m = e.q(uid).msg(slot);
             EventKind::Received {
                 queue: e.q(uid).name.clone(),
                 message_id: m.id.clone(),
-                receipt_handle: answer.receipt_handle.clone(),
+                receipt_handle: handle,
                 receive_count: m.receive_count,
                 visible_at: match m.state {
                     State::InFlight { until, .. } => until,

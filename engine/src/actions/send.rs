@@ -7,6 +7,7 @@ use crate::event::{EventKind, VisibleReason};
 use crate::hash;
 use crate::message::{self, Extras, Message, State};
 use crate::validate;
+use std::sync::Arc;
 
 /// One message to send, taken from a SendMessage input or a batch entry (owned, so the body
 /// and attributes move into the stored message without a copy).
@@ -181,14 +182,14 @@ impl Engine {
     /// Stores a checked message (or recognises a FIFO duplicate, §3.4) and answers as AWS does.
     fn enqueue(&mut self, uid: u32, out: Outgoing) -> SendMessageBatchResultEntry {
         let now = self.now;
-        let md5_of_body = hash::md5(out.body.as_bytes());
+        let md5_of_body = Md5(hash::md5(out.body.as_bytes()));
         let md5_of_message_attributes = out.attributes.as_ref().and_then(hash::md5_of_attributes);
         let md5_of_message_system_attributes =
             out.system.as_ref().and_then(hash::md5_of_attributes);
-        let answer = move |message_id: String, seq: Option<u64>| SendMessageBatchResultEntry {
+        let answer = move |message_id: Arc<str>, seq: Option<u64>| SendMessageBatchResultEntry {
             id: String::new(),
             message_id,
-            md5_of_message_body: hash::hex(&md5_of_body),
+            md5_of_message_body: md5_of_body,
             md5_of_message_attributes,
             md5_of_message_system_attributes,
             sequence_number: seq.map(message::sequence_number),
