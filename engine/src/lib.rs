@@ -19,7 +19,8 @@
 //! section 13 fixes the choice.
 //!
 //! Layout: `engine` (state, clock, dispatcher), `actions/` (one module per family of SQS
-//! actions), `queue` (a queue's message slab and indexes), `fifo` (message groups), `message`
+//! actions), `queue` (a queue's message slab and indexes), `order` (the orderings behind those
+//! indexes), `fifo` (message groups), `message`
 //! (a stored message and its received form), `attributes` (queue attributes), `validate`
 //! (input rules), `timers`, `receipt` (receipt handles), `move_task` (redrive), `window`
 //! (5-minute dedup and attempt-id memory), `hash` / `base64` / `rng` (digests, encoding and the
@@ -37,6 +38,7 @@ mod fifo;
 mod hash;
 mod message;
 mod move_task;
+mod order;
 mod queue;
 mod receipt;
 mod rng;

@@ -99,6 +99,12 @@ impl Message {
         self.extras.get_or_insert_with(Box::default)
     }
 
+    /// Whether a receive may return it: visible, or in flight but still offered to another
+    /// consumer (knob `duplicate_delivery`).
+    pub(crate) fn receivable(&self) -> bool {
+        matches!(self.state, State::Visible { .. }) || self.duplicate
+    }
+
     pub(crate) fn dedup_id(&self) -> Option<&str> {
         self.extras()?.dedup_id.as_deref()
     }

@@ -220,7 +220,7 @@ impl Engine {
                 .first()
                 .and_then(|&(.., group)| source.visible_prefix(group).next())
         } else {
-            source.ready.first().map(|&(.., slot)| slot)
+            source.ready.first().map(|(_, slot)| slot)
         };
         let Some(slot) = next.filter(|_| task.moved < task.to_move) else {
             return self.finish_task(index, "COMPLETED", None);

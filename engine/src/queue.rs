@@ -7,13 +7,24 @@ use crate::attributes::QueueConfig;
 use crate::engine::PollId;
 use crate::fifo::Groups;
 use crate::message::{Message, State};
+use crate::order::{OrderKey, Ordered};
 use crate::window::Window;
 use crate::Millis;
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// How long FIFO deduplication ids and receive attempt ids are remembered (§3.4, §4.1).
 pub(crate) const FIVE_MINUTES: Millis = 300_000;
+
+/// Orders messages by (enqueue time, send sequence), packed into one number.
+fn order_key(msg: &Message) -> OrderKey {
+    u128::from(msg.enqueued_at) << 64 | u128::from(msg.seq)
+}
+
+/// The enqueue time in an [`OrderKey`].
+fn enqueued_at(key: OrderKey) -> Millis {
+    (key >> 64) as Millis
+}
 
 /// A queue's URL is this prefix and its name.
 pub(crate) const URL_PREFIX: &str = "https://sqs.us-east-1.amazonaws.com/000000000000/";
@@ -50,10 +61,11 @@ pub(crate) struct Queue {
     pub modified_at: Millis,
     slots: Vec<Slot>,
     free: Vec<u32>,
-    /// Standard: receivable messages by (enqueue time, sequence).
-    pub ready: BTreeSet<(Millis, u64, u32)>,
+    /// Standard: receivable messages (slots) by [`order_key`].
+    pub ready: Ordered,
     pub groups: Groups,
-    retention: BTreeSet<(Millis, u64, u32)>,
+    /// All messages (slots) by [`order_key`]: oldest first for retention.
+    retention: Ordered,
     pub counts: Counts,
     /// Dedup key → original MessageId and sequence.
     pub dedup: Window<(Arc<str>, u64)>,
@@ -78,9 +90,9 @@ impl Queue {
             modified_at: now,
             slots: Vec::new(),
             free: Vec::new(),
-            ready: BTreeSet::new(),
+            ready: Ordered::default(),
             groups: Groups::default(),
-            retention: BTreeSet::new(),
+            retention: Ordered::default(),
             counts: Counts::default(),
             dedup: Window::new(FIVE_MINUTES),
             attempts: Window::new(FIVE_MINUTES),
@@ -133,7 +145,7 @@ impl Queue {
                 (self.slots.len() - 1) as u32
             }
         };
-        self.retention.insert((msg.enqueued_at, msg.seq, slot));
+        self.retention.insert(slot, order_key(&msg));
         if self.fifo() {
             self.groups.push(msg.group_slot, msg.seq, slot);
         }
@@ -149,7 +161,7 @@ impl Queue {
         let msg = s.msg.take().expect("live slot");
         s.gen = s.gen.wrapping_add(1);
         self.free.push(slot);
-        self.retention.remove(&(msg.enqueued_at, msg.seq, slot));
+        self.retention.remove(slot);
         if self.fifo() {
             self.groups.remove(msg.group_slot, msg.seq);
             self.refresh_group(msg.group_slot);
@@ -178,27 +190,20 @@ impl Queue {
 
     fn index(&mut self, slot: u32) {
         let msg = self.msg(slot);
-        let (state, key, receivable, group) = (
-            msg.state,
-            (msg.enqueued_at, msg.seq, slot),
-            matches!(msg.state, State::Visible { .. }) || msg.duplicate,
-            msg.group_slot,
-        );
+        let (state, key, receivable, group) =
+            (msg.state, order_key(msg), msg.receivable(), msg.group_slot);
         *self.counter(state) += 1;
         if self.fifo() {
             self.refresh_group(group);
         } else if receivable {
-            self.ready.insert(key);
+            self.ready.insert(slot, key);
         }
     }
 
     fn unindex(&mut self, slot: u32) {
         let msg = self.msg(slot);
-        let (state, key) = (msg.state, (msg.enqueued_at, msg.seq, slot));
-        *self.counter(state) -= 1;
-        if !self.fifo() {
-            self.ready.remove(&key);
-        }
+        *self.counter(msg.state) -= 1;
+        self.ready.remove(slot);
     }
 
     /// Re-keys a FIFO group in the ready set from its head message (§4.5).
@@ -230,8 +235,8 @@ impl Queue {
 
     /// When the oldest message's retention ends.
     pub(crate) fn next_expiry(&self) -> Option<Millis> {
-        let &(enqueued, ..) = self.retention.first()?;
-        Some(enqueued + self.retention_ms())
+        let (key, _) = self.retention.first()?;
+        Some(enqueued_at(key) + self.retention_ms())
     }
 
     /// Slots whose retention has ended at `now` (§8).
@@ -239,14 +244,14 @@ impl Queue {
         let retention = self.retention_ms();
         self.retention
             .iter()
-            .take_while(|(enqueued, ..)| enqueued + retention <= now)
-            .map(|&(.., slot)| slot)
+            .take_while(|&(key, _)| enqueued_at(key) + retention <= now)
+            .map(|(_, slot)| slot)
             .collect()
     }
 
     /// Removes every message (PurgeQueue); returns their MessageIds in enqueue order.
     pub(crate) fn purge(&mut self) -> Vec<Arc<str>> {
-        let order: Vec<u32> = self.retention.iter().map(|&(.., slot)| slot).collect();
+        let order: Vec<u32> = self.retention.iter().map(|(_, slot)| slot).collect();
         let ids = order.into_iter().map(|slot| self.remove(slot).id).collect();
         self.groups.clear();
         self.dedup.clear();
@@ -312,6 +317,6 @@ mod tests {
         assert_eq!(q.expired(60_001).len(), 1);
         assert_eq!(q.purge(), ["m1".into(), "m5".into()]);
         assert_eq!(q.counts.visible + q.counts.delayed, 0);
-        assert!(q.ready.is_empty());
+        assert_eq!(q.ready.first(), None);
     }
 }

@@ -189,7 +189,7 @@ impl Engine {
                 }
             }
         } else {
-            for &(.., slot) in &q.ready {
+            for (_, slot) in q.ready.iter() {
                 if !visit(slot) {
                     break;
                 }

@@ -1,0 +1,190 @@
+//! A set of slab slots kept in key order, built for keys that mostly arrive in increasing order:
+//! a queue's messages by enqueue time, where each new message is the newest. A key larger than
+//! every key in the run is appended to a doubly linked run in O(1); any other key (a message
+//! becoming receivable again after its visibility timeout, or moved into a dead-letter queue
+//! with its old enqueue time) goes to a B-tree. Removal is O(1) from the run and O(log n) from
+//! the tree, and iteration merges the two. Each slot's links and key are stored here, so the set
+//! needs nothing from its owner.
+
+use std::collections::BTreeMap;
+
+/// An ordering key (see `queue::order_key`).
+pub(crate) type OrderKey = u128;
+
+/// No slot: the end of the run.
+const NIL: u32 = u32::MAX;
+
+/// Where a slot is in the set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    Absent,
+    Run,
+    Tree,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Link {
+    key: OrderKey,
+    prev: u32,
+    next: u32,
+    place: Place,
+}
+
+const ABSENT: Link = Link {
+    key: 0,
+    prev: NIL,
+    next: NIL,
+    place: Place::Absent,
+};
+
+/// Slots in increasing key order (keys are unique).
+#[derive(Clone, Debug)]
+pub(crate) struct Ordered {
+    /// By slot.
+    links: Vec<Link>,
+    head: u32,
+    tail: u32,
+    /// Members whose key was not the largest when they were inserted.
+    tree: BTreeMap<OrderKey, u32>,
+}
+
+impl Default for Ordered {
+    fn default() -> Self {
+        Ordered {
+            links: Vec::new(),
+            head: NIL,
+            tail: NIL,
+            tree: BTreeMap::new(),
+        }
+    }
+}
+
+impl Ordered {
+    /// Adds `slot` (which must be absent) under `key`.
+    pub(crate) fn insert(&mut self, slot: u32, key: OrderKey) {
+        let i = slot as usize;
+        if self.links.len() <= i {
+            self.links.resize(i + 1, ABSENT);
+        }
+        debug_assert_eq!(
+            self.links[i].place,
+            Place::Absent,
+            "slot {slot} inserted twice"
+        );
+        let tail = self.tail;
+        if tail == NIL || self.links[tail as usize].key < key {
+            self.links[i] = Link {
+                key,
+                prev: tail,
+                next: NIL,
+                place: Place::Run,
+            };
+            match tail {
+                NIL => self.head = slot,
+                _ => self.links[tail as usize].next = slot,
+            }
+            self.tail = slot;
+        } else {
+            self.links[i] = Link {
+                place: Place::Tree,
+                key,
+                ..ABSENT
+            };
+            self.tree.insert(key, slot);
+        }
+    }
+
+    /// Removes `slot` if it is a member; says whether it was.
+    pub(crate) fn remove(&mut self, slot: u32) -> bool {
+        let Some(&link) = self.links.get(slot as usize) else {
+            return false;
+        };
+        match link.place {
+            Place::Absent => return false,
+            Place::Tree => {
+                self.tree.remove(&link.key);
+            }
+            Place::Run => {
+                match link.prev {
+                    NIL => self.head = link.next,
+                    prev => self.links[prev as usize].next = link.next,
+                }
+                match link.next {
+                    NIL => self.tail = link.prev,
+                    next => self.links[next as usize].prev = link.prev,
+                }
+            }
+        }
+        self.links[slot as usize] = ABSENT;
+        true
+    }
+
+    /// The member with the smallest key.
+    pub(crate) fn first(&self) -> Option<(OrderKey, u32)> {
+        let run = (self.head != NIL).then(|| (self.links[self.head as usize].key, self.head));
+        let tree = self.tree.first_key_value().map(|(&key, &slot)| (key, slot));
+        match (run, tree) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The members in key order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (OrderKey, u32)> + '_ {
+        let mut next = self.head;
+        let mut run = std::iter::from_fn(move || {
+            let slot = next;
+            (slot != NIL).then(|| {
+                let link = &self.links[slot as usize];
+                next = link.next;
+                (link.key, slot)
+            })
+        })
+        .peekable();
+        let mut tree = self.tree.iter().map(|(&key, &slot)| (key, slot)).peekable();
+        std::iter::from_fn(move || match (run.peek(), tree.peek()) {
+            (Some(a), Some(b)) if b < a => tree.next(),
+            (Some(_), _) => run.next(),
+            (None, _) => tree.next(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(set: &Ordered) -> Vec<(OrderKey, u32)> {
+        set.iter().collect()
+    }
+
+    #[test]
+    fn in_order_and_out_of_order_keys_merge_into_one_order() {
+        let mut set = Ordered::default();
+        set.insert(0, 10);
+        set.insert(1, 20);
+        set.insert(2, 30);
+        // Smaller than the last: kept aside, still iterated in order.
+        set.insert(3, 15);
+        set.insert(4, 5);
+        assert_eq!(keys(&set), [(5, 4), (10, 0), (15, 3), (20, 1), (30, 2)]);
+        assert_eq!(set.first(), Some((5, 4)));
+        // Removal from the middle, both ends of the run and the tree.
+        assert!(set.remove(1));
+        assert!(set.remove(4));
+        assert!(set.remove(0));
+        assert!(!set.remove(0), "already removed");
+        assert!(!set.remove(99), "never a member");
+        assert_eq!(keys(&set), [(15, 3), (30, 2)]);
+        assert_eq!(set.first(), Some((15, 3)));
+        assert!(set.remove(2));
+        assert_eq!(set.first(), Some((15, 3)));
+        // The run is empty again: the next key starts it, whatever the tree holds.
+        set.insert(2, 40);
+        set.insert(0, 1);
+        assert_eq!(keys(&set), [(1, 0), (15, 3), (40, 2)]);
+        assert!(set.remove(3) && set.remove(2) && set.remove(0));
+        assert_eq!(set.first(), None);
+        assert_eq!(keys(&set), []);
+    }
+}
