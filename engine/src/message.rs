@@ -148,6 +148,34 @@ impl Selection {
 /// Builds the received form of `msg` with `receipt_handle`, showing the selected attributes;
 /// MD5OfMessageAttributes is recomputed over the returned subset (§4.1).
 pub(crate) fn received(msg: &Message, receipt_handle: String, sel: &Selection) -> api::Message {
+    let attributes: Option<MessageAttributes> = msg
+        .extras()
+        .filter(|_| !sel.message.is_empty())
+        .map(|e| {
+            e.attributes
+                .iter()
+                .filter(|(name, _)| sel.wants_attribute(name))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()
+        })
+        .filter(|a: &MessageAttributes| !a.is_empty());
+    api::Message {
+        message_id: msg.id.clone(),
+        receipt_handle,
+        md5_of_body: msg.md5_of_body,
+        body: msg.body.clone(),
+        attributes: system_attributes(msg, sel),
+        md5_of_message_attributes: attributes.as_ref().and_then(crate::hash::md5_of_attributes),
+        message_attributes: attributes,
+    }
+}
+
+/// The system attributes a receive asked for; `None` when none applies (this runs on every
+/// receive, and most ask for none).
+fn system_attributes(msg: &Message, sel: &Selection) -> Option<Attributes> {
+    if sel.system.is_empty() {
+        return None;
+    }
     let extras = msg.extras();
     let mut system = Attributes::new();
     // Values are built only when asked for: this runs on every receive.
@@ -180,24 +208,7 @@ pub(crate) fn received(msg: &Message, receipt_handle: String, sel: &Selection) -
     put("DeadLetterQueueSourceArn", &|| {
         extras?.dlq_source_arn.clone()
     });
-    let attributes: MessageAttributes = extras
-        .map(|e| {
-            e.attributes
-                .iter()
-                .filter(|(name, _)| sel.wants_attribute(name))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect()
-        })
-        .unwrap_or_default();
-    api::Message {
-        message_id: msg.id.clone(),
-        receipt_handle,
-        md5_of_body: msg.md5_of_body,
-        body: msg.body.clone(),
-        attributes: Some(system).filter(|s| !s.is_empty()),
-        md5_of_message_attributes: crate::hash::md5_of_attributes(&attributes),
-        message_attributes: Some(attributes).filter(|a| !a.is_empty()),
-    }
+    Some(system).filter(|s| !s.is_empty())
 }
 
 #[cfg(test)]

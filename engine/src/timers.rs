@@ -8,7 +8,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// What is due.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Timer {
     /// A delay or visibility timeout ends (live while the message's timer generation matches).
     Reveal {
@@ -25,23 +25,56 @@ pub(crate) enum Timer {
     MoveTick(usize),
 }
 
+/// A scheduled timer, ordered by its deadline and then its insertion order, both packed in one
+/// number (every receive schedules one, so the heap compares these often).
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: u128,
+    timer: Timer,
+}
+
+impl Entry {
+    fn at(&self) -> Millis {
+        (self.key >> 64) as Millis
+    }
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+
+impl Eq for Entry {}
+
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key.cmp(&other.key)
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Timers {
-    heap: BinaryHeap<Reverse<(Millis, u64, Timer)>>,
+    heap: BinaryHeap<Reverse<Entry>>,
     seq: u64,
 }
 
 impl Timers {
     pub(crate) fn schedule(&mut self, at: Millis, timer: Timer) {
         self.seq += 1;
-        self.heap.push(Reverse((at, self.seq, timer)));
+        let key = u128::from(at) << 64 | u128::from(self.seq);
+        self.heap.push(Reverse(Entry { key, timer }));
     }
 
     /// The earliest deadline, live or not.
     pub(crate) fn peek(&self) -> Option<(Millis, Timer)> {
-        self.heap
-            .peek()
-            .map(|Reverse((at, _, timer))| (*at, *timer))
+        self.heap.peek().map(|Reverse(entry)| (entry.at(), entry.timer))
     }
 
     /// Removes and returns the earliest entry if it is due at `now`.
@@ -50,7 +83,7 @@ impl Timers {
         if at > now {
             return None;
         }
-        self.heap.pop().map(|Reverse((at, _, timer))| (at, timer))
+        self.heap.pop().map(|Reverse(entry)| (entry.at(), entry.timer))
     }
 
     /// Drops the earliest entry (used to discard dead entries).

@@ -229,18 +229,12 @@ impl Engine {
         let id = self.rng.uuid();
         let seq = self.next_seq();
         let (dedup_id, dedup_key) = dedup.unzip();
-        let extras = Extras {
-            attributes: out.attributes.unwrap_or_default(),
-            trace_header: out
-                .system
-                .and_then(|mut s| s.remove("AWSTraceHeader"))
-                .and_then(|v| v.string_value),
-            dedup_id,
-            dlq_source_arn: None,
-        };
-        let has_extras = !extras.attributes.is_empty()
-            || extras.trace_header.is_some()
-            || extras.dedup_id.is_some();
+        let attributes = out.attributes.unwrap_or_default();
+        let trace_header = out
+            .system
+            .and_then(|mut s| s.remove("AWSTraceHeader"))
+            .and_then(|v| v.string_value);
+        let has_extras = !attributes.is_empty() || trace_header.is_some() || dedup_id.is_some();
         let mut msg = Message::new(
             id.clone(),
             out.body,
@@ -250,7 +244,14 @@ impl Engine {
             now,
             state,
         );
-        msg.extras = has_extras.then(|| Box::new(extras));
+        msg.extras = has_extras.then(|| {
+            Box::new(Extras {
+                attributes,
+                trace_header,
+                dedup_id,
+                dlq_source_arn: None,
+            })
+        });
         let q = self.q_mut(uid);
         let slot = q.insert(msg);
         if let Some(key) = dedup_key {
