@@ -1,6 +1,18 @@
 //! Message move tasks (redrive from a dead-letter queue, semantics §9.1). A task moves one
 //! message per tick; ticks are `1000 / rate` ms apart, the rate being
 //! MaxNumberOfMessagesPerSecond or, when absent, [`DEFAULT_MOVE_TASK_RATE`].
+//!
+//! The Developer Guide's limits (§9.1 [DG]): "A dead-letter queue redrive task can run a maximum
+//! of 36 hours. Amazon SQS supports a maximum of 100 active redrive tasks per account." AWS
+//! records neither what a task cut off at 36 hours reports nor the error for a 101st task.
+//! SIM CHOICES:
+//! * a task still RUNNING 36 hours after it started ends at that instant as `FAILED` (it did not
+//!   complete and nobody cancelled it), its FailureReason the Guide's sentence
+//!   [`TOO_LONG`] (an invented FailureReason: AWS's is unrecorded); what it moved stays moved;
+//! * StartMessageMoveTask while 100 tasks are RUNNING answers `OverLimit` (403), SQS's code for
+//!   "the specified action violates a limit" (StartMessageMoveTask models no quota error),
+//!   with the Guide's sentence [`TOO_MANY`] as message (invented message text: AWS's is
+//!   unrecorded). It is checked after every parameter check.
 
 use crate::api::*;
 use crate::engine::Engine;
@@ -13,6 +25,18 @@ use crate::Millis;
 /// Messages per second when StartMessageMoveTask gives no MaxNumberOfMessagesPerSecond (AWS
 /// leaves it to the system; 500/s is the highest rate a caller may ask for).
 pub const DEFAULT_MOVE_TASK_RATE: i64 = 500;
+
+/// How long a task may run (§9.1 [DG]).
+const MAX_TASK_DURATION: Millis = 36 * 3_600_000;
+
+/// How many tasks may be RUNNING at once in the account (§9.1 [DG]).
+const MAX_ACTIVE_TASKS: usize = 100;
+
+/// FailureReason of a task cut off at [`MAX_TASK_DURATION`] (invented, see the module docs).
+const TOO_LONG: &str = "A dead-letter queue redrive task can run a maximum of 36 hours.";
+
+/// The OverLimit message for a task past [`MAX_ACTIVE_TASKS`] (invented, see the module docs).
+const TOO_MANY: &str = "Amazon SQS supports a maximum of 100 active redrive tasks per account.";
 
 /// One move task.
 #[derive(Clone, Debug)]
@@ -88,6 +112,10 @@ impl Engine {
             return Err(SqsError::invalid(
                 "There is already a task running. Only one active task is allowed for a source queue arn at a given time.",
             ));
+        }
+        let running = self.tasks.iter().filter(|t| t.status == "RUNNING").count();
+        if running >= MAX_ACTIVE_TASKS {
+            return Err(SqsError::new(ErrorCode::OverLimit, TOO_MANY));
         }
         let id = self.rng.uuid();
         let handle = crate::base64::encode(
@@ -213,6 +241,9 @@ impl Engine {
         let Some(source) = self.q_opt(task.source) else {
             return self.finish_task(index, "FAILED", GONE);
         };
+        if self.now >= task.started_at + MAX_TASK_DURATION {
+            return self.finish_task(index, "FAILED", Some(TOO_LONG));
+        }
         let next = if source.fifo() {
             source
                 .groups
@@ -278,7 +309,9 @@ impl Engine {
         if task.moved >= task.to_move {
             return self.finish_task(index, "COMPLETED", None);
         }
-        let at = now + (1000 / rate.max(1)).max(1) as Millis;
+        // The last tick falls exactly at the 36-hour limit, which ends the task.
+        let period = (1000 / rate.max(1)).max(1) as Millis;
+        let at = (now + period).min(task.started_at + MAX_TASK_DURATION);
         task.next_tick = Some(at);
         self.timers.schedule(at, Timer::MoveTick(index));
     }

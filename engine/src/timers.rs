@@ -74,7 +74,9 @@ impl Timers {
 
     /// The earliest deadline, live or not.
     pub(crate) fn peek(&self) -> Option<(Millis, Timer)> {
-        self.heap.peek().map(|Reverse(entry)| (entry.at(), entry.timer))
+        self.heap
+            .peek()
+            .map(|Reverse(entry)| (entry.at(), entry.timer))
     }
 
     /// Removes and returns the earliest entry if it is due at `now`.
@@ -83,7 +85,9 @@ impl Timers {
         if at > now {
             return None;
         }
-        self.heap.pop().map(|Reverse(entry)| (entry.at(), entry.timer))
+        self.heap
+            .pop()
+            .map(|Reverse(entry)| (entry.at(), entry.timer))
     }
 
     /// Drops the earliest entry (used to discard dead entries).

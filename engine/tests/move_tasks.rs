@@ -175,3 +175,113 @@ fn move_task_errors() {
         Some("AWS.SimpleQueueService.NonExistentQueue")
     );
 }
+
+/// A queue "src-<i>" whose dead-letter queue "dlq-<i>" holds `messages` messages sent to it
+/// directly; returns the dead-letter queue's URL and ARN and the source's ARN.
+fn dead_letter_pair(s: &mut Sqs, i: usize, messages: usize) -> (String, String, String) {
+    let dlq = s.create(&format!("dlq-{i}"), &[]);
+    let dlq_arn = format!("arn:aws:sqs:us-east-1:000000000000:dlq-{i}");
+    let policy = format!(r#"{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":1}}"#);
+    s.create(&format!("src-{i}"), &[("RedrivePolicy", &policy)]);
+    for first in (0..messages).step_by(10) {
+        let entries = (first..messages.min(first + 10))
+            .map(|n| SendMessageBatchEntry {
+                id: format!("e{n}"),
+                message_body: format!("m{n}"),
+                ..Default::default()
+            })
+            .collect();
+        s.ok(Request::SendMessageBatch(SendMessageBatchInput {
+            queue_url: dlq.clone(),
+            entries,
+        }));
+    }
+    let src_arn = format!("arn:aws:sqs:us-east-1:000000000000:src-{i}");
+    (dlq, dlq_arn, src_arn)
+}
+
+fn start_to(
+    s: &mut Sqs,
+    source: &str,
+    destination: &str,
+) -> Result<Response, sqs_engine::SqsError> {
+    s.call(Request::StartMessageMoveTask(StartMessageMoveTaskInput {
+        source_arn: source.into(),
+        destination_arn: Some(destination.into()),
+        max_number_of_messages_per_second: Some(1),
+    }))
+}
+
+fn list_of(s: &mut Sqs, source: &str) -> MessageMoveTask {
+    match s.ok(Request::ListMessageMoveTasks(ListMessageMoveTasksInput {
+        source_arn: source.into(),
+        max_results: None,
+    })) {
+        Response::ListMessageMoveTasks(mut out) => out.results.remove(0),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_task_ends_as_failed_after_36_hours() {
+    // §9.1 [DG] "A dead-letter queue redrive task can run a maximum of 36 hours." At the lowest
+    // rate (1/s) a task needs more than 129,600 messages to still run then. SIM CHOICE: it ends
+    // FAILED at exactly 36 h with the Guide's sentence as FailureReason; moved messages stay.
+    const LIMIT: u64 = 36 * 3_600_000;
+    let mut s = Sqs::new();
+    let (dlq, dlq_arn, src_arn) = dead_letter_pair(&mut s, 0, 129_601);
+    s.at(5_000);
+    start_to(&mut s, &dlq_arn, &src_arn).unwrap();
+    s.at(5_000 + LIMIT - 1);
+    let task = list_of(&mut s, &dlq_arn);
+    assert_eq!(task.status, "RUNNING");
+    assert_eq!(task.approximate_number_of_messages_moved, 129_600);
+    s.at(5_000 + LIMIT);
+    let task = list_of(&mut s, &dlq_arn);
+    assert_eq!(task.status, "FAILED");
+    assert_eq!(
+        task.failure_reason.as_deref(),
+        Some("A dead-letter queue redrive task can run a maximum of 36 hours.")
+    );
+    assert_eq!(task.approximate_number_of_messages_moved, 129_600);
+    assert_eq!(task.approximate_number_of_messages_to_move, 129_601);
+    assert_eq!(s.counts(&dlq), counts(1, 0, 0));
+    let finished: Vec<_> = s
+        .events()
+        .into_iter()
+        .filter_map(|e| match e.kind {
+            EventKind::MoveTaskFinished { status, moved, .. } => Some((e.at, status, moved)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(finished, [(5_000 + LIMIT, "FAILED".to_string(), 129_600)]);
+}
+
+#[test]
+fn at_most_100_tasks_run_at_once() {
+    // §9.1 [DG] "Amazon SQS supports a maximum of 100 active redrive tasks per account."
+    // SIM CHOICE: the 101st start is OverLimit (403) and changes nothing; once a task ends,
+    // a new one may start.
+    let mut s = Sqs::new();
+    let pairs: Vec<_> = (0..101).map(|i| dead_letter_pair(&mut s, i, 2)).collect();
+    for (_, dlq_arn, src_arn) in &pairs[..100] {
+        start_to(&mut s, dlq_arn, src_arn).unwrap();
+    }
+    let (_, dlq_arn, src_arn) = &pairs[100];
+    let request = Request::StartMessageMoveTask(StartMessageMoveTaskInput {
+        source_arn: dlq_arn.clone(),
+        destination_arn: Some(src_arn.clone()),
+        max_number_of_messages_per_second: Some(1),
+    });
+    let err = s.rejects(request, ErrorCode::OverLimit);
+    assert_eq!(
+        err.message,
+        "Amazon SQS supports a maximum of 100 active redrive tasks per account."
+    );
+    assert_eq!(ErrorCode::OverLimit.status(), 403);
+    // Each task moves its second message after one second and completes.
+    s.at(1_000);
+    assert_eq!(list_of(&mut s, &pairs[0].1).status, "COMPLETED");
+    start_to(&mut s, dlq_arn, src_arn).unwrap();
+    assert_eq!(list_of(&mut s, dlq_arn).status, "RUNNING");
+}
