@@ -22,7 +22,7 @@ use crate::move_task::MoveTask;
 use crate::queue::Queue;
 use crate::receipt::{Receipt, ReceiptHandle};
 use crate::rng::Rng;
-use crate::timers::{Timer, Timers};
+use crate::timers::{Timer, TimerKey, Timers};
 use crate::view::{MessageState, MessageView};
 use crate::Millis;
 use serde::{Deserialize, Serialize};
@@ -344,9 +344,9 @@ impl Engine {
     pub(crate) fn reveal(&mut self, uid: u32, slot: u32, reason: VisibleReason) {
         let now = self.now;
         let q = self.q_mut(uid);
+        q.hidden.remove(slot);
         q.modify(slot, |m| {
             m.state = State::Visible { since: now };
-            m.timer_gen = m.timer_gen.wrapping_add(1);
         });
         self.emit_with(|e| {
             let q = e.q(uid);
@@ -359,16 +359,49 @@ impl Engine {
         self.wake(uid);
     }
 
-    /// Schedules the reveal of the message in `slot` at `at` (its delay or visibility end).
+    /// Schedules the reveal of the message in `slot` at `at` (its delay or visibility end),
+    /// replacing the one it had.
     pub(crate) fn schedule_reveal(&mut self, uid: u32, slot: u32, at: Millis) {
-        let q = self.q(uid);
-        let timer = Timer::Reveal {
-            queue: uid,
-            slot,
-            slot_gen: q.slot_gen(slot),
-            timer_gen: q.msg(slot).timer_gen,
+        let key = self.timers.key(at);
+        let q = self.q_mut(uid);
+        q.hidden.remove(slot);
+        q.hidden.insert(slot, key);
+        self.arm_reveal(uid);
+    }
+
+    /// Makes sure the queue's armed reveal fires no later than its earliest hidden message. An
+    /// armed reveal that fires earlier (its message was deleted or revealed since) re-arms when
+    /// it comes up: a delete costs no timer work.
+    fn arm_reveal(&mut self, uid: u32) {
+        let q = self.q_mut(uid);
+        if let Some((key, _)) = q.hidden.first() {
+            if q.reveal_timer.is_none_or(|armed| key < armed) {
+                q.reveal_timer = Some(key);
+                self.timers.push(key, Timer::Reveal { queue: uid, key });
+            }
+        }
+    }
+
+    /// A queue's armed reveal came up (due, or at the top of the heap): reveals the earliest
+    /// hidden message if it is this entry's and `due`, and arms the next. Returns `false` if
+    /// the entry was not the queue's armed reveal (nothing to do).
+    fn come_up_reveal(&mut self, uid: u32, key: TimerKey, due: bool) -> bool {
+        let Some(q) = self.queues.get_mut(uid as usize).and_then(Option::as_mut) else {
+            return false;
         };
-        self.timers.schedule(at, timer);
+        if q.reveal_timer != Some(key) {
+            return false;
+        }
+        q.reveal_timer = None;
+        if let Some((_, slot)) = q.hidden.first().filter(|&(head, _)| head == key && due) {
+            let reason = match q.msg(slot).state {
+                State::Delayed { .. } => VisibleReason::DelayEnded,
+                _ => VisibleReason::VisibilityExpired,
+            };
+            self.reveal(uid, slot, reason);
+        }
+        self.arm_reveal(uid);
+        true
     }
 
     /// Makes sure a retention timer is set for the queue's oldest message (§8).
@@ -406,6 +439,17 @@ impl Engine {
         }
         // Drop dead entries at the top so that `next_deadline` is exact.
         while let Some((at, timer)) = self.timers.peek() {
+            if let Timer::Reveal { queue, key } = timer {
+                // Armed for a message deleted or revealed since: re-aim at the earliest one.
+                let early = self.q_opt(queue).is_some_and(|q| {
+                    q.reveal_timer == Some(key) && q.hidden.first().is_none_or(|(k, _)| k != key)
+                });
+                if early {
+                    self.timers.discard_first();
+                    self.come_up_reveal(queue, key, false);
+                    continue;
+                }
+            }
             if let Timer::Retention { queue } = timer {
                 // Set for a message deleted since: re-aim at the oldest remaining one.
                 let early = self.q_opt(queue).is_some_and(|q| {
@@ -426,17 +470,15 @@ impl Engine {
     }
 
     fn fire(&mut self, at: Millis, timer: Timer) {
+        if let Timer::Reveal { queue, key } = timer {
+            self.come_up_reveal(queue, key, true);
+            return;
+        }
         if !self.is_live(at, timer) {
             return;
         }
         match timer {
-            Timer::Reveal { queue, slot, .. } => {
-                let reason = match self.q(queue).msg(slot).state {
-                    State::Delayed { .. } => VisibleReason::DelayEnded,
-                    _ => VisibleReason::VisibilityExpired,
-                };
-                self.reveal(queue, slot, reason);
-            }
+            Timer::Reveal { .. } => unreachable!("reveals come up above"),
             Timer::Retention { queue } => self.expire(queue),
             Timer::MoveTick(task) => self.move_tick(task),
             Timer::PollTimeout(_) => unreachable!("poll timeouts are handled by run_due"),
@@ -446,17 +488,9 @@ impl Engine {
     /// Whether a scheduled entry still has work to do.
     fn is_live(&self, at: Millis, timer: Timer) -> bool {
         match timer {
-            Timer::Reveal {
-                queue,
-                slot,
-                slot_gen,
-                timer_gen,
-            } => self
-                .q_opt(queue)
-                .and_then(|q| q.lookup(slot, slot_gen))
-                .is_some_and(|m| {
-                    m.timer_gen == timer_gen && !matches!(m.state, State::Visible { .. })
-                }),
+            Timer::Reveal { queue, key } => self.q_opt(queue).is_some_and(|q| {
+                q.reveal_timer == Some(key) && q.hidden.first().is_some_and(|(k, _)| k == key)
+            }),
             Timer::Retention { queue } => self
                 .q_opt(queue)
                 .is_some_and(|q| q.retention_timer == Some(at)),

@@ -48,8 +48,6 @@ pub(crate) struct Message {
     pub receipt_gen: u32,
     /// Random part of the latest receipt handle.
     pub receipt_nonce: u64,
-    /// Invalidates scheduled reveal timers when the state changes.
-    pub timer_gen: u32,
     /// ChangeMessageVisibility calls since the last receive (ReceiveRequestAttemptId retries).
     pub visibility_changes: u32,
     /// Knob `duplicate_delivery`: in flight but still receivable by another consumer.
@@ -84,7 +82,6 @@ impl Message {
             first_receive: None,
             receipt_gen: 0,
             receipt_nonce: 0,
-            timer_gen: 0,
             visibility_changes: 0,
             duplicate: false,
             group_slot: 0,

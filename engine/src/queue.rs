@@ -8,6 +8,7 @@ use crate::engine::PollId;
 use crate::fifo::Groups;
 use crate::message::{Message, State};
 use crate::order::{OrderKey, Ordered};
+use crate::timers::TimerKey;
 use crate::window::Window;
 use crate::Millis;
 use std::collections::VecDeque;
@@ -75,6 +76,11 @@ pub(crate) struct Queue {
     pub polls: VecDeque<PollId>,
     /// When the retention timer is set for, if it is.
     pub retention_timer: Option<Millis>,
+    /// Delayed and in-flight messages (slots) by when they become visible: the [`TimerKey`]
+    /// their reveal was scheduled under, so that same-instant work keeps scheduling order.
+    pub hidden: Ordered,
+    /// The key of this queue's armed [`crate::timers::Timer::Reveal`], if one is armed.
+    pub reveal_timer: Option<TimerKey>,
 }
 
 impl Queue {
@@ -99,6 +105,8 @@ impl Queue {
             last_purge: None,
             polls: VecDeque::new(),
             retention_timer: None,
+            hidden: Ordered::default(),
+            reveal_timer: None,
         }
     }
 
@@ -162,6 +170,7 @@ impl Queue {
         s.gen = s.gen.wrapping_add(1);
         self.free.push(slot);
         self.retention.remove(slot);
+        self.hidden.remove(slot);
         if self.fifo() {
             self.groups.remove(msg.group_slot, msg.seq);
             self.refresh_group(msg.group_slot);

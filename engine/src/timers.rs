@@ -1,6 +1,9 @@
 //! Everything scheduled for later, in one min-heap ordered by (deadline, insertion order).
 //! Entries are never removed early: the engine checks on firing whether an entry is still live
-//! (message generation, scheduled instant), which keeps every reschedule O(log n).
+//! (the queue's armed reveal, the scheduled instant), which keeps every reschedule O(log n).
+//! Hidden messages are not here one by one: each queue orders its own (`Queue::hidden`) and
+//! arms one [`Timer::Reveal`] for the earliest, so the heap stays as small as the number of
+//! queues, polls and tasks.
 
 use crate::engine::PollId;
 use crate::Millis;
@@ -10,13 +13,10 @@ use std::collections::BinaryHeap;
 /// What is due.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Timer {
-    /// A delay or visibility timeout ends (live while the message's timer generation matches).
-    Reveal {
-        queue: u32,
-        slot: u32,
-        slot_gen: u32,
-        timer_gen: u32,
-    },
+    /// The earliest hidden message of a queue becomes visible: its delay or visibility timeout
+    /// ends. Live while it is the queue's armed reveal and that message is still the earliest;
+    /// `key` is the entry's own key, the message's key in `Queue::hidden`.
+    Reveal { queue: u32, key: TimerKey },
     /// The oldest message of a queue reaches its retention period.
     Retention { queue: u32 },
     /// A long poll's wait ends.
@@ -25,17 +25,23 @@ pub(crate) enum Timer {
     MoveTick(usize),
 }
 
-/// A scheduled timer, ordered by its deadline and then its insertion order, both packed in one
-/// number (every receive schedules one, so the heap compares these often).
+/// A deadline and an insertion number, packed in one number that orders timers.
+pub(crate) type TimerKey = u128;
+
+/// The deadline in a [`TimerKey`].
+pub(crate) fn deadline(key: TimerKey) -> Millis {
+    (key >> 64) as Millis
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Entry {
-    key: u128,
+    key: TimerKey,
     timer: Timer,
 }
 
 impl Entry {
     fn at(&self) -> Millis {
-        (self.key >> 64) as Millis
+        deadline(self.key)
     }
 }
 
@@ -67,8 +73,18 @@ pub(crate) struct Timers {
 
 impl Timers {
     pub(crate) fn schedule(&mut self, at: Millis, timer: Timer) {
+        let key = self.key(at);
+        self.push(key, timer);
+    }
+
+    /// A key for `at`, after every key made so far for the same instant.
+    pub(crate) fn key(&mut self, at: Millis) -> TimerKey {
         self.seq += 1;
-        let key = u128::from(at) << 64 | u128::from(self.seq);
+        TimerKey::from(at) << 64 | TimerKey::from(self.seq)
+    }
+
+    /// Schedules `timer` under a key from [`Timers::key`].
+    pub(crate) fn push(&mut self, key: TimerKey, timer: Timer) {
         self.heap.push(Reverse(Entry { key, timer }));
     }
 

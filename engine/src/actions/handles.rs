@@ -180,7 +180,6 @@ impl Engine {
         self.q_mut(uid).modify(r.slot, |m| {
             m.visibility_changes += 1;
             m.state = State::InFlight { until, received_at };
-            m.timer_gen = m.timer_gen.wrapping_add(1);
         });
         if timeout == 0 {
             self.reveal(uid, r.slot, VisibleReason::VisibilityTerminated);

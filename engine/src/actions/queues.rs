@@ -203,7 +203,6 @@ impl Engine {
             } else {
                 self.q_mut(uid).modify(slot, |m| {
                     m.state = State::Delayed { until };
-                    m.timer_gen = m.timer_gen.wrapping_add(1);
                 });
                 self.schedule_reveal(uid, slot, until);
             }

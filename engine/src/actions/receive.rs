@@ -220,7 +220,6 @@ impl Engine {
             m.first_receive.get_or_insert(now);
             m.receipt_gen = m.receipt_gen.wrapping_add(1);
             m.receipt_nonce = nonce;
-            m.timer_gen = m.timer_gen.wrapping_add(1);
             m.visibility_changes = 0;
             m.state = State::InFlight {
                 until,
@@ -281,7 +280,6 @@ impl Engine {
                     _ => now,
                 };
                 m.state = State::InFlight { until, received_at };
-                m.timer_gen = m.timer_gen.wrapping_add(1);
             });
             self.schedule_reveal(uid, slot, until);
             messages.push(self.received_event(uid, slot, params));
