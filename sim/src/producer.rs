@@ -69,7 +69,11 @@ impl Template {
 
     /// The text for message number `n`.
     pub(crate) fn render(&self, n: u64) -> String {
-        let mut out = String::new();
+        let size = |piece: &Piece| match piece {
+            Piece::Text(text) => text.len(),
+            Piece::Number(_) => 20,
+        };
+        let mut out = String::with_capacity(self.0.iter().map(size).sum());
         for piece in &self.0 {
             match piece {
                 Piece::Text(text) => out.push_str(text),

@@ -659,11 +659,11 @@ impl World {
         self.events_skipped += 1;
     }
 
-    /// How many undrained events are narrated one by one (at least 1; [`EVENT_BUFFER`] by
-    /// default). Past it, until the next [`World::drain_events`], events are counted, not
-    /// narrated. The state, the metrics and the ledger never depend on it.
+    /// How many undrained events are narrated one by one ([`EVENT_BUFFER`] by default; 0: none,
+    /// for a replay nobody watches). Past it, until the next [`World::drain_events`], events are
+    /// counted, not narrated. The state, the metrics and the ledger never depend on it.
     pub fn set_event_buffer(&mut self, events: usize) {
-        self.event_buffer = events.max(1);
+        self.event_buffer = events;
     }
 
     /// Records a world event that is not an engine event.
