@@ -5,8 +5,9 @@
 use crate::lane::{warnings, Due, Failure, JobKind, Lane, Life};
 use crate::ledger::Attempt;
 use crate::narrate::secs;
+use crate::timers::Timer;
 use crate::worker::WorkerPolicy;
-use crate::world::{Actor, PollOwner, Timer, World};
+use crate::world::{Actor, PollOwner, Who, World};
 use serde_json::{json, Value};
 use sqs_engine::api::{
     ChangeMessageVisibilityBatchEntry, ChangeMessageVisibilityBatchInput,
@@ -34,6 +35,10 @@ impl World {
 
     pub(crate) fn actor(&self, i: usize) -> Actor {
         Actor::Worker(self.lanes[i].name.clone())
+    }
+
+    pub(crate) fn who(&self, i: usize) -> Who {
+        Who::Lane(self.lanes[i].id)
     }
 
     /// Recomputes the warnings of the lanes on `queue` (its VisibilityTimeout may have changed).
@@ -73,7 +78,7 @@ impl World {
         let i = self.lane_index(name)?;
         let lane = self.lanes.remove(i);
         self.cancel_lane(lane.id);
-        self.holders.retain(|_, holder| holder != name);
+        self.holders.retain(|_, holder| *holder != lane.id);
         self.say(
             Actor::Worker(name.into()),
             None,
@@ -107,7 +112,6 @@ impl World {
     }
 
     fn poll_later(&mut self, lane: u64, pause: Millis) {
-        self.cancel(|t| *t == Timer::Poll { lane });
         self.schedule(self.now() + pause, Timer::Poll { lane });
     }
 
@@ -138,7 +142,7 @@ impl World {
             ..ReceiveMessageInput::default()
         });
         let pause = ((self.lanes[i].policy.idle_pause * 1000.0) as Millis).max(MIN_POLL_PAUSE);
-        match self.call(&self.actor(i), request) {
+        match self.call(self.who(i), request) {
             Reply::Done(Ok(Response::ReceiveMessage(output))) => self.received(id, output, pause),
             Reply::Done(_) => self.poll_later(id, ERROR_PAUSE.max(pause)),
             Reply::Pending(poll) => {
@@ -189,12 +193,12 @@ impl World {
             }
             return;
         }
-        self.take(i, &messages);
+        self.take(i, messages);
         self.ensure_polling(lane);
     }
 
     /// Gives received messages to a lane as one job and starts what may start.
-    pub(crate) fn take(&mut self, i: usize, messages: &[Message]) {
+    pub(crate) fn take(&mut self, i: usize, messages: Vec<Message>) {
         let job = self.fresh_id();
         let now = self.now();
         let Some(queue_url) = self.engine.queue_url(&self.lanes[i].policy.queue) else {
@@ -314,7 +318,6 @@ impl World {
             match due.due(self.now()) {
                 Due::Idle => return,
                 Due::Wait(at) => {
-                    self.cancel(|t| *t == Timer::Job { lane, job });
                     self.schedule(at, Timer::Job { lane, job });
                     return;
                 }
@@ -331,22 +334,20 @@ impl World {
 
     fn perform_effect(&mut self, i: usize, job_id: u64) {
         let now = self.now();
-        let name = self.lanes[i].name.clone();
-        let Some(job) = self.lanes[i].job_mut(job_id) else {
+        let lane = &mut self.lanes[i];
+        let Some(job) = lane.jobs.iter_mut().find(|j| j.id == job_id) else {
             return;
         };
-        let step = job.effects[job.tasks[job.current].effects_done].clone();
         let task = &mut job.tasks[job.current];
+        let step = &job.effects[task.effects_done];
         task.effects_done += 1;
-        let (message_id, attempt) = (task.message_id.clone(), task.receive_count);
-        let key = format!("{}/{}", task.body, step.name);
         let effect = self.ledger.record(Attempt {
             at: now,
-            worker: &name,
+            worker: &lane.name,
             name: &step.name,
-            message_id: &message_id,
-            key,
-            attempt,
+            message_id: &task.message_id,
+            key: format!("{}/{}", task.body, step.name),
+            attempt: task.receive_count,
             check: step.idempotent,
         });
         let (prevented, duplicate) = (effect.prevented, effect.duplicate);
@@ -358,8 +359,8 @@ impl World {
             return;
         }
         let effect = self.ledger.effects.last().expect("just recorded");
-        let m = self.label(&message_id);
-        let effect_name = &step.name;
+        let (name, effect_name, attempt) = (&effect.worker, &effect.name, effect.attempt);
+        let m = self.label(&effect.message_id);
         let text = if prevented {
             format!(
                 "{name} skipped \"{effect_name}\" for {m}: the ledger already has key {}",
@@ -370,7 +371,8 @@ impl World {
         } else {
             format!("{name} performed \"{effect_name}\" for {m} (delivery {attempt})")
         };
-        self.say(Actor::Worker(name), Some(&message_id), text);
+        let message_id = effect.message_id.clone();
+        self.say(self.actor(i), Some(&message_id), text);
     }
 
     /// The current message is processed and its effects are done.
@@ -414,7 +416,7 @@ impl World {
             queue_url: job.queue_url.clone(),
             receipt_handle: task.receipt_handle.clone(),
         });
-        let deleted = matches!(self.call(&self.actor(i), request), Reply::Done(Ok(_)));
+        let deleted = matches!(self.call(self.who(i), request), Reply::Done(Ok(_)));
         if deleted && !lose {
             self.finish_task(i, job_id, true);
             return;
@@ -523,14 +525,17 @@ impl World {
             return;
         };
         let job = self.lanes[i].jobs.remove(at);
-        self.cancel(|t| {
-            matches!(*t, Timer::Job { lane, job } | Timer::Heartbeat { lane, job }
-                if lane == lane_id && job == job_id)
+        self.cancel(Timer::Job {
+            lane: lane_id,
+            job: job_id,
         });
-        let name = self.lanes[i].name.clone();
+        self.cancel(Timer::Heartbeat {
+            lane: lane_id,
+            job: job_id,
+        });
         for task in &job.tasks {
-            if self.holders.get(&task.message_id) == Some(&name) {
-                self.holders.remove(&task.message_id);
+            if self.holders.get(task.message_id.as_str()) == Some(&lane_id) {
+                self.holders.remove(task.message_id.as_str());
             }
         }
         if let JobKind::Lambda {
@@ -570,7 +575,7 @@ impl World {
                     queue_url: job.queue_url.clone(),
                     entries,
                 });
-                self.call(&self.actor(i), request);
+                self.call(self.who(i), request);
             }
         }
         self.start_ready_jobs(i);
@@ -623,7 +628,7 @@ impl World {
                     .collect(),
             }),
         };
-        self.call(&self.actor(i), request);
+        self.call(self.who(i), request);
         let every = ((hb.every * 1000.0) as Millis).max(1);
         self.schedule(now + every, Timer::Heartbeat { lane, job: job_id });
     }

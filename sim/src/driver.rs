@@ -3,7 +3,7 @@
 //! simulation's own, and the run ends with the summary line.
 
 use crate::command::{LoggedStep, Step};
-use crate::world::{Actor, World};
+use crate::world::{Who, World};
 use serde_json::Value;
 use sqs_engine::api::ReceiveMessageOutput;
 use sqs_engine::script::Driver;
@@ -27,7 +27,7 @@ impl Driver for World {
     }
 
     fn call(&mut self, request: Request) -> Reply {
-        let reply = World::call(self, &Actor::User, request.clone());
+        let reply = World::call(self, Who::User, request.clone());
         if !matches!(reply, Reply::Done(Err(_))) {
             self.record(LoggedStep {
                 at: self.now(),

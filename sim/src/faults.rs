@@ -53,7 +53,7 @@ impl World {
         lane.epoch += 1;
         lane.jobs.clear();
         let id = lane.id;
-        self.holders.retain(|_, holder| holder != name);
+        self.holders.retain(|_, holder| *holder != id);
         self.say(
             self.actor(i),
             None,

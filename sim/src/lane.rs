@@ -237,7 +237,7 @@ impl Lane {
         &mut self,
         id: u64,
         queue_url: String,
-        messages: &[Message],
+        messages: Vec<Message>,
         now: Millis,
     ) -> Job {
         let kind = match self.policy.mode {
@@ -253,7 +253,7 @@ impl Lane {
             },
         };
         let tasks = messages
-            .iter()
+            .into_iter()
             .map(|m| {
                 let poison = self
                     .policy
@@ -262,10 +262,10 @@ impl Lane {
                     .is_some_and(|marker| !marker.is_empty() && m.body.contains(marker));
                 let injected = std::mem::take(&mut self.armed.fail_job);
                 Task {
+                    receive_count: receive_count(&m),
                     message_id: m.message_id.to_string(),
-                    receipt_handle: m.receipt_handle.clone(),
-                    body: m.body.clone(),
-                    receive_count: receive_count(m),
+                    receipt_handle: m.receipt_handle,
+                    body: m.body,
                     received_at: now,
                     start: None,
                     duration: draw(&self.policy.processing, &mut self.rng),
@@ -312,6 +312,11 @@ impl Lane {
             .iter_mut()
             .flat_map(|j| j.tasks.iter_mut())
             .find(|t| t.message_id == message_id && t.outcome.is_none())
+    }
+
+    /// Whether it holds messages by hand (manual mode).
+    pub(crate) fn manual_jobs(&self) -> bool {
+        self.jobs.iter().any(|j| j.kind == JobKind::Manual)
     }
 
     /// Drops a message held by hand (manual mode) once it has left the queue.

@@ -86,7 +86,12 @@ impl Ledger {
             self.prevented += 1;
         } else {
             *self.done.entry(fingerprint).or_default() += 1;
-            *self.by_name.entry(attempt.name.to_string()).or_default() += 1;
+            match self.by_name.get_mut(attempt.name) {
+                Some(n) => *n += 1,
+                None => {
+                    self.by_name.insert(attempt.name.to_string(), 1);
+                }
+            }
             self.duplicates += u64::from(duplicate);
         }
         self.effects.push(Effect {

@@ -39,6 +39,7 @@ mod narrate;
 mod producer;
 mod rng;
 pub mod scenario;
+mod timers;
 pub mod worker;
 mod world;
 

@@ -27,9 +27,9 @@ impl World {
             .map_err(|e| e.to_string())?;
         self.metrics.count_call("ReceiveMessage");
         self.lanes[i].api_calls += 1;
-        self.settle(&self.actor(i), Some("ReceiveMessage"));
+        self.settle(self.who(i), Some("ReceiveMessage"));
         let messages = output.messages.clone().unwrap_or_default();
-        self.take(i, &messages);
+        self.take(i, messages);
         Ok(serde_json::to_value(output).unwrap_or(Value::Null))
     }
 
@@ -71,7 +71,7 @@ impl World {
             queue_url,
             receipt_handle,
         });
-        match self.call(&self.actor(i), request) {
+        match self.call(self.who(i), request) {
             Reply::Done(Ok(_)) => {
                 // Usually done already by the Deleted event; not when SQS had nothing to delete.
                 self.lanes[i].forget_manual(message_id);
@@ -96,7 +96,7 @@ impl World {
             receipt_handle,
             visibility_timeout: i64::from(visibility_timeout),
         });
-        match self.call(&self.actor(i), request) {
+        match self.call(self.who(i), request) {
             Reply::Done(Ok(_)) => Ok(json!({})),
             Reply::Done(Err(e)) => Err(e.to_string()),
             Reply::Pending(_) => Err("ChangeMessageVisibility did not answer.".into()),

@@ -140,7 +140,12 @@ impl Metrics {
 
     /// Counts one API request.
     pub(crate) fn count_call(&mut self, action: &str) {
-        *self.api_calls.entry(action.to_string()).or_default() += 1;
+        match self.api_calls.get_mut(action) {
+            Some(n) => *n += 1,
+            None => {
+                self.api_calls.insert(action.to_string(), 1);
+            }
+        }
     }
 
     /// Counts what SQS did.

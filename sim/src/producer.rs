@@ -1,7 +1,8 @@
 //! Steady producers: a SendMessage every `every` seconds, bodies and FIFO ids from templates.
 
+use crate::timers::Timer;
 use crate::worker::ProducerSpec;
-use crate::world::{Actor, Timer, World};
+use crate::world::{Actor, Who, World};
 use serde_json::{json, Value};
 use sqs_engine::api::SendMessageInput;
 use sqs_engine::{Millis, Request};
@@ -11,37 +12,93 @@ use sqs_engine::{Millis, Request};
 pub(crate) struct Producer {
     pub(crate) id: u64,
     pub(crate) spec: ProducerSpec,
+    /// The spec's templates, parsed once (a producer renders one body per send).
+    body: Template,
+    group_id: Option<Template>,
+    deduplication_id: Option<Template>,
     /// Messages sent so far.
     pub(crate) sent: u64,
 }
 
-/// Fills a template: `{n}` is the message number, `{n%K}` is n mod K.
-pub(crate) fn render(template: &str, n: u64) -> String {
-    let mut out = String::new();
-    let mut rest = template;
-    while let Some(open) = rest.find("{n") {
-        out.push_str(&rest[..open]);
-        let tail = &rest[open..];
-        let Some(close) = tail.find('}') else {
-            out.push_str(tail);
-            return out;
-        };
-        let inner = &tail[2..close];
-        match inner.strip_prefix('%').map(str::parse::<u64>) {
-            None if inner.is_empty() => push_number(&mut out, n),
-            Some(Ok(k)) if k > 0 => push_number(&mut out, n % k),
-            _ => out.push_str(&tail[..=close]),
-        }
-        rest = &tail[close + 1..];
-    }
-    out.push_str(rest);
-    out
+/// A parsed template: `{n}` is the message number, `{n%K}` is n mod K; anything else is text.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Template(Vec<Piece>);
+
+#[derive(Clone, Debug, PartialEq)]
+enum Piece {
+    Text(String),
+    /// n mod K (None: n itself).
+    Number(Option<u64>),
 }
 
-/// Appends `n` in decimal without an intermediate String.
+impl Template {
+    pub(crate) fn parse(template: &str) -> Self {
+        let mut pieces = Vec::new();
+        let mut text = String::new();
+        let mut rest = template;
+        while let Some(open) = rest.find("{n") {
+            text.push_str(&rest[..open]);
+            let tail = &rest[open..];
+            let Some(close) = tail.find('}') else {
+                rest = tail;
+                break;
+            };
+            let inner = &tail[2..close];
+            let number = match inner.strip_prefix('%').map(str::parse::<u64>) {
+                None if inner.is_empty() => Some(None),
+                Some(Ok(k)) if k > 0 => Some(Some(k)),
+                _ => None,
+            };
+            match number {
+                Some(modulus) => {
+                    if !text.is_empty() {
+                        pieces.push(Piece::Text(std::mem::take(&mut text)));
+                    }
+                    pieces.push(Piece::Number(modulus));
+                }
+                None => text.push_str(&tail[..=close]),
+            }
+            rest = &tail[close + 1..];
+        }
+        text.push_str(rest);
+        if !text.is_empty() {
+            pieces.push(Piece::Text(text));
+        }
+        Template(pieces)
+    }
+
+    /// The text for message number `n`.
+    pub(crate) fn render(&self, n: u64) -> String {
+        let size = |piece: &Piece| match piece {
+            Piece::Text(text) => text.len(),
+            Piece::Number(_) => 20,
+        };
+        let mut out = String::with_capacity(self.0.iter().map(size).sum());
+        for piece in &self.0 {
+            match piece {
+                Piece::Text(text) => out.push_str(text),
+                Piece::Number(None) => push_number(&mut out, n),
+                Piece::Number(Some(k)) => push_number(&mut out, n % k),
+            }
+        }
+        out
+    }
+}
+
+/// Appends `n` in decimal.
 fn push_number(out: &mut String, n: u64) {
-    use std::fmt::Write;
-    let _ = write!(out, "{n}");
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&digits[at..]).expect("ASCII digits"));
 }
 
 impl World {
@@ -61,7 +118,14 @@ impl World {
         }
         let id = self.fresh_id();
         let name = spec.name.clone();
-        self.producers.push(Producer { id, spec, sent: 0 });
+        self.producers.push(Producer {
+            id,
+            body: Template::parse(&spec.body),
+            group_id: spec.group_id.as_deref().map(Template::parse),
+            deduplication_id: spec.deduplication_id.as_deref().map(Template::parse),
+            spec,
+            sent: 0,
+        });
         self.schedule(self.now(), Timer::Produce { producer: id });
         Ok(json!({ "producer": name }))
     }
@@ -73,10 +137,8 @@ impl World {
             .position(|p| p.spec.name == name)
             .ok_or_else(|| format!("There is no producer named {name:?}."))?;
         let producer = self.producers.remove(at);
-        self.cancel(|t| {
-            *t == Timer::Produce {
-                producer: producer.id,
-            }
+        self.cancel(Timer::Produce {
+            producer: producer.id,
         });
         Ok(json!({ "producer": name, "sent": producer.sent }))
     }
@@ -90,26 +152,26 @@ impl World {
         producer.sent += 1;
         let n = producer.sent;
         let spec = &producer.spec;
-        let actor = Actor::Producer(spec.name.clone());
         let last = spec.count.is_some_and(|count| n >= count);
         let every = ((spec.every * 1000.0).round() as Millis).max(1);
         match self.engine.queue_url(&spec.queue) {
             Some(queue_url) => {
                 let request = Request::SendMessage(SendMessageInput {
                     queue_url,
-                    message_body: render(&spec.body, n),
+                    message_body: producer.body.render(n),
                     delay_seconds: spec.delay_seconds.map(i64::from),
-                    message_group_id: spec.group_id.as_deref().map(|t| render(t, n)),
-                    message_deduplication_id: spec
+                    message_group_id: producer.group_id.as_ref().map(|t| t.render(n)),
+                    message_deduplication_id: producer
                         .deduplication_id
-                        .as_deref()
-                        .map(|t| render(t, n)),
+                        .as_ref()
+                        .map(|t| t.render(n)),
                     ..SendMessageInput::default()
                 });
-                self.call(&actor, request);
+                self.call(Who::Producer(id), request);
             }
             None => {
                 let text = format!("{}: the queue {} does not exist", spec.name, spec.queue);
+                let actor = Actor::Producer(spec.name.clone());
                 self.say(actor, None, text)
             }
         }
@@ -123,7 +185,11 @@ impl World {
 
 #[cfg(test)]
 mod tests {
-    use super::render;
+    use super::Template;
+
+    fn render(template: &str, n: u64) -> String {
+        Template::parse(template).render(n)
+    }
 
     #[test]
     fn templates_number_messages_and_spread_groups() {
@@ -131,5 +197,10 @@ mod tests {
         assert_eq!(render("workshop-{n%3}", 7), "workshop-1");
         assert_eq!(render("plain", 7), "plain");
         assert_eq!(render("{x} {n", 7), "{x} {n");
+        assert_eq!(
+            render("{n%0}-{n}{n}", 1_234_567_890),
+            "{n%0}-12345678901234567890"
+        );
+        assert_eq!(render("order-{n} tag-{n%100}", 0), "order-0 tag-0");
     }
 }

@@ -16,13 +16,15 @@ use crate::narrate::{self, Labels};
 use crate::producer::Producer;
 use crate::rng::FastMap;
 use crate::scenario::{self, Scenario, StepKind};
+use crate::timers::{Timer, Timers};
 use crate::worker::WorkerView;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sqs_engine::api::{ReceiveMessageOutput, Response};
 use sqs_engine::script::{error_json, parse_request, Bindings};
-use sqs_engine::{Engine, EventKind, Millis, PollId, ReceiptHandle, Reply, Request};
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use sqs_engine::{Engine, EventKind, Millis, PollId, Reply, Request};
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
 
 /// How many undrained events the world narrates one by one (the default of
 /// [`World::set_event_buffer`]). A UI drains them every frame, far below this; when more happen
@@ -61,28 +63,16 @@ pub struct WorldEvent {
     pub text: String,
 }
 
-/// Work the world has scheduled for itself.
+/// Who acts, as the world tracks it: a copyable id, named (an [`Actor`]) only for the events
+/// that are narrated, so that the calls of a fast-forward do not copy names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Timer {
-    /// A worker's next ReceiveMessage.
-    Poll { lane: u64 },
-    /// A job's next step (effect, end of a message's processing, failure, function timeout).
-    Job { lane: u64, job: u64 },
-    /// A job's next ChangeMessageVisibility.
-    Heartbeat { lane: u64, job: u64 },
-    /// A producer's next send.
-    Produce { producer: u64 },
-}
-
-impl Timer {
-    fn lane(&self) -> Option<u64> {
-        match *self {
-            Timer::Poll { lane } | Timer::Job { lane, .. } | Timer::Heartbeat { lane, .. } => {
-                Some(lane)
-            }
-            Timer::Produce { .. } => None,
-        }
-    }
+pub(crate) enum Who {
+    Sqs,
+    User,
+    /// A worker lane, by id.
+    Lane(u64),
+    /// A producer, by id.
+    Producer(u64),
 }
 
 /// Who is waiting on a long poll.
@@ -109,11 +99,10 @@ pub struct World {
     pub(crate) lanes: Vec<Lane>,
     /// Ids for lanes, jobs and producers.
     pub(crate) next_id: u64,
-    /// MessageId -> the worker that received it last, while it is in flight.
-    pub(crate) holders: FastMap<String, String>,
+    /// MessageId -> the lane (by id) that received it last, while it is in flight.
+    pub(crate) holders: FastMap<Arc<str>, u64>,
     pub(crate) producers: Vec<Producer>,
-    timers: BTreeMap<(Millis, u64), Timer>,
-    timer_seq: u64,
+    timers: Timers,
     /// Scenario steps waiting for their time.
     scheduled: VecDeque<(Millis, Value)>,
     /// Named results of scenario steps (`as`), for `${NAME.path}`.
@@ -149,8 +138,7 @@ impl World {
             next_id: 1,
             holders: FastMap::default(),
             producers: Vec::new(),
-            timers: BTreeMap::new(),
-            timer_seq: 0,
+            timers: Timers::default(),
             scheduled: VecDeque::new(),
             bindings: Bindings::default(),
             polls: FastMap::default(),
@@ -259,7 +247,7 @@ impl World {
                     }
                 }
                 Next::Timer => {
-                    if let Some(((_, _), timer)) = self.timers.pop_first() {
+                    if let Some(timer) = self.timers.pop() {
                         self.fire(timer);
                     }
                 }
@@ -287,7 +275,7 @@ impl World {
         let now = self.now();
         [
             self.engine.next_deadline().map(|at| (at, Next::Engine)),
-            self.timers.keys().next().map(|&(at, _)| (at, Next::Timer)),
+            self.timers.first_at().map(|at| (at, Next::Timer)),
             self.scheduled.front().map(|&(at, _)| (at, Next::Step)),
         ]
         .into_iter()
@@ -316,7 +304,7 @@ impl World {
     /// Runs a step as the user.
     fn run(&mut self, step: &Step) -> Result<Value, String> {
         match step {
-            Step::Call(request) => match self.call(&Actor::User, request.clone()) {
+            Step::Call(request) => match self.call(Who::User, request.clone()) {
                 Reply::Done(Ok(response)) => Ok(response_json(&response)),
                 Reply::Done(Err(error)) => Err(error.to_string()),
                 Reply::Pending(poll) => Ok(serde_json::json!({ "pending": poll })),
@@ -334,7 +322,7 @@ impl World {
                 let action = value["call"].as_str().unwrap_or_default();
                 let input = value.get("input").cloned().unwrap_or(serde_json::json!({}));
                 let request = parse_request(action, input)?;
-                match self.call(&Actor::User, request.clone()) {
+                match self.call(Who::User, request.clone()) {
                     Reply::Done(Ok(response)) => {
                         (Some(Step::Call(request)), response_json(&response))
                     }
@@ -406,7 +394,7 @@ impl World {
 
     /// One SQS call on someone's behalf: counted, made, and its events narrated. A user's call
     /// that fails is not counted (a failed user action changes nothing).
-    pub(crate) fn call(&mut self, actor: &Actor, request: Request) -> Reply {
+    pub(crate) fn call(&mut self, who: Who, request: Request) -> Reply {
         let action = request.action();
         // SendMessage (the hot path): the body is learnt from the request without a map.
         let (single, bodies) = match &request {
@@ -415,12 +403,10 @@ impl World {
         };
         let reply = self.engine.call(request);
         let failed = matches!(reply, Reply::Done(Err(_)));
-        if !(failed && *actor == Actor::User) {
+        if !(failed && who == Who::User) {
             self.metrics.count_call(action);
-            if let Actor::Worker(name) = actor {
-                if let Some(lane) = self.lanes.iter_mut().find(|l| &l.name == name) {
-                    lane.api_calls += 1;
-                }
+            if let Some(lane) = self.lane_of_mut(who) {
+                lane.api_calls += 1;
             }
         }
         if let Reply::Done(Ok(response)) = &reply {
@@ -435,11 +421,12 @@ impl World {
                 }
             }
         }
-        self.settle(actor, Some(action));
+        self.settle(who, Some(action));
         if let Reply::Done(Err(error)) = &reply {
-            if *actor != Actor::User {
-                let text = format!("{} called {action}: {error}", narrate::who(actor));
-                self.push(actor.clone(), Some(action), None, None, text);
+            if who != Who::User {
+                let actor = self.actor_of(who);
+                let text = format!("{} called {action}: {error}", narrate::who(&actor));
+                self.push(actor, Some(action), None, None, text);
             }
         }
         reply
@@ -448,23 +435,14 @@ impl World {
     /// Moves the engine's clock to `t`, doing the work due by then.
     fn advance_engine(&mut self, t: Millis) {
         self.engine.advance_to(t);
-        self.settle(&Actor::Sqs, None);
+        self.settle(Who::Sqs, None);
     }
 
-    /// Narrates what the engine did for `actor`'s `action` (None: its timers) and hands the long
+    /// Narrates what the engine did for `who`'s `action` (None: its timers) and hands the long
     /// polls it answered meanwhile (a send answers a waiting poll at once) to their owners.
-    pub(crate) fn settle(&mut self, actor: &Actor, action: Option<&str>) {
+    pub(crate) fn settle(&mut self, who: Who, action: Option<&str>) {
         let answered = self.engine.take_completed_polls();
-        let mut by_handle = FastMap::default();
-        for (poll, output) in &answered {
-            let actor = self.poll_actor(*poll);
-            for message in output.messages.iter().flatten() {
-                if let Ok(handle) = message.receipt_handle.parse() {
-                    by_handle.insert(handle, actor.clone());
-                }
-            }
-        }
-        self.absorb(actor, action, &by_handle);
+        self.absorb(who, action, &answered);
         for (poll, output) in answered {
             match self.polls.remove(&poll) {
                 Some(owner) => self.poll_answered(owner, output),
@@ -473,50 +451,85 @@ impl World {
         }
     }
 
-    /// Who made a long poll (the user when it is not a worker's).
-    fn poll_actor(&self, poll: PollId) -> Actor {
+    /// Who made a long poll (the user when it is not a live lane's).
+    fn poll_who(&self, poll: PollId) -> Who {
         self.polls
             .get(&poll)
-            .and_then(|owner| self.lanes.iter().find(|l| l.id == owner.lane))
-            .map_or(Actor::User, |lane| Actor::Worker(lane.name.clone()))
+            .filter(|owner| self.lane_pos(owner.lane).is_some())
+            .map_or(Who::User, |owner| Who::Lane(owner.lane))
     }
 
-    /// Takes the engine's events: counts them, tracks who holds what, narrates them. `by_handle`
-    /// names the receiver of messages returned by long polls.
+    /// The lane acting, if a lane acts.
+    fn lane_of_mut(&mut self, who: Who) -> Option<&mut Lane> {
+        match who {
+            Who::Lane(id) => self.lanes.iter_mut().find(|l| l.id == id),
+            _ => None,
+        }
+    }
+
+    /// The actor as events name it.
+    pub(crate) fn actor_of(&self, who: Who) -> Actor {
+        match who {
+            Who::Sqs => Actor::Sqs,
+            Who::User => Actor::User,
+            Who::Lane(id) => self
+                .lanes
+                .iter()
+                .find(|l| l.id == id)
+                .map_or(Actor::User, |l| Actor::Worker(l.name.clone())),
+            Who::Producer(id) => self
+                .producers
+                .iter()
+                .find(|p| p.id == id)
+                .map_or(Actor::User, |p| Actor::Producer(p.spec.name.clone())),
+        }
+    }
+
+    /// Takes the engine's events: counts them, tracks who holds what, narrates them. A message
+    /// in `answered` (long polls answered) was received by whoever made that poll.
     fn absorb(
         &mut self,
-        actor: &Actor,
+        who: Who,
         action: Option<&str>,
-        by_handle: &FastMap<ReceiptHandle, Actor>,
+        answered: &[(PollId, ReceiveMessageOutput)],
     ) {
         for event in self.engine.drain_events() {
-            let poller;
-            let (actor, action) = match &event.kind {
-                EventKind::Received { receipt_handle, .. } => match by_handle.get(receipt_handle) {
-                    Some(poller) => (poller, Some("ReceiveMessage")),
-                    None => (actor, action),
-                },
+            let (who, action) = match &event.kind {
+                EventKind::Received { receipt_handle, .. } => {
+                    let poll = answered.iter().find_map(|(poll, output)| {
+                        let mut messages = output.messages.iter().flatten();
+                        messages
+                            .any(|m| m.receipt_handle.parse().ok() == Some(*receipt_handle))
+                            .then_some(*poll)
+                    });
+                    match poll {
+                        Some(poll) => (self.poll_who(poll), Some("ReceiveMessage")),
+                        None => (who, action),
+                    }
+                }
                 EventKind::LongPollAnswered { poll, .. }
                 | EventKind::LongPollTimedOut { poll, .. } => {
-                    poller = self.poll_actor(*poll);
-                    (&poller, Some("ReceiveMessage"))
+                    (self.poll_who(*poll), Some("ReceiveMessage"))
                 }
-                _ => (actor, action),
+                _ => (who, action),
             };
             self.metrics.count_event(&event.kind);
             // Narrated before `track`, which forgets the label of a message that is gone.
-            let text = self
-                .narrating()
-                .then(|| narrate::engine_event(actor, action, event.at, &event.kind, &self.labels));
-            self.track(actor, &event.kind);
-            let Some(text) = text else {
+            let narrated = self.narrating().then(|| {
+                let actor = self.actor_of(who);
+                let text =
+                    narrate::engine_event(&actor, action, event.at, &event.kind, &self.labels);
+                (actor, text)
+            });
+            self.track(who, &event.kind);
+            let Some((actor, text)) = narrated else {
                 self.events_skipped += 1;
                 continue;
             };
             let message_id = event_message(&event.kind);
             self.events.push(WorldEvent {
                 at: event.at,
-                actor: actor.clone(),
+                actor,
                 action: action.map(str::to_string),
                 engine: Some(event.kind),
                 message_id,
@@ -526,22 +539,22 @@ impl World {
     }
 
     /// Keeps the holder map, labels and lane warnings in step with what SQS did.
-    fn track(&mut self, actor: &Actor, kind: &EventKind) {
+    fn track(&mut self, who: Who, kind: &EventKind) {
         match kind {
-            EventKind::Received { message_id, .. } => match actor {
-                Actor::Worker(name) => {
-                    self.holders.insert(message_id.to_string(), name.clone());
-                    if let Some(lane) = self.lanes.iter_mut().find(|l| &l.name == name) {
+            EventKind::Received { message_id, .. } => match who {
+                Who::Lane(id) => {
+                    self.holders.insert(message_id.clone(), id);
+                    if let Some(lane) = self.lane_of_mut(who) {
                         lane.deliveries += 1;
                     }
                 }
                 _ => {
-                    self.holders.remove(&**message_id);
+                    self.holders.remove(message_id);
                 }
             },
             EventKind::BecameVisible { message_id, .. } => {
-                if let Some(name) = self.holders.remove(&**message_id) {
-                    let lane = self.lanes.iter_mut().find(|l| l.name == name);
+                if let Some(id) = self.holders.remove(message_id) {
+                    let lane = self.lane_of_mut(Who::Lane(id));
                     if let Some(task) = lane.and_then(|l| l.task_mut(message_id)) {
                         task.lease_expired = true;
                     }
@@ -585,31 +598,29 @@ impl World {
     /// whole world) lets go of it too; an automatic worker keeps working, unaware.
     fn gone(&mut self, message_id: &str) {
         self.holders.remove(message_id);
-        for lane in &mut self.lanes {
+        for lane in self.lanes.iter_mut().filter(|l| l.manual_jobs()) {
             lane.forget_manual(message_id);
         }
     }
 
-    /// Adds a world timer.
+    /// Adds a world timer (not before now), or moves it if it is scheduled.
     pub(crate) fn schedule(&mut self, at: Millis, timer: Timer) {
-        self.timer_seq += 1;
-        self.timers
-            .insert((at.max(self.now()), self.timer_seq), timer);
+        self.timers.schedule(at.max(self.now()), timer);
     }
 
     /// Whether this timer is scheduled.
     pub(crate) fn has_timer(&self, timer: Timer) -> bool {
-        self.timers.values().any(|t| *t == timer)
+        self.timers.has(timer)
     }
 
-    /// Drops the timers matching `drop`.
-    pub(crate) fn cancel(&mut self, drop: impl Fn(&Timer) -> bool) {
-        self.timers.retain(|_, timer| !drop(timer));
+    /// Drops a timer if it is scheduled.
+    pub(crate) fn cancel(&mut self, timer: Timer) {
+        self.timers.cancel(timer);
     }
 
     /// Drops every timer of a lane.
     pub(crate) fn cancel_lane(&mut self, lane: u64) {
-        self.cancel(|t| t.lane() == Some(lane));
+        self.timers.cancel_where(|t| t.lane() == Some(lane));
     }
 
     fn fire(&mut self, timer: Timer) {
@@ -649,11 +660,11 @@ impl World {
         self.events_skipped += 1;
     }
 
-    /// How many undrained events are narrated one by one (at least 1; [`EVENT_BUFFER`] by
-    /// default). Past it, until the next [`World::drain_events`], events are counted, not
-    /// narrated. The state, the metrics and the ledger never depend on it.
+    /// How many undrained events are narrated one by one ([`EVENT_BUFFER`] by default; 0: none,
+    /// for a replay nobody watches). Past it, until the next [`World::drain_events`], events are
+    /// counted, not narrated. The state, the metrics and the ledger never depend on it.
     pub fn set_event_buffer(&mut self, events: usize) {
-        self.event_buffer = events.max(1);
+        self.event_buffer = events;
     }
 
     /// Records a world event that is not an engine event.
@@ -731,7 +742,9 @@ impl World {
 
     /// The worker holding this message, if any.
     pub fn holder_of(&self, message_id: &str) -> Option<&str> {
-        self.holders.get(message_id).map(String::as_str)
+        let lane = self.holders.get(message_id)?;
+        let lane = self.lanes.iter().find(|l| l.id == *lane)?;
+        Some(&lane.name)
     }
 
     /// The ledger of side effects.

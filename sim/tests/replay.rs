@@ -148,3 +148,32 @@ fn a_plain_engine_script_prints_no_summary_line() {
     };
     assert_eq!(text(with_world), text(with_engine));
 }
+
+#[test]
+fn a_world_that_narrates_nothing_reaches_the_same_state() {
+    let scenario = sqs_sim::bench::day_scenario(5);
+    let mut told = World::load(&scenario).unwrap();
+    let mut silent = World::load(&scenario).unwrap();
+    silent.set_event_buffer(0);
+    silent.drain_events();
+    for t in (60_000..=600_000).step_by(60_000) {
+        told.advance_to(t);
+        silent.advance_to(t);
+        assert!(told.drain_events().len() > 100);
+        let note = silent.drain_events();
+        assert_eq!(note.len(), 1, "only the note of what was left out");
+        assert!(
+            note[0].text.starts_with("Fast-forward: "),
+            "{}",
+            note[0].text
+        );
+        assert_eq!(silent.summary(), told.summary(), "at {t}");
+        assert_eq!(silent.metrics(), told.metrics(), "at {t}");
+        assert_eq!(silent.ledger(), told.ledger(), "at {t}");
+        assert_eq!(silent.workers(), told.workers(), "at {t}");
+        assert_eq!(
+            silent.engine().messages("orders"),
+            told.engine().messages("orders")
+        );
+    }
+}

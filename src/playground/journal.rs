@@ -11,6 +11,8 @@ use std::rc::Rc;
 const LOG_LIMIT: usize = 300;
 /// Events kept for export (the event-log file).
 const EVENTS_LIMIT: usize = 10_000;
+/// Events held past [`EVENTS_LIMIT`] before the oldest are dropped, all at once.
+const EVENTS_TRIM: usize = 2_500;
 /// Entries kept per message history.
 const HISTORY_LIMIT: usize = 200;
 /// Messages whose history is kept (the oldest-seen is forgotten first), so that an hour at
@@ -103,9 +105,6 @@ impl Journal {
             return;
         }
         let mut fresh = Vec::with_capacity(events.len());
-        let over = (self.events.len() + events.len()).saturating_sub(EVENTS_LIMIT);
-        self.events.drain(..over.min(self.events.len()));
-        self.events.extend(events.iter().cloned());
         for event in events {
             self.seq += 1;
             self.track(&event, wall);
@@ -116,9 +115,9 @@ impl Journal {
                 seq: self.seq,
                 at: event.at,
                 actor: actor_name(&event.actor),
-                action: event.action,
-                message_id: event.message_id,
-                text: event.text,
+                action: event.action.clone(),
+                message_id: event.message_id.clone(),
+                text: event.text.clone(),
             };
             if let Some(id) = &entry.message_id {
                 if !self.histories.contains_key(id) {
@@ -135,6 +134,13 @@ impl Journal {
                 history.push(entry.clone());
             }
             fresh.push(entry);
+            self.events.push(event);
+        }
+        // Trimmed by whole slices of EVENTS_TRIM, not one event at a time: a full buffer would
+        // otherwise move all of its events for each one added.
+        if self.events.len() >= EVENTS_LIMIT + EVENTS_TRIM {
+            let over = self.events.len() - EVENTS_LIMIT;
+            self.events.drain(..over);
         }
         self.log.update(|log| {
             log.extend(fresh);
@@ -182,7 +188,7 @@ impl Journal {
 
     /// The events of this timeline (the latest [`EVENTS_LIMIT`]), as the World told them.
     pub fn events(&self) -> &[WorldEvent] {
-        &self.events
+        &self.events[self.events.len().saturating_sub(EVENTS_LIMIT)..]
     }
 
     /// A message's history, oldest first.
@@ -307,6 +313,20 @@ mod tests {
             "the oldest history is forgotten"
         );
         assert_eq!(j.history(&format!("m{}", HISTORY_MESSAGES + 9)).len(), 1);
+    }
+
+    #[test]
+    fn the_latest_events_are_kept_for_export() {
+        let mut j = Journal::default();
+        for batch in 0..3 {
+            let events = (0..5_000).map(|i| event(batch * 5_000 + i, "sent", None));
+            j.record(events.collect(), 0.0, false);
+        }
+        let kept = j.events();
+        assert_eq!(kept.len(), EVENTS_LIMIT);
+        assert_eq!(kept[0].at, 15_000 - EVENTS_LIMIT as u64);
+        assert_eq!(kept[EVENTS_LIMIT - 1].at, 14_999);
+        assert_eq!(j.seen(), 15_000);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use sqs_engine::api::{SendMessageInput, SetQueueAttributesInput};
 use sqs_engine::{Millis, Request};
 use sqs_sim::checkpoints::{Checkpoints, CHECKPOINT_EVERY};
 use sqs_sim::command::SimAction;
-use sqs_sim::{LoggedStep, Scenario, Step, World};
+use sqs_sim::{LoggedStep, Scenario, Step, World, EVENT_BUFFER};
 use std::collections::BTreeMap;
 
 /// The slowest and fastest speeds offered.
@@ -19,6 +19,8 @@ pub const SPEED_RANGE: (f64, f64) = (1.0, 1000.0);
 const SCRIPT_WALL_S: f64 = 40.0;
 /// The longest wall-time gap one frame may cover (a background tab must not jump hours).
 const MAX_FRAME_MS: f64 = 250.0;
+/// How much virtual time before a seek's target is narrated into the event log.
+const NARRATED_BEFORE_SEEK: Millis = 30_000;
 
 /// Which control an error belongs to, so it is shown next to that control.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -92,11 +94,14 @@ impl Session {
     pub fn restore(shared: &SharedSession) -> Result<Session, String> {
         let scenario = shared.resolve(scenarios::find)?;
         let mut session = Session::open(scenario)?;
-        // The shared actions already include any setup the scenario needed.
+        // The shared actions already include any setup the scenario needed: the world starts
+        // again from the scenario alone and replays them.
+        session.world = World::load(&session.scenario)?;
+        session.journal = Journal::default();
         session.log = shared.actions.clone();
         session.cursor = 0;
         session.checkpoints = page_checkpoints();
-        session.seek_from_start(shared.playhead)?;
+        session.jump(shared.playhead)?;
         session.set_speed(shared.speed);
         Ok(session)
     }
@@ -249,13 +254,7 @@ impl Session {
     /// Moves to virtual instant `t`, earlier (rewind by replay) or later (replaying the
     /// actions logged on this timeline).
     pub fn seek(&mut self, t: Millis) {
-        let outcome = if t < self.now() {
-            self.seek_from_start(t)
-        } else {
-            self.run_to(t, false);
-            Ok(())
-        };
-        match outcome {
+        match self.jump(t) {
             Ok(()) => {
                 let text = format!("Moved to {}.", super::format::wall_clock(self.now()));
                 self.journal.announce(text, self.wall);
@@ -266,25 +265,43 @@ impl Session {
         }
     }
 
-    /// Rebuilds the world at `t`: from the latest checkpoint before it (or the start), then on
-    /// one checkpoint interval at a time, leaving checkpoints behind for the next rewind.
-    fn seek_from_start(&mut self, t: Millis) -> Result<(), String> {
+    /// Rebuilds the world at `t`. A rewind, or a jump past a checkpoint, starts from the latest
+    /// checkpoint at or before `t` (or the start) with a fresh journal; then the world goes on one
+    /// checkpoint interval at a time, leaving checkpoints behind for the next seek. Only the
+    /// last [`NARRATED_BEFORE_SEEK`] is narrated: what came before it would be replaced in the
+    /// event log anyway, and narrating a busy hour costs more than simulating it.
+    fn jump(&mut self, t: Millis) -> Result<(), String> {
         let start = self.checkpoints.latest_at_or_before(t);
-        self.world = self.checkpoints.seek(&self.scenario, &self.log, start)?;
-        self.cursor = self.log.iter().take_while(|a| a.at <= start).count();
-        self.journal = Journal::default();
-        let mut at = start;
-        while at < t {
-            at = (at + self.checkpoints.every()).min(t);
-            self.run_to(at, false);
+        if t < self.now() || start > self.now() {
+            self.world = self.checkpoints.seek(&self.scenario, &self.log, start)?;
+            self.cursor = self.log.iter().take_while(|a| a.at <= start).count();
+            self.journal = Journal::default();
         }
-        self.horizon = self.horizon.max(t);
-        self.harvest(false);
+        let quiet_until = t.saturating_sub(NARRATED_BEFORE_SEEK);
+        self.world.set_event_buffer(0);
+        while self.now() < quiet_until {
+            let at = (self.now() + self.checkpoints.every()).min(quiet_until);
+            self.play_to(at);
+            self.world.drain_events();
+            self.checkpoints.offer(&self.world, self.cursor);
+        }
+        // A checkpoint copies the world as it is, so a silent one may be restored above.
+        self.world.set_event_buffer(EVENT_BUFFER);
+        self.run_to(t, false);
         Ok(())
     }
 
-    /// Runs the logged actions due by `t` at their instants, then advances to `t`.
+    /// Runs the logged actions due by `t` at their instants, then advances to `t`; journals
+    /// what happened and offers a checkpoint.
     fn run_to(&mut self, t: Millis, narrate: bool) {
+        self.play_to(t);
+        // Drained first: a checkpoint need not copy events already told.
+        self.harvest(narrate);
+        self.checkpoints.offer(&self.world, self.cursor);
+    }
+
+    /// Runs the logged actions due by `t` at their instants, then advances to `t`.
+    fn play_to(&mut self, t: Millis) {
         while let Some(logged) = self.log.get(self.cursor).filter(|s| s.at <= t) {
             let (at, step) = (logged.at, logged.step.clone());
             self.world.advance_to(at);
@@ -294,8 +311,6 @@ impl Session {
         }
         self.world.advance_to(t);
         self.horizon = self.horizon.max(t);
-        self.checkpoints.offer(&self.world, self.cursor);
-        self.harvest(narrate);
     }
 
     /// Runs one user action now. On success it is logged (and a timeline that was rewound
