@@ -20,9 +20,15 @@ const MAX_ENCODED: usize = 2 * 1024 * 1024;
 const MAX_DECODED: usize = 8 * 1024 * 1024;
 
 /// Encodes a session as the value of the `s=` fragment key.
+///
+/// The JSON goes through a `serde_json::Value` (so its keys come out sorted), here and in
+/// [`decode`]: the page already needs the `Value` writers and readers of every step type, and
+/// writing or reading the text directly would compile further copies of them (issue 7).
 pub fn encode(session: &Session) -> String {
-    let json = serde_json::to_vec(session).expect("a session always serialises");
-    let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    let json = serde_json::to_value(session)
+        .expect("a session always serialises")
+        .to_string();
+    let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
     format!("{FORMAT}.{}", base64url::encode(&packed))
 }
 
@@ -50,7 +56,10 @@ pub fn decode(value: &str) -> Result<Session, String> {
         miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_DECODED).map_err(|_| {
             "The link is truncated or damaged: its data does not decompress.".to_string()
         })?;
-    serde_json::from_slice(&json)
+    std::str::from_utf8(&json)
+        .map_err(|e| e.to_string())
+        .and_then(|text| serde_json::from_str(text).map_err(|e| e.to_string()))
+        .and_then(Session::from_json)
         .map_err(|e| format!("The link does not hold a valid session: {e}."))
 }
 
