@@ -54,6 +54,26 @@ fn page_url(extra: &str) -> String {
     }
 }
 
+/// Makes the link to `session` and shows it in `link` (or the problem in `status`). Asynchronous:
+/// the browser compresses it.
+async fn make_link(
+    session: &Session,
+    link: &UseStateHandle<String>,
+    status: &UseStateHandle<String>,
+) -> Option<String> {
+    match permalink::encode(session).await {
+        Ok(value) => {
+            let url = format!("{}#{}={value}", page_url(""), permalink::KEY);
+            link.set(url.clone());
+            Some(url)
+        }
+        Err(e) => {
+            status.set(e);
+            None
+        }
+    }
+}
+
 /// See the module documentation.
 #[component]
 pub fn SharePanel(props: &SharePanelProps) -> Html {
@@ -61,29 +81,21 @@ pub fn SharePanel(props: &SharePanelProps) -> Html {
     let status = use_state(String::new);
     let lang = use_state(|| Lang::Cli);
 
-    let make_link = {
-        let (session, link) = (props.session.clone(), link.clone());
-        move || {
-            let fragment = format!(
-                "#{}={}",
-                permalink::KEY,
-                permalink::encode(&session.emit(()))
-            );
-            let url = format!("{}{fragment}", page_url(""));
-            link.set(url.clone());
-            url
-        }
-    };
-    let on_copy = {
-        let (make_link, status) = (make_link.clone(), status.clone());
+    // "Copy link" and "Embed code" both make the link; the first also copies it.
+    let link_button = |copy: bool| {
+        let (session, link, status) = (props.session.clone(), link.clone(), status.clone());
         Callback::from(move |_| {
-            let url = make_link();
-            let status = status.clone();
+            let (session, link, status) = (session.emit(()), link.clone(), status.clone());
             spawn_local(async move {
-                status.set(match browser::copy(&url).await {
-                    Ok(()) => "Link copied: it reopens this exact moment.".into(),
-                    Err(e) => e,
-                });
+                let Some(url) = make_link(&session, &link, &status).await else {
+                    return;
+                };
+                if copy {
+                    status.set(match browser::copy(&url).await {
+                        Ok(()) => "Link copied: it reopens this exact moment.".into(),
+                        Err(e) => e,
+                    });
+                }
             });
         })
     };
@@ -181,8 +193,8 @@ pub fn SharePanel(props: &SharePanelProps) -> Html {
             <h2>{ "Share and export" }</h2>
             <p class="status" role="status" aria-live="polite">{ (*status).clone() }</p>
             <div class="row">
-                <button type="button" onclick={on_copy}>{ "Copy link" }</button>
-                <button type="button" onclick={let m = make_link.clone(); Callback::from(move |_| { m(); })}>{ "Embed code" }</button>
+                <button type="button" onclick={link_button(true)}>{ "Copy link" }</button>
+                <button type="button" onclick={link_button(false)}>{ "Embed code" }</button>
             </div>
             if !link.is_empty() {
                 <label>{ "Link to this moment" }

@@ -20,10 +20,23 @@ const MAX_ENCODED: usize = 2 * 1024 * 1024;
 const MAX_DECODED: usize = 8 * 1024 * 1024;
 
 /// Encodes a session as the value of the `s=` fragment key.
-pub fn encode(session: &Session) -> String {
-    let json = serde_json::to_vec(session).expect("a session always serialises");
-    let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
-    format!("{FORMAT}.{}", base64url::encode(&packed))
+pub async fn encode(session: &Session) -> Result<String, String> {
+    let packed = super::browser::deflate_raw(session_json(session).as_bytes()).await?;
+    Ok(packed_value(&packed))
+}
+
+/// The JSON a link carries. It goes through a `serde_json::Value` (so its keys come out sorted),
+/// here and in [`decode`]: the page already needs the `Value` writers and readers of every step
+/// type, and writing or reading the text directly would compile further copies of them (issue 7).
+pub fn session_json(session: &Session) -> String {
+    serde_json::to_value(session)
+        .expect("a session always serialises")
+        .to_string()
+}
+
+/// The `s=` value holding `packed`, the raw DEFLATE of a [`session_json`].
+pub fn packed_value(packed: &[u8]) -> String {
+    format!("{FORMAT}.{}", base64url::encode(packed))
 }
 
 /// Decodes the value of the `s=` fragment key. Every error says what is wrong with the link.
@@ -50,7 +63,10 @@ pub fn decode(value: &str) -> Result<Session, String> {
         miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_DECODED).map_err(|_| {
             "The link is truncated or damaged: its data does not decompress.".to_string()
         })?;
-    serde_json::from_slice(&json)
+    std::str::from_utf8(&json)
+        .map_err(|e| e.to_string())
+        .and_then(|text| serde_json::from_str(text).map_err(|e| e.to_string()))
+        .and_then(Session::from_json)
         .map_err(|e| format!("The link does not hold a valid session: {e}."))
 }
 
@@ -58,6 +74,15 @@ pub fn decode(value: &str) -> Result<Session, String> {
 mod tests {
     use super::*;
     use crate::share::session::ScenarioSource;
+
+    /// What [`encode`] makes in the browser, made natively.
+    fn link(session: &Session) -> String {
+        packed_value(&deflate(session_json(session).as_bytes()))
+    }
+
+    fn deflate(bytes: &[u8]) -> Vec<u8> {
+        miniz_oxide::deflate::compress_to_vec(bytes, 9)
+    }
 
     fn sample() -> Session {
         Session {
@@ -71,28 +96,25 @@ mod tests {
     #[test]
     fn round_trips() {
         let s = sample();
-        assert_eq!(decode(&encode(&s)).unwrap(), s);
+        assert_eq!(decode(&link(&s)).unwrap(), s);
     }
 
     #[test]
     fn refuses_newer_formats_by_name() {
-        let link = encode(&sample()).replacen("1.", "7.", 1);
-        assert!(decode(&link).unwrap_err().contains("format 7"));
+        let newer = link(&sample()).replacen("1.", "7.", 1);
+        assert!(decode(&newer).unwrap_err().contains("format 7"));
     }
 
     #[test]
     fn refuses_truncated_and_tampered_links() {
-        let link = encode(&sample());
-        let cut = &link[..link.len() / 2];
+        let good = link(&sample());
+        let cut = &good[..good.len() / 2];
         assert!(decode(cut).is_err());
-        assert!(decode(&link.replace('.', ""))
+        assert!(decode(&good.replace('.', ""))
             .unwrap_err()
             .contains("no format version"));
         assert!(decode("1.@@@").unwrap_err().contains("not base64url"));
-        let not_a_session = format!(
-            "1.{}",
-            base64url::encode(&miniz_oxide::deflate::compress_to_vec(b"[1,2]", 9))
-        );
+        let not_a_session = packed_value(&deflate(b"[1,2]"));
         assert!(decode(&not_a_session)
             .unwrap_err()
             .contains("valid session"));
@@ -101,10 +123,6 @@ mod tests {
     #[test]
     fn refuses_deeply_nested_json_without_overflowing() {
         let nested = "[".repeat(100_000);
-        let link = format!(
-            "1.{}",
-            base64url::encode(&miniz_oxide::deflate::compress_to_vec(nested.as_bytes(), 9))
-        );
-        assert!(decode(&link).is_err());
+        assert!(decode(&packed_value(&deflate(nested.as_bytes()))).is_err());
     }
 }

@@ -176,9 +176,12 @@ pub fn PolicyEditor(props: &PolicyProps) -> Html {
     };
     let d = &*draft;
     let lambda = d.mode == "lambda";
+    // ASCII only, as the settings' ids (no Unicode tables in the bundle).
     let mode_id = format!(
         "policy-mode-{}",
-        props.worker.replace(|c: char| !c.is_alphanumeric(), "-")
+        props
+            .worker
+            .replace(|c: char| !c.is_ascii_alphanumeric(), "-")
     );
     html! {
         <form class="policy-form" {onsubmit}>
