@@ -19,10 +19,10 @@
 //                           --heap-seconds of play at 1000x.
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from './lib/server.mjs';
+import { permalink } from './lib/permalink.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -49,13 +49,6 @@ const quantile = (xs, q) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
 };
-
-/** A permalink fragment (`#s=1.…`) holding an inline scenario: raw DEFLATE + base64url JSON. */
-function permalink(scenario, { playhead = 0, speed = 1000 } = {}) {
-  const session = { scenario, actions: [], playhead, speed };
-  const packed = zlib.deflateRawSync(Buffer.from(JSON.stringify(session)), { level: 9 });
-  return `#s=1.${packed.toString('base64url')}`;
-}
 
 /** 5,000 messages at once and 50 slow workers: the frame-time load (steady ~5,000 in the system). */
 function crowdScenario() {

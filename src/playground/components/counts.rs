@@ -12,8 +12,9 @@ pub fn count_tiles(counts: &[(Look, usize)], label: String) -> Html {
         <ul class="counts" aria-label={label}>
             { for counts.iter().map(|(look, n)| html! {
                 <li class="count-tile" data-look={look.key()}>
-                    <span class="count-badge">{ badge(*look) }</span>
+                    <span class="count-badge" aria-hidden="true">{ badge(*look) }</span>
                     <span class="count-n">{ group(*n as u64) }</span>
+                    { " " }
                     <span class="count-label">{ look.words() }</span>
                 </li>
             }) }
