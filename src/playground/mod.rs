@@ -122,12 +122,10 @@ const SUMMARY_REFRESH_MS: f64 = 250.0;
 #[derive(Default)]
 struct Cache {
     stage: Stage,
-    /// Wall time the event log and the chart were last brought up to date.
-    summaries_at: f64,
-    /// The event log as drawn.
-    log: Versioned<Vec<Entry>>,
-    /// The samples drawn (how many, the latest's time) and the chart's points.
-    samples: (usize, Millis, Versioned<Vec<Depth>>),
+    /// The event log as drawn, and the wall time it was brought up to date.
+    log: (f64, Versioned<Vec<Entry>>),
+    /// The chart as drawn: when, from which samples ([`samples_key`]), its points.
+    chart: (f64, (usize, Millis), Versioned<Vec<Depth>>),
     /// The scenario, shared with the Share panel: copied once per opened session (opening a
     /// scenario or importing a session forgets it).
     scenario: Option<Rc<Scenario>>,
@@ -137,23 +135,30 @@ struct Cache {
 impl Cache {
     /// Whether the log or the chart shows less than the session holds.
     fn behind(&self, s: &Session) -> bool {
-        self.log != s.journal.log || (self.samples.0, self.samples.1) != samples_key(s)
+        self.log.1 != s.journal.log || self.chart.1 != samples_key(s)
     }
 
-    /// Brings the log and the chart up to date, at once when the clock is stopped, else at
-    /// most every [`SUMMARY_REFRESH_MS`] (the frame loop redraws once it is due).
+    /// Brings the log and the chart up to date: at once when the clock is stopped; while it
+    /// runs, each at most every [`SUMMARY_REFRESH_MS`] and not both in one frame, which would
+    /// make that frame a long one (the frame loop redraws while one is behind).
     fn refresh_summaries(&mut self, s: &Session) {
         let wall = js_sys::Date::now();
-        if !self.behind(s) || (s.playing() && wall - self.summaries_at < SUMMARY_REFRESH_MS) {
-            return;
+        let playing = s.playing();
+        let due = |at: f64, behind: bool| behind && (!playing || wall - at >= SUMMARY_REFRESH_MS);
+        let log = due(self.log.0, self.log.1 != s.journal.log);
+        let chart = due(self.chart.0, self.chart.1 != samples_key(s));
+        let (log, chart) = match (log, chart) {
+            (true, true) if playing => (self.log.0 <= self.chart.0, self.chart.0 < self.log.0),
+            both => both,
+        };
+        if log {
+            self.log = (wall, s.journal.log.clone());
         }
-        self.summaries_at = wall;
-        self.log.clone_from(&s.journal.log);
-        let key = samples_key(s);
-        if (self.samples.0, self.samples.1) != key {
-            (self.samples.0, self.samples.1) = key;
+        if chart {
             let samples = &s.world().metrics().samples;
-            self.samples.2.update(|v| *v = Depth::series(samples));
+            self.chart.0 = wall;
+            self.chart.1 = samples_key(s);
+            self.chart.2.update(|v| *v = Depth::series(samples));
         }
     }
 }
@@ -336,7 +341,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     let mut c = cache.borrow_mut();
     c.stage = Stage::build(s.world(), &s.journal, &c.stage);
     c.refresh_summaries(&s);
-    let (samples, log) = (c.samples.2.clone(), c.log.clone());
+    let (samples, log) = (c.chart.2.clone(), c.log.1.clone());
     let effects = refresh_effects(&mut c, &s);
     let tally = tally(&s);
     let scenario_rc = c

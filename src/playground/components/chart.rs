@@ -15,7 +15,7 @@ const H: f64 = 1200.0;
 
 /// The most points a line has: the chart is a few hundred pixels wide, and each point is text
 /// the browser parses and draws again whenever a sample arrives.
-pub const MAX_POINTS: usize = 240;
+pub const MAX_POINTS: usize = 120;
 
 /// The series drawn: name and CSS class (colour and dash); their values are [`Depth::values`].
 const SERIES: [(&str, &str); 4] = [
