@@ -4,7 +4,9 @@
 // figure. Benchmarks, not tests: they print what they measure (or `name=unmeasured (reason)`)
 // and the exit code is 0 unless the page cannot be driven at all.
 //
-//   node e2e/perf.mjs [--dist DIR] [--frames-seconds 10] [--heap-seconds 60]
+//   node e2e/perf.mjs [--dist DIR] [--frames-seconds 10] [--heap-seconds 60] [--only PARTS]
+//
+// --only takes a comma-separated list of parts (tti, frames, seek, heap) and runs just those.
 //
 // Figures (medians of the runs noted; the machine is whatever runs it):
 //   time_to_interactive_ms  cold cache (a fresh browser context), navigation start to the
@@ -17,20 +19,28 @@
 //                           --heap-seconds of play at 1000x.
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from './lib/server.mjs';
+import { permalink } from './lib/permalink.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
 const args = process.argv.slice(2);
-const opt = { dist: path.join(repo, 'dist'), framesSeconds: 10, heapSeconds: 60 };
+const PARTS = ['tti', 'frames', 'seek', 'heap'];
+const opt = { dist: path.join(repo, 'dist'), framesSeconds: 10, heapSeconds: 60, only: PARTS };
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--dist') opt.dist = path.resolve(args[++i]);
   else if (args[i] === '--frames-seconds') opt.framesSeconds = Number(args[++i]);
   else if (args[i] === '--heap-seconds') opt.heapSeconds = Number(args[++i]);
+  else if (args[i] === '--only') opt.only = args[++i].split(',');
 }
+const unknown = opt.only.filter((p) => !PARTS.includes(p));
+if (unknown.length > 0) {
+  console.error(`perf: unknown part(s) ${unknown.join(', ')}: --only takes ${PARTS.join(', ')}`);
+  process.exit(1);
+}
+const runs = (part) => opt.only.includes(part);
 
 const figure = (name, value) => console.log(`${name}=${value}`);
 const unmeasured = (name, why) => figure(name, `unmeasured (${String(why).split('\n')[0]})`);
@@ -39,13 +49,6 @@ const quantile = (xs, q) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
 };
-
-/** A permalink fragment (`#s=1.…`) holding an inline scenario: raw DEFLATE + base64url JSON. */
-function permalink(scenario, { playhead = 0, speed = 1000 } = {}) {
-  const session = { scenario, actions: [], playhead, speed };
-  const packed = zlib.deflateRawSync(Buffer.from(JSON.stringify(session)), { level: 9 });
-  return `#s=1.${packed.toString('base64url')}`;
-}
 
 /** 5,000 messages at once and 50 slow workers: the frame-time load (steady ~5,000 in the system). */
 function crowdScenario() {
@@ -174,7 +177,7 @@ const fresh = async () => {
 };
 
 // Time to interactive: cold cache each time (a new context has an empty cache).
-try {
+if (runs('tti')) try {
   const times = [];
   for (let run = 0; run < 3; run++) {
     const { context, page } = await fresh();
@@ -188,7 +191,7 @@ try {
 }
 
 // Frames: 5,000 messages, 50 workers, 1000x.
-try {
+if (runs('frames')) try {
   const { context, page } = await fresh();
   await page.goto(`${server.url}?speed=1000&autoplay=1${permalink(crowdScenario())}`);
   await interactive(page);
@@ -207,7 +210,7 @@ try {
 }
 
 // Seek within a one-hour session: open it at its end (the playhead at 1 h), then seek around.
-try {
+if (runs('seek')) try {
   const { context, page } = await fresh();
   const opened = Date.now();
   await page.goto(`${server.url}${permalink(hourScenario(), { playhead: 3_600_000, speed: 1 })}`);
@@ -240,7 +243,7 @@ try {
 }
 
 // Memory: play the crowd at 1000x for --heap-seconds; JS heap + wasm memory before and after.
-try {
+if (runs('heap')) try {
   const { context, page } = await fresh();
   const cdp = await context.newCDPSession(page);
   await page.goto(`${server.url}?speed=1000&autoplay=1${permalink(crowdScenario())}`);

@@ -21,7 +21,7 @@ use crate::share::launch::Theme;
 use crate::share::panel::SharePanel;
 use crate::share::session::Session as SharedSession;
 use crate::share::snippets::QueueSpec;
-use components::chart::DepthChart;
+use components::chart::{Depth, DepthChart};
 use components::controls::Controls;
 use components::counters::{Counters, Tally};
 use components::dlq::DeadLetterPanel;
@@ -34,12 +34,12 @@ use components::send_form::SendPanel;
 use components::settings::Settings;
 use components::worker_lane::WorkerLane;
 use drag::{Gesture, Press};
-use journal::Versioned;
+use journal::{Entry, Versioned};
 use link::Link;
 use session::{SendForm, Session, Slot};
 use sqs_engine::{Millis, Request};
 use sqs_sim::command::SimAction;
-use sqs_sim::{Effect, Sample, Scenario, Step};
+use sqs_sim::{Effect, Scenario, Step};
 use stage::{Look, Stage};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -113,13 +113,54 @@ struct Ui {
 /// What a pointer event does to the gesture; a drop returns the (worker, message) to deliver.
 type PointerStep = fn(&mut Ui, (f64, f64)) -> Option<(String, String)>;
 
+/// While the clock runs, the event log and the depth chart redraw at most this often (wall
+/// milliseconds): at high speed more lines arrive every frame than the log shows, and redrawing
+/// them and the chart 60 times a second is both a blur to read and most of a frame's work.
+const SUMMARY_REFRESH_MS: f64 = 250.0;
+
 /// Last frame's derived data, kept so that unchanged lists are not rebuilt or re-diffed.
 #[derive(Default)]
 struct Cache {
     stage: Stage,
-    samples: (usize, Millis, Versioned<Vec<Sample>>),
+    /// The event log as drawn, and the wall time it was brought up to date.
+    log: (f64, Versioned<Vec<Entry>>),
+    /// The chart as drawn: when, from which samples ([`samples_key`]), its points.
+    chart: (f64, (usize, Millis), Versioned<Vec<Depth>>),
+    /// The scenario, shared with the Share panel: copied once per opened session (opening a
+    /// scenario or importing a session forgets it).
     scenario: Option<Rc<Scenario>>,
     effects: (usize, Versioned<Vec<Effect>>),
+}
+
+impl Cache {
+    /// Whether the log or the chart shows less than the session holds.
+    fn behind(&self, s: &Session) -> bool {
+        self.log.1 != s.journal.log || self.chart.1 != samples_key(s)
+    }
+
+    /// Brings the log and the chart up to date: at once when the clock is stopped; while it
+    /// runs, each at most every [`SUMMARY_REFRESH_MS`] and not both in one frame, which would
+    /// make that frame a long one (the frame loop redraws while one is behind).
+    fn refresh_summaries(&mut self, s: &Session) {
+        let wall = js_sys::Date::now();
+        let playing = s.playing();
+        let due = |at: f64, behind: bool| behind && (!playing || wall - at >= SUMMARY_REFRESH_MS);
+        let log = due(self.log.0, self.log.1 != s.journal.log);
+        let chart = due(self.chart.0, self.chart.1 != samples_key(s));
+        let (log, chart) = match (log, chart) {
+            (true, true) if playing => (self.log.0 <= self.chart.0, self.chart.0 < self.log.0),
+            both => both,
+        };
+        if log {
+            self.log = (wall, s.journal.log.clone());
+        }
+        if chart {
+            let samples = &s.world().metrics().samples;
+            self.chart.0 = wall;
+            self.chart.1 = samples_key(s);
+            self.chart.2.update(|v| *v = Depth::series(samples));
+        }
+    }
 }
 
 /// Properties of [`Playground`].
@@ -159,16 +200,21 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     let cache = use_mut_ref(Cache::default);
     let redraw = use_force_update();
     let container = use_node_ref();
+    let catalogue = use_memo((), |_| scenarios::catalogue());
 
     let dispatch = use_callback((), {
         let (session, ui, cache, redraw) =
             (session.clone(), ui.clone(), cache.clone(), redraw.clone());
         move |action: Action, _| {
+            let opens = matches!(action, Action::Open(_));
             let changed = {
                 let mut s = session.borrow_mut();
                 let mut u = ui.borrow_mut();
                 handle(&mut s, &mut u, &cache.borrow().stage, action)
             };
+            if opens {
+                cache.borrow_mut().scenario = None;
+            }
             if changed {
                 redraw.force_update();
             }
@@ -195,7 +241,8 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     }));
 
     let on_frame = use_callback((), {
-        let (session, ui, redraw) = (session.clone(), ui.clone(), redraw.clone());
+        let (session, ui, cache, redraw) =
+            (session.clone(), ui.clone(), cache.clone(), redraw.clone());
         let posted = posted.clone();
         move |wall: f64, _| {
             if host {
@@ -216,8 +263,9 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                 s.journal.announcement().len(),
             );
             let dragging = matches!(ui.borrow().gesture, Gesture::Dragging(_));
+            let behind = cache.borrow().behind(&s);
             drop(s);
-            if before != after || dragging {
+            if before != after || dragging || behind {
                 redraw.force_update();
             }
         }
@@ -238,7 +286,8 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         move |(), _| session.borrow().world().metrics().samples.clone()
     });
     let on_import = use_callback((), {
-        let (session, ui, redraw) = (session.clone(), ui.clone(), redraw.clone());
+        let (session, ui, cache, redraw) =
+            (session.clone(), ui.clone(), cache.clone(), redraw.clone());
         move |shared: SharedSession, _| {
             let restored = Session::restore(&shared);
             let mut s = session.borrow_mut();
@@ -246,6 +295,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                 Ok(fresh) => {
                     *s = fresh;
                     *ui.borrow_mut() = Ui::default();
+                    cache.borrow_mut().scenario = None;
                 }
                 Err(e) => s.report(
                     Slot::Scenario,
@@ -289,14 +339,20 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     let s = session.borrow();
     let u = ui.borrow();
     let mut c = cache.borrow_mut();
-    let stage = Stage::build(s.world(), &s.journal, &c.stage);
-    c.stage = stage.clone();
-    let samples = refresh_samples(&mut c, &s);
+    c.stage = Stage::build(s.world(), &s.journal, &c.stage);
+    c.refresh_summaries(&s);
+    let (samples, log) = (c.chart.2.clone(), c.log.1.clone());
     let effects = refresh_effects(&mut c, &s);
     let tally = tally(&s);
-    let scenario_rc = refresh_scenario(&mut c, s.scenario());
+    let scenario_rc = c
+        .scenario
+        .get_or_insert_with(|| Rc::new(s.scenario().clone()))
+        .clone();
     drop(c);
-    flip::use_flip(container.clone(), placement(&stage));
+    // The actions and callbacks above only read the cache while this render holds it.
+    let c = cache.borrow();
+    let stage = &c.stage;
+    flip::use_flip(container.clone(), placement(stage));
 
     let queue_name = stage.queue.as_ref().map(|q| q.name.clone());
     let queue_url = queue_name
@@ -363,7 +419,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
             ref={container} {onpointermove} {onpointerup} {onpointercancel}>
             <header class="topbar">
                 <h1 class="brand">{ "SQS Playground" }</h1>
-                <ScenarioPicker entries={scenarios::catalogue()} current={scenario.id.clone()}
+                <ScenarioPicker entries={catalogue} current={scenario.id.clone()}
                     error={s.error(&Slot::Scenario).map(str::to_string)} dispatch={dispatch.clone()} />
                 <Controls now={stage.now} horizon={s.horizon()} playing={s.playing()} speed={s.speed()}
                     error={s.error(&Slot::Clock).map(str::to_string)} dispatch={dispatch.clone()} />
@@ -380,9 +436,9 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                     }
                 </div>
                 <div class="col col-stage">
-                    <QueuePanel queue={stage.queue.clone()} place={stage.queued.clone()} leaving={stage.leaving.clone()}
+                    <QueuePanel queue={stage.queue.clone()} place={stage.queued.clone()} crowd={stage.crowd} leaving={stage.leaving.clone()}
                         selected={u.selected.clone()} {pick} {note} dispatch={dispatch.clone()} />
-                    <section class="panel workers" aria-label="Workers">
+                    <section class={classes!("panel", "workers", stage.crowd.is_some().then_some("crowded"))} aria-label="Workers">
                         <header class="panel-head">
                             <h2>{ "Workers" }</h2>
                             if !embed { <button onclick={add_worker}>{ "Add worker" }</button> }
@@ -412,11 +468,11 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                 <div class="col col-side">
                     <Counters {tally} />
                     { for history }
-                    <EventLog log={s.journal.log.clone()} dispatch={dispatch.clone()} />
+                    <EventLog {log} dispatch={dispatch.clone()} />
                     <DepthChart {samples} />
                     <LedgerPanel {effects} />
                     if !embed {
-                        <SharePanel session={shared} scenario={scenario_rc} queue={queue_spec(&stage)}
+                        <SharePanel session={shared} scenario={scenario_rc} queue={queue_spec(stage)}
                             events={events} samples={all_samples} {on_import} />
                     }
                 </div>
@@ -521,15 +577,11 @@ fn placement(stage: &Stage) -> u64 {
     h.finish()
 }
 
-fn refresh_samples(c: &mut Cache, s: &Session) -> Versioned<Vec<Sample>> {
+/// Which samples the World holds: how many, and the latest's time (they are folded, so the
+/// count alone can repeat).
+fn samples_key(s: &Session) -> (usize, Millis) {
     let samples = &s.world().metrics().samples;
-    let key = (samples.len(), samples.last().map_or(0, |x| x.at));
-    if (c.samples.0, c.samples.1) != key {
-        c.samples.0 = key.0;
-        c.samples.1 = key.1;
-        c.samples.2.update(|v| v.clone_from(samples));
-    }
-    c.samples.2.clone()
+    (samples.len(), samples.last().map_or(0, |x| x.at))
 }
 
 fn refresh_effects(c: &mut Cache, s: &Session) -> Versioned<Vec<Effect>> {
@@ -557,18 +609,6 @@ fn tally(s: &Session) -> Tally {
             .map(|(a, n)| format!("{a} {n}"))
             .collect::<Vec<_>>()
             .join(", "),
-    }
-}
-
-/// The scenario, shared with the Share panel (the same `Rc` while it does not change).
-fn refresh_scenario(c: &mut Cache, scenario: &Scenario) -> Rc<Scenario> {
-    match &c.scenario {
-        Some(rc) if **rc == *scenario => rc.clone(),
-        _ => {
-            let rc = Rc::new(scenario.clone());
-            c.scenario = Some(rc.clone());
-            rc
-        }
     }
 }
 

@@ -16,7 +16,7 @@ pub const SANDBOX_FIFO: &str = "sandbox-fifo";
 const SANDBOX_MAX_RECEIVES: u32 = 3;
 
 /// One entry of the scenario picker.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
     /// The id (`?scenario=<id>`).
     pub id: String,

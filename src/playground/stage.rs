@@ -7,11 +7,16 @@ use super::format::secs_left;
 use super::journal::Journal;
 use sqs_engine::view::{MessageState, MessageView};
 use sqs_engine::Millis;
-use sqs_sim::{WorkerStatus, WorkerView, World};
+use sqs_sim::{WorkerPolicy, WorkerStatus, WorkerView, World};
 use std::collections::{HashMap, HashSet};
 
-/// More cards than this in one place are drawn as counts per state.
+/// More messages than this on the stage (the queue, the workers and the dead-letter queue
+/// together) are drawn as counts per state and per worker: thousands of cards can be neither
+/// read nor redrawn 60 times a second.
 pub const MAX_CARDS: usize = 200;
+/// Cards fading out at once in one place: enough to follow a delete; at high speed more
+/// deletes than this per second-and-a-half are a blur anyway.
+const MAX_LEAVING: usize = 6;
 
 /// How a card looks: each has its colour and its shape or badge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -111,37 +116,31 @@ impl Card {
     }
 }
 
-/// A place with messages: the cards, or counts per look when there are too many to draw.
+/// A place with messages: their cards, or (on a crowded stage) how many there are per look.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Place {
-    /// Cards, in the engine's order (empty when aggregated).
+    /// Cards, in the engine's order (empty when counted).
     pub cards: Vec<Card>,
     /// How many messages are here.
     pub total: usize,
-    /// Counts per look, set when aggregated.
+    /// Counts per look (none zero), set on a crowded stage instead of cards.
     pub counts: Vec<(Look, usize)>,
 }
 
 impl Place {
-    fn new(cards: Vec<Card>) -> Place {
-        let total = cards.len();
-        if total <= MAX_CARDS {
-            return Place {
-                cards,
-                total,
-                counts: Vec::new(),
-            };
-        }
-        let mut counts: Vec<(Look, usize)> = Vec::new();
-        for card in &cards {
-            match counts.iter_mut().find(|(look, _)| *look == card.look) {
-                Some((_, n)) => *n += 1,
-                None => counts.push((card.look, 1)),
-            }
-        }
+    fn drawn(cards: Vec<Card>) -> Place {
         Place {
+            total: cards.len(),
+            cards,
+            counts: Vec::new(),
+        }
+    }
+
+    fn counted(counts: impl IntoIterator<Item = (Look, usize)>) -> Place {
+        let counts: Vec<(Look, usize)> = counts.into_iter().filter(|(_, n)| *n > 0).collect();
+        Place {
+            total: counts.iter().map(|(_, n)| n).sum(),
             cards: Vec::new(),
-            total,
             counts,
         }
     }
@@ -150,13 +149,85 @@ impl Place {
     pub fn aggregated(&self) -> bool {
         !self.counts.is_empty()
     }
+
+    /// How many of its messages look this way.
+    pub fn count(&self, look: Look) -> usize {
+        if self.aggregated() {
+            self.counts
+                .iter()
+                .filter(|(l, _)| *l == look)
+                .map(|(_, n)| n)
+                .sum()
+        } else {
+            self.cards.iter().filter(|c| c.look == look).count()
+        }
+    }
+}
+
+/// A crowded stage's messages per state (they add up to every message of the queue and its
+/// dead-letter queue), from SQS's own counts: ApproximateNumberOfMessages (visible, FIFO
+/// messages waiting behind their group included), ...NotVisible (in flight), ...Delayed, and
+/// the dead-letter queue's messages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Crowd {
+    /// Hidden by a delay.
+    pub delayed: usize,
+    /// Receivable.
+    pub visible: usize,
+    /// Received, hidden for their visibility timeout.
+    pub in_flight: usize,
+    /// In the dead-letter queue.
+    pub dead_letter: usize,
+}
+
+impl Crowd {
+    /// Every message counted.
+    pub fn total(&self) -> usize {
+        self.delayed + self.visible + self.in_flight + self.dead_letter
+    }
+
+    /// The counts with the look that stands for each state, in lifecycle order.
+    pub fn by_look(&self) -> [(Look, usize); 4] {
+        [
+            (Look::Delayed, self.delayed),
+            (Look::Visible, self.visible),
+            (Look::InFlight, self.in_flight),
+            (Look::DeadLetter, self.dead_letter),
+        ]
+    }
+}
+
+/// A worker as its lane draws it: the World's view less what changes with every call it makes
+/// (its holdings are drawn through the lane's place), so that a lane redraws only when
+/// something it shows changes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Worker {
+    /// Its name.
+    pub name: String,
+    /// Its policy.
+    pub policy: WorkerPolicy,
+    /// What it is doing.
+    pub status: WorkerStatus,
+    /// Faults armed for its next job.
+    pub armed_faults: Vec<String>,
+}
+
+impl From<WorkerView> for Worker {
+    fn from(view: WorkerView) -> Worker {
+        Worker {
+            name: view.name,
+            policy: view.policy,
+            status: view.status,
+            armed_faults: view.armed_faults,
+        }
+    }
 }
 
 /// A worker lane.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Lane {
-    /// The worker (its `holding` is drawn through `place`).
-    pub worker: WorkerView,
+    /// The worker.
+    pub worker: Worker,
     /// The messages it holds.
     pub place: Place,
     /// Its messages just deleted, fading out.
@@ -170,7 +241,8 @@ pub struct QueueInfo {
     pub name: String,
     /// Whether it is a FIFO queue.
     pub fifo: bool,
-    /// GetQueueAttributes(All), as the engine answers.
+    /// GetQueueAttributes(All) as the engine answers, less the message counts (they change
+    /// every frame; the places hold them), so that the settings redraw only when they change.
     pub attributes: Vec<(String, String)>,
 }
 
@@ -203,6 +275,8 @@ pub struct Stage {
     pub unheld: Place,
     /// The dead-letter queue's messages.
     pub dead: Place,
+    /// Set when there are more than [`MAX_CARDS`] messages: every place is counted, not drawn.
+    pub crowd: Option<Crowd>,
 }
 
 impl Stage {
@@ -210,16 +284,17 @@ impl Stage {
     /// drawn fading out where it was.
     pub fn build(world: &World, journal: &Journal, previous: &Stage) -> Stage {
         let now = world.now();
-        let (queue_name, dlq) = roles(world);
+        let workers = world.workers();
+        let (queue_name, dlq) = roles(world, &workers);
         let Some(name) = queue_name else {
             return Stage {
                 now,
-                lanes: lanes_without_queue(world),
+                lanes: lanes_without_queue(workers),
                 ..Stage::default()
             };
         };
         let engine = world.engine();
-        let attributes: Vec<(String, String)> = engine
+        let mut attributes: Vec<(String, String)> = engine
             .attributes(&name)
             .unwrap_or_default()
             .into_iter()
@@ -227,7 +302,31 @@ impl Stage {
         let fifo = attributes
             .iter()
             .any(|(k, v)| k == "FifoQueue" && v == "true");
-        let messages = engine.messages(&name);
+        let [visible, in_flight, delayed] = COUNTS.map(|c| count(&attributes, c));
+        attributes.retain(|(k, _)| !COUNTS.contains(&k.as_str()));
+        let dead_letter = dlq.as_deref().map_or(0, |q| {
+            let attributes: Vec<(String, String)> = engine
+                .attributes(q)
+                .unwrap_or_default()
+                .into_iter()
+                .collect();
+            COUNTS.iter().map(|c| count(&attributes, c)).sum()
+        });
+        let queue = QueueInfo {
+            name,
+            fifo,
+            attributes,
+        };
+        let crowd = Crowd {
+            delayed,
+            visible,
+            in_flight,
+            dead_letter,
+        };
+        if crowd.total() > MAX_CARDS {
+            return Stage::crowded(world, workers, queue, dlq, crowd);
+        }
+        let messages = engine.messages(&queue.name);
         let card = |m: &MessageView, look| card(m, look, now, journal);
 
         let mut queued = Vec::new();
@@ -244,8 +343,7 @@ impl Stage {
         }
 
         let mut claimed = HashSet::new();
-        let lanes = world
-            .workers()
+        let lanes = workers
             .into_iter()
             .map(|worker| {
                 let mut cards = Vec::new();
@@ -287,8 +385,8 @@ impl Stage {
                 }
                 let leaving = departed(journal, previous, Some(&worker.name));
                 Lane {
-                    worker,
-                    place: Place::new(cards),
+                    worker: worker.into(),
+                    place: Place::drawn(cards),
                     leaving,
                 }
             })
@@ -310,17 +408,62 @@ impl Stage {
 
         Stage {
             now,
-            queue: Some(QueueInfo {
-                name,
-                fifo,
-                attributes,
-            }),
+            queue: Some(queue),
             dlq,
-            queued: Place::new(queued),
+            queued: Place::drawn(queued),
             leaving: departed(journal, previous, None),
             lanes,
-            unheld: Place::new(unheld),
-            dead: Place::new(dead),
+            unheld: Place::drawn(unheld),
+            dead: Place::drawn(dead),
+            crowd: None,
+        }
+    }
+
+    /// The stage as counts: per state from SQS's counts, per worker from what each holds (a
+    /// message counts as in flight on the lane of the worker that received it last, as the
+    /// World tracks it, else as a lost lease while that worker still works on it). Reads no
+    /// message: its cost does not grow with the queue.
+    fn crowded(
+        world: &World,
+        workers: Vec<WorkerView>,
+        queue: QueueInfo,
+        dlq: Option<String>,
+        crowd: Crowd,
+    ) -> Stage {
+        let lanes: Vec<Lane> = workers
+            .into_iter()
+            .map(|worker| {
+                let name = worker.name.as_str();
+                let leased = worker
+                    .holding
+                    .iter()
+                    .filter(|h| world.holder_of(&h.message_id) == Some(name))
+                    .count();
+                let lost = match worker.status {
+                    WorkerStatus::Dead => 0,
+                    _ => worker.holding.len() - leased,
+                };
+                Lane {
+                    place: Place::counted([(Look::InFlight, leased), (Look::Stale, lost)]),
+                    worker: worker.into(),
+                    leaving: Vec::new(),
+                }
+            })
+            .collect();
+        let claimed: usize = lanes.iter().map(|l| l.place.count(Look::InFlight)).sum();
+        Stage {
+            now: world.now(),
+            queue: Some(queue),
+            dlq,
+            queued: Place::counted([
+                (Look::Delayed, crowd.delayed),
+                (Look::Visible, crowd.visible),
+            ]),
+            leaving: Vec::new(),
+            lanes,
+            unheld: Place::counted([(Look::InFlight, crowd.in_flight.saturating_sub(claimed))]),
+            dead: Place::counted([(Look::DeadLetter, crowd.dead_letter)]),
+            crowd: Some(crowd),
         }
     }
 
@@ -342,6 +485,22 @@ impl Stage {
             .chain(self.lanes.iter().map(|l| &l.place))
             .flat_map(|p| p.cards.iter())
     }
+}
+
+/// GetQueueAttributes' message counts: visible, in flight, delayed.
+const COUNTS: [&str; 3] = [
+    "ApproximateNumberOfMessages",
+    "ApproximateNumberOfMessagesNotVisible",
+    "ApproximateNumberOfMessagesDelayed",
+];
+
+/// A count attribute's value (0 if absent).
+fn count(attributes: &[(String, String)], name: &str) -> usize {
+    attributes
+        .iter()
+        .find(|(k, _)| k == name)
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0)
 }
 
 /// Whether the engine's in-flight message is hidden under this receipt handle.
@@ -398,7 +557,7 @@ fn departed(journal: &Journal, previous: &Stage, lane: Option<&str>) -> Vec<Card
             .chain(previous.leaving.iter())
             .collect(),
     };
-    journal
+    let mut leaving: Vec<Card> = journal
         .departures
         .iter()
         .filter_map(|d| {
@@ -412,16 +571,17 @@ fn departed(journal: &Journal, previous: &Stage, lane: Option<&str>) -> Vec<Card
             job: None,
             ..(*c).clone()
         })
-        .collect()
+        .collect();
+    leaving.drain(..leaving.len().saturating_sub(MAX_LEAVING));
+    leaving
 }
 
 /// Lanes when there is no queue yet (nothing to hold).
-fn lanes_without_queue(world: &World) -> Vec<Lane> {
-    world
-        .workers()
+fn lanes_without_queue(workers: Vec<WorkerView>) -> Vec<Lane> {
+    workers
         .into_iter()
         .map(|worker| Lane {
-            worker,
+            worker: worker.into(),
             place: Place::default(),
             leaving: Vec::new(),
         })
@@ -430,7 +590,7 @@ fn lanes_without_queue(world: &World) -> Vec<Lane> {
 
 /// Which queue the stage shows and its dead-letter queue: the queue the first worker consumes,
 /// else the first queue with a RedrivePolicy, else the first queue that is nobody's DLQ.
-fn roles(world: &World) -> (Option<String>, Option<String>) {
+fn roles(world: &World, workers: &[WorkerView]) -> (Option<String>, Option<String>) {
     let engine = world.engine();
     let names = engine.queue_names();
     let target = |queue: &str| -> Option<String> {
@@ -443,11 +603,11 @@ fn roles(world: &World) -> (Option<String>, Option<String>) {
             .cloned()
     };
     let dlqs: HashSet<String> = names.iter().filter_map(|n| target(n)).collect();
-    let consumed = world
-        .workers()
-        .into_iter()
-        .map(|w| w.policy.queue)
-        .find(|q| names.contains(q) && !dlqs.contains(q));
+    let consumed = workers
+        .iter()
+        .map(|w| &w.policy.queue)
+        .find(|q| names.contains(q) && !dlqs.contains(*q))
+        .cloned();
     let main = consumed
         .or_else(|| names.iter().find(|n| target(n).is_some()).cloned())
         .or_else(|| names.iter().find(|n| !dlqs.contains(*n)).cloned())
@@ -493,16 +653,74 @@ mod tests {
     }
 
     #[test]
-    fn crowded_places_become_counts() {
-        let mut cards = vec![card(Look::Visible, None, 0); MAX_CARDS];
-        assert!(!Place::new(cards.clone()).aggregated());
-        cards.push(card(Look::Delayed, Some(1), 0));
-        let place = Place::new(cards);
+    fn counted_places_skip_empty_looks() {
+        let place = Place::counted([(Look::Delayed, 0), (Look::Visible, 3)]);
         assert!(place.aggregated());
-        assert_eq!(place.total, MAX_CARDS + 1);
-        assert_eq!(
-            place.counts,
-            vec![(Look::Visible, MAX_CARDS), (Look::Delayed, 1)]
+        assert_eq!(place.total, 3);
+        assert_eq!(place.counts, vec![(Look::Visible, 3)]);
+        assert_eq!(place.count(Look::Visible), 3);
+        assert_eq!(place.count(Look::Delayed), 0);
+        assert!(!Place::counted([(Look::InFlight, 0)]).aggregated());
+    }
+
+    /// A queue `orders` with a dead-letter queue after 1 receive; `sent` messages, one in ten
+    /// delayed; two workers that take 100 s per message and fail the first job.
+    fn world(sent: usize) -> World {
+        let json = format!(
+            r#"{{"title": "t", "seed": 1, "steps": [
+            {{"call": "CreateQueue", "input": {{"QueueName": "orders-dlq"}}}},
+            {{"call": "CreateQueue", "input": {{"QueueName": "orders", "Attributes": {{"VisibilityTimeout": "30",
+                "RedrivePolicy": "{{\"deadLetterTargetArn\":\"arn:aws:sqs:us-east-1:000000000000:orders-dlq\",\"maxReceiveCount\":\"1\"}}"}}}}}},
+            {{"sim": "AddProducer", "input": {{"name": "P", "queue": "orders", "every": 0.001, "count": {now}, "body": "m-{{n}}"}}}},
+            {{"sim": "AddProducer", "input": {{"name": "D", "queue": "orders", "every": 0.001, "count": {later}, "body": "d-{{n}}", "delay_seconds": 900}}}},
+            {{"sim": "AddWorker", "input": {{"name": "Worker 1", "policy": {{"queue": "orders", "wait_time_seconds": 20, "processing": {{"kind": "Fixed", "seconds": 100}}}}}}}},
+            {{"sim": "AddWorker", "input": {{"name": "Worker 2", "policy": {{"queue": "orders", "wait_time_seconds": 20, "processing": {{"kind": "Fixed", "seconds": 100}}}}}}}},
+            {{"advance": 600}}
+        ]}}"#,
+            now = sent - sent / 10,
+            later = sent / 10,
         );
+        let scenario = sqs_sim::Scenario::parse("crowd", &json).expect("parses");
+        let mut world = World::load(&scenario).expect("loads");
+        // Long enough for a worker's job to outlast its 30 s lease: the message goes back, is
+        // received again past maxReceiveCount and moves to the dead-letter queue.
+        world.advance_to(200_000);
+        world
+    }
+
+    #[test]
+    fn a_stage_with_more_messages_than_cards_is_counted_per_state_and_per_worker() {
+        let world = world(MAX_CARDS * 3);
+        let stage = Stage::build(&world, &Journal::default(), &Stage::default());
+        let crowd = stage.crowd.expect("crowded");
+        let deleted = world.metrics().deleted as usize;
+        assert_eq!(crowd.total(), MAX_CARDS * 3 - deleted);
+        assert_eq!(crowd.delayed, MAX_CARDS * 3 / 10);
+        assert!(crowd.dead_letter > 0 && crowd.in_flight > 0, "{crowd:?}");
+        assert_eq!(stage.queued.count(Look::Visible), crowd.visible);
+        assert_eq!(stage.queued.count(Look::Delayed), crowd.delayed);
+        assert_eq!(stage.dead.total, crowd.dead_letter);
+        let on_lanes: usize = stage
+            .lanes
+            .iter()
+            .map(|l| l.place.count(Look::InFlight))
+            .sum();
+        assert_eq!(on_lanes + stage.unheld.total, crowd.in_flight);
+        // Nothing drawn card by card, and the settings do not carry the counts.
+        assert!(stage.cards().next().is_none());
+        let queue = stage.queue.expect("queue");
+        assert!(queue.attribute("VisibilityTimeout").is_some());
+        assert!(queue.attribute("ApproximateNumberOfMessages").is_none());
+    }
+
+    #[test]
+    fn a_stage_with_few_messages_draws_every_card() {
+        let world = world(MAX_CARDS / 2);
+        let stage = Stage::build(&world, &Journal::default(), &Stage::default());
+        assert_eq!(stage.crowd, None);
+        let stored = MAX_CARDS / 2 - world.metrics().deleted as usize;
+        let live = stage.cards().filter(|c| c.look != Look::Stale).count();
+        assert_eq!(live, stored);
+        assert!(!stage.dead.cards.is_empty() && !stage.queued.cards.is_empty());
     }
 }

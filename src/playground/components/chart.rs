@@ -3,29 +3,60 @@
 
 use crate::playground::format::wall_clock;
 use crate::playground::journal::Versioned;
+use sqs_engine::Millis;
 use sqs_sim::Sample;
+use std::fmt::Write;
 use yew::prelude::*;
 
-/// The drawing's size in view-box units.
-const W: f64 = 400.0;
-const H: f64 = 120.0;
+/// The drawing's size in view-box units: fine enough for whole-number coordinates (they print
+/// much faster than decimals, and every point is printed again when a sample arrives).
+const W: f64 = 4000.0;
+const H: f64 = 1200.0;
 
-/// A series: name, CSS class (colour and dash), value.
-type Series = (&'static str, &'static str, fn(&Sample) -> u64);
+/// The most points a line has: the chart is a few hundred pixels wide, and each point is text
+/// the browser parses and draws again whenever a sample arrives.
+pub const MAX_POINTS: usize = 120;
 
-/// The series drawn.
-const SERIES: [Series; 4] = [
-    ("visible", "s-visible", |s| s.visible),
-    ("in flight", "s-inflight", |s| s.in_flight),
-    ("delayed", "s-delayed", |s| s.delayed),
-    ("dead-letter", "s-dead", |s| s.dead_letter),
+/// The series drawn: name and CSS class (colour and dash); their values are [`Depth::values`].
+const SERIES: [(&str, &str); 4] = [
+    ("visible", "s-visible"),
+    ("in flight", "s-inflight"),
+    ("delayed", "s-delayed"),
+    ("dead-letter", "s-dead"),
 ];
+
+/// One point of the chart: a sample's time and its depth per series.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Depth {
+    /// When.
+    pub at: Millis,
+    /// Visible, in flight, delayed, dead-letter.
+    pub values: [u64; 4],
+}
+
+impl Depth {
+    /// The points to draw from the World's samples: at most [`MAX_POINTS`] evenly spaced from
+    /// the first sample, and the latest.
+    pub fn series(samples: &[Sample]) -> Vec<Depth> {
+        let stride = samples.len().div_ceil(MAX_POINTS).max(1);
+        let last = samples.len().saturating_sub(1);
+        samples
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % stride == 0 || *i == last)
+            .map(|(_, s)| Depth {
+                at: s.at,
+                values: [s.visible, s.in_flight, s.delayed, s.dead_letter],
+            })
+            .collect()
+    }
+}
 
 /// Properties of [`DepthChart`].
 #[derive(Properties, PartialEq)]
 pub struct ChartProps {
-    /// The World's depth samples.
-    pub samples: Versioned<Vec<Sample>>,
+    /// The points ([`Depth::series`] of the World's samples).
+    pub samples: Versioned<Vec<Depth>>,
 }
 
 /// See the module documentation.
@@ -44,24 +75,23 @@ pub fn DepthChart(props: &ChartProps) -> Html {
     let span = (last.at - t0).max(1) as f64;
     let top = samples
         .iter()
-        .flat_map(|s| SERIES.iter().map(move |(_, _, f)| f(s)))
+        .flat_map(|s| s.values)
         .max()
         .unwrap_or(0)
         .max(1) as f64;
-    let points = |value: fn(&Sample) -> u64| {
-        samples
-            .iter()
-            .map(|s| {
-                let x = (s.at - t0) as f64 / span * W;
-                let y = H - value(s) as f64 / top * (H - 6.0);
-                format!("{x:.1},{y:.1}")
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
+    let points = |series: usize| {
+        let mut text = String::with_capacity(samples.len() * 12);
+        for s in samples.iter() {
+            let x = (s.at - t0) as f64 / span * W;
+            let y = H - s.values[series] as f64 / top * (H - 60.0);
+            let _ = write!(text, "{},{} ", x.round() as u32, y.round() as u32);
+        }
+        text
     };
     let now = SERIES
         .iter()
-        .map(|(name, _, f)| format!("{} {name}", f(last)))
+        .zip(last.values)
+        .map(|((name, _), n)| format!("{n} {name}"))
         .collect::<Vec<_>>()
         .join(", ");
     html! {
@@ -70,18 +100,48 @@ pub fn DepthChart(props: &ChartProps) -> Html {
             <svg viewBox={format!("0 0 {W} {H}")} role="img" preserveAspectRatio="none"
                 aria-label={format!("Queue depth from {} to {}; now {now}; highest {top}", wall_clock(t0), wall_clock(last.at))}>
                 <line class="axis" x1="0" y1={H.to_string()} x2={W.to_string()} y2={H.to_string()} />
-                { for SERIES.iter().map(|(_, class, f)| html! {
-                    <polyline class={*class} points={points(*f)} />
+                { for SERIES.iter().enumerate().map(|(i, (_, class))| html! {
+                    <polyline class={*class} points={points(i)} />
                 }) }
             </svg>
             <ul class="legend">
-                { for SERIES.iter().map(|(name, class, f)| html! {
+                { for SERIES.iter().zip(last.values).map(|((name, class), n)| html! {
                     <li>
                         <svg viewBox="0 0 24 8" aria-hidden="true"><line class={*class} x1="0" y1="4" x2="24" y2="4" /></svg>
-                        { format!("{name} {}", f(last)) }
+                        { format!("{name} {n}") }
                     </li>
                 }) }
             </ul>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn samples(n: u64) -> Vec<Sample> {
+        (0..n)
+            .map(|i| Sample {
+                at: i * 1000,
+                visible: i,
+                dead_letter: 2 * i,
+                ..Sample::default()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_long_history_is_thinned_to_the_points_a_chart_can_show() {
+        let few = Depth::series(&samples(10));
+        assert_eq!(few.len(), 10);
+        assert_eq!(few[3].values, [3, 0, 0, 6]);
+
+        let many = Depth::series(&samples(720));
+        assert!(many.len() <= MAX_POINTS + 1, "{}", many.len());
+        assert!(many.len() >= MAX_POINTS / 2, "{}", many.len());
+        assert_eq!(many[0].at, 0);
+        // The latest sample is always drawn: the legend reads it.
+        assert_eq!(many.last().map(|d| d.at), Some(719_000));
     }
 }

@@ -1,8 +1,8 @@
 //! The dead-letter queue as its own place: where a message goes after more receives than the
 //! RedrivePolicy's maxReceiveCount allows.
 
+use super::counts::count_tiles;
 use super::message::MessageCard;
-use super::queue::counts;
 use crate::playground::format::plural;
 use crate::playground::stage::Place;
 use crate::playground::Action;
@@ -28,7 +28,9 @@ pub fn DeadLetterPanel(props: &DlqProps) -> Html {
         None => html! {
             <p class="empty">{ "This queue has no RedrivePolicy, so no dead-letter queue: a failing message comes back forever." }</p>
         },
-        Some(_) if props.place.aggregated() => counts(&props.place),
+        Some(_) if props.place.aggregated() => {
+            count_tiles(&props.place.counts, "Dead-lettered messages".into())
+        }
         Some(_) if props.place.cards.is_empty() => html! { <p class="empty">{ "Empty." }</p> },
         Some(_) => html! {
             <ul class="cards" aria-label="Dead-lettered messages">

@@ -6,8 +6,9 @@ use crate::playground::journal::{Entry, Versioned};
 use crate::playground::Action;
 use yew::prelude::*;
 
-/// Lines drawn (the journal keeps a few more).
-const SHOWN: usize = 80;
+/// Lines drawn (the journal keeps more): a few screens of the panel's scroll, and few enough
+/// that replacing them all at high speed stays cheap.
+const SHOWN: usize = 40;
 
 /// Properties of [`EventLog`].
 #[derive(Properties, PartialEq)]

@@ -10,6 +10,8 @@ pub enum Icon {
     Envelope,
     /// A delay.
     Clock,
+    /// In flight: a countdown ring (the card draws its live ring; a count draws this).
+    Ring,
     /// A FIFO group lock.
     Lock,
     /// Deleted.
@@ -29,6 +31,7 @@ pub fn icon(which: Icon) -> Html {
     let paths: &[&str] = match which {
         Icon::Envelope => &["M3 6h18v12H3z", "M3 7l9 6 9-6"],
         Icon::Clock => &["M12 3a9 9 0 1 0 0.01 0", "M12 7v5l3.5 2"],
+        Icon::Ring => &["M12 3a9 9 0 1 1 -9 9"],
         Icon::Lock => &["M5 11h14v10H5z", "M8 11V8a4 4 0 0 1 8 0v3"],
         Icon::Check => &["M4 12.5l5 5L20 6.5"],
         Icon::Warning => &["M12 3l10 18H2z", "M12 10v5", "M12 18v0.5"],

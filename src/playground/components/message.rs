@@ -68,13 +68,8 @@ pub fn MessageCard(props: &MessageProps) -> Html {
 
     let tip_id = format!("tip-{}-{}", card.look.key(), card.id);
     let badge = match card.look {
-        Look::Visible => icon(Icon::Envelope),
-        Look::Blocked => icon(Icon::Lock),
-        Look::Delayed => icon(Icon::Clock),
         Look::InFlight => ring(card),
-        Look::Stale => icon(Icon::Warning),
-        Look::DeadLetter => html! { <span class="dlq-badge">{ "DLQ" }</span> },
-        Look::Leaving => icon(Icon::Check),
+        look => badge(look),
     };
     let countdown = card
         .left
@@ -109,6 +104,20 @@ pub fn MessageCard(props: &MessageProps) -> Html {
             { job }
             <span class="msg-tip" id={tip_id} role="tooltip">{ tip(card) }</span>
         </li>
+    }
+}
+
+/// The shape that goes with a look, beside its colour and words (an in-flight card draws its
+/// live countdown ring instead).
+pub fn badge(look: Look) -> Html {
+    match look {
+        Look::Visible => icon(Icon::Envelope),
+        Look::Blocked => icon(Icon::Lock),
+        Look::Delayed => icon(Icon::Clock),
+        Look::InFlight => icon(Icon::Ring),
+        Look::Stale => icon(Icon::Warning),
+        Look::DeadLetter => html! { <span class="dlq-badge">{ "DLQ" }</span> },
+        Look::Leaving => icon(Icon::Check),
     }
 }
 

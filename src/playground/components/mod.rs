@@ -4,6 +4,7 @@
 pub mod chart;
 pub mod controls;
 pub mod counters;
+pub mod counts;
 pub mod dlq;
 pub mod event_log;
 pub mod history;

@@ -1,9 +1,10 @@
 //! The queue as a place: its waiting messages (visible, blocked, delayed), the bar that hands a
 //! picked message to a worker by keyboard, and why a FIFO message cannot be taken.
 
+use super::counts::crowd_view;
 use super::message::MessageCard;
-use crate::playground::format::{group, plural};
-use crate::playground::stage::{Card, Look, Place, QueueInfo};
+use crate::playground::format::group;
+use crate::playground::stage::{Card, Crowd, Look, Place, QueueInfo};
 use crate::playground::Action;
 use web_sys::HtmlElement;
 use yew::prelude::*;
@@ -15,6 +16,8 @@ pub struct QueueProps {
     pub queue: Option<QueueInfo>,
     /// Its waiting messages.
     pub place: Place,
+    /// Every message per state, when there are too many to draw.
+    pub crowd: Option<Crowd>,
     /// Messages deleted by hand from the queue, fading out.
     pub leaving: Vec<Card>,
     /// The selected message, if any.
@@ -65,8 +68,8 @@ pub fn QueuePanel(props: &QueueProps) -> Html {
         None => html! { <h2>{ "Queue" }</h2> },
     };
     let summary = summary(&props.place);
-    let cards = if props.place.aggregated() {
-        counts(&props.place)
+    let cards = if let Some(crowd) = &props.crowd {
+        crowd_view(crowd)
     } else if props.place.cards.is_empty() && props.leaving.is_empty() {
         html! {
             <p class="empty">
@@ -112,44 +115,14 @@ pub fn QueuePanel(props: &QueueProps) -> Html {
 }
 
 fn summary(place: &Place) -> String {
-    let mut per = [(Look::Visible, 0), (Look::Blocked, 0), (Look::Delayed, 0)];
-    if place.aggregated() {
-        for (look, n) in &place.counts {
-            if let Some(slot) = per.iter_mut().find(|(l, _)| l == look) {
-                slot.1 += n;
-            }
-        }
-    } else {
-        for card in &place.cards {
-            if let Some(slot) = per.iter_mut().find(|(l, _)| *l == card.look) {
-                slot.1 += 1;
-            }
-        }
-    }
-    let [(_, visible), (_, blocked), (_, delayed)] = per;
+    let [visible, blocked, delayed] =
+        [Look::Visible, Look::Blocked, Look::Delayed].map(|look| place.count(look));
     let mut parts = vec![format!("{} visible", group((visible + blocked) as u64))];
     if blocked > 0 {
         parts.push(format!("{blocked} blocked by their group"));
     }
     parts.push(format!("{} delayed", group(delayed as u64)));
     parts.join(" · ")
-}
-
-/// Counts per state, for a queue too full to draw card by card.
-pub fn counts(place: &Place) -> Html {
-    html! {
-        <>
-            <p class="note">{ format!("Showing counts: {}", plural(place.total, "message")) }</p>
-            <ul class="counts">
-                { for place.counts.iter().map(|(look, n)| html! {
-                    <li class="count-tile" data-look={look.key()}>
-                        <span class="count-n">{ group(*n as u64) }</span>
-                        <span class="count-label">{ look.words() }</span>
-                    </li>
-                }) }
-            </ul>
-        </>
-    }
 }
 
 /// The keyboard hand-over: the picked message, a button per worker, Cancel.

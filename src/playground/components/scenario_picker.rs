@@ -3,6 +3,7 @@
 
 use crate::playground::scenarios::Entry;
 use crate::playground::Action;
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -10,8 +11,8 @@ use yew::prelude::*;
 /// Properties of [`ScenarioPicker`].
 #[derive(Properties, PartialEq)]
 pub struct PickerProps {
-    /// What can be opened.
-    pub entries: Vec<Entry>,
+    /// What can be opened (built once: the library is parsed to list it).
+    pub entries: Rc<Vec<Entry>>,
     /// The open scenario's id.
     pub current: String,
     /// Why the last opening failed.

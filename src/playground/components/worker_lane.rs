@@ -2,9 +2,9 @@
 //! controls (Kill, Restart, the faults the simulation offers (Hang among them), Remove), its policy, and on
 //! a manual lane the DeleteMessage / ChangeMessageVisibility buttons you press as the worker.
 
+use super::counts::count_tiles;
 use super::icons::{icon, Icon};
 use super::message::MessageCard;
-use super::queue::counts;
 use super::worker_policy::PolicyEditor;
 use crate::playground::session::Slot;
 use crate::playground::stage::{Card, Lane, Look};
@@ -53,7 +53,7 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
     let dead = worker.status == WorkerStatus::Dead;
     let place = &props.lane.place;
     let held = if place.aggregated() {
-        counts(place)
+        count_tiles(&place.counts, format!("Messages {name} holds"))
     } else if place.cards.is_empty() && props.lane.leaving.is_empty() {
         html! { <p class="empty">{ if dead { "Dead: holds nothing." } else { "Holds no message." } }</p> }
     } else {
