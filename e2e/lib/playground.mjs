@@ -34,6 +34,19 @@ export async function waitForMessage(scope, pattern, timeout = 8000) {
   );
 }
 
+/** Waits until the text of `scope` matches `pattern` (the event log and the counters refresh a
+ * few times a second while playing, not every frame); returns the text. */
+export async function waitForText(scope, pattern, timeout = 8000) {
+  return eventually(
+    async () => {
+      const text = await scope.textContent();
+      assert.match(text, pattern);
+      return text;
+    },
+    { timeout },
+  );
+}
+
 /** Presses Send message `n` times (in the sandbox: order-1, order-2, ...). */
 export async function send(page, n = 1) {
   for (let i = 0; i < n; i++) await button(page, 'Send message').click();

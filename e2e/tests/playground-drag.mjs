@@ -1,6 +1,6 @@
 // Drag a message onto a worker lane: that worker receives it (pointer events).
 import { test, assert } from '../lib/harness.mjs';
-import { open, region, send, drag, waitForMessage, messages } from '../lib/playground.mjs';
+import { open, region, send, drag, waitForMessage, waitForText, messages } from '../lib/playground.mjs';
 
 test('dragging a message onto a worker makes that worker receive it', async ({ page, url, screenshot }) => {
   await open(page, url, '?scenario=sandbox');
@@ -12,7 +12,7 @@ test('dragging a message onto a worker makes that worker receive it', async ({ p
   const held = await waitForMessage(region(page, 'Worker 1'), /^order-1, in flight/);
   assert.equal(held, 'order-1, in flight, 30 s left, receive count 1');
   assert.deepEqual(await messages(region(page, 'Queue')), ['order-2, visible']);
-  assert.match(await region(page, 'Event log').textContent(), /Worker 1 called ReceiveMessage/);
+  await waitForText(region(page, 'Event log'), /Worker 1 called ReceiveMessage/);
   // The receipt handle and receive count show on hover.
   await region(page, 'Worker 1').getByRole('listitem', { name: /order-1/ }).hover();
   assert.match(await region(page, 'Worker 1').getByRole('tooltip').textContent(), /receipt handle .*ApproximateReceiveCount 1/);

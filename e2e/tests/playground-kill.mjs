@@ -1,7 +1,7 @@
 // Kill a worker: its message keeps counting down on the dead lane, comes back when the
 // visibility timeout runs out, and the next receive shows receive count 2.
 import { test, assert, eventually } from '../lib/harness.mjs';
-import { open, region, button, send, drag, waitForMessage, clock } from '../lib/playground.mjs';
+import { open, region, button, send, drag, waitForMessage, waitForText, clock } from '../lib/playground.mjs';
 
 test('a killed worker\'s message comes back after the timeout with receive count 2', async ({ page, url, screenshot }) => {
   await open(page, url, '?scenario=sandbox');
@@ -20,7 +20,7 @@ test('a killed worker\'s message comes back after the timeout with receive count
   await waitForMessage(region(page, 'Queue'), /^order-1, visible, receive count 1$/, 10_000);
   await button(page, 'Pause').click();
   assert.ok((await clock(page)) >= '12:00:30', await clock(page));
-  assert.match(await region(page, 'Event log').textContent(), /visibility timeout/i);
+  await waitForText(region(page, 'Event log'), /visibility timeout/i);
 
   await drag(page, region(page, 'Queue').getByRole('listitem', { name: /^order-1/ }), region(page, 'Worker 2'));
   await waitForMessage(region(page, 'Worker 2'), /^order-1, in flight, \d+ s left, receive count 2$/);
