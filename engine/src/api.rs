@@ -39,6 +39,15 @@ impl MessageId {
         Some(id)
     }
 
+    /// A UUID's 36 ASCII characters (the engine's own ids: no text to check).
+    pub(crate) fn from_uuid(text: [u8; MessageId::MAX]) -> Self {
+        debug_assert!(text.is_ascii());
+        MessageId {
+            len: MessageId::MAX as u8,
+            text,
+        }
+    }
+
     /// The text.
     pub fn as_str(&self) -> &str {
         std::str::from_utf8(&self.text[..self.len as usize]).expect("made from a str")

@@ -41,7 +41,7 @@ impl Rng {
         for (byte, &at) in bytes.iter().zip(UUID_DIGITS.iter().step_by(2)) {
             id[at..at + 2].copy_from_slice(&crate::hash::hex_pair(*byte));
         }
-        MessageId::new(std::str::from_utf8(&id).expect("hex digits are ASCII")).expect("36 bytes")
+        MessageId::from_uuid(id)
     }
 }
 
