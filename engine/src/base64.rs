@@ -86,7 +86,10 @@ fn decode_to(text: &str, out: &mut [u8], canonical: bool) -> Option<usize> {
     // Every chunk but the last is four alphabet characters ('=' is not one).
     let (body, last) = bytes.split_at(bytes.len().saturating_sub(4));
     let len = body.len() / 4 * 3;
-    for (chunk, dest) in body.chunks_exact(4).zip(out.get_mut(..len)?.chunks_exact_mut(3)) {
+    for (chunk, dest) in body
+        .chunks_exact(4)
+        .zip(out.get_mut(..len)?.chunks_exact_mut(3))
+    {
         let n = sextets(chunk)?;
         dest.copy_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8]);
     }
