@@ -8,11 +8,103 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Arc;
 
 /// A string-to-string attribute map (queue attributes, message system attributes), sorted so that
 /// output is deterministic.
 pub type Attributes = BTreeMap<String, String>;
+
+/// A MessageId. AWS's are UUIDs, 36 characters: it is kept inline (a `Copy` value, no
+/// allocation), so the stored message, its events and the responses each carry their own. It
+/// reads as a `&str` and displays and serialises as that text. Any text of at most
+/// [`MessageId::MAX`] bytes is one (scripts and tests may use short ids).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MessageId {
+    len: u8,
+    text: [u8; MessageId::MAX],
+}
+
+impl MessageId {
+    /// The longest MessageId in bytes (a UUID's length).
+    pub const MAX: usize = 36;
+
+    /// `text` as a MessageId, `None` if it is longer than [`MessageId::MAX`].
+    pub fn new(text: &str) -> Option<Self> {
+        let mut id = MessageId {
+            len: u8::try_from(text.len()).ok()?,
+            text: [0; MessageId::MAX],
+        };
+        id.text
+            .get_mut(..text.len())?
+            .copy_from_slice(text.as_bytes());
+        Some(id)
+    }
+
+    /// A UUID's 36 ASCII characters (the engine's own ids: no text to check).
+    pub(crate) fn from_uuid(text: [u8; MessageId::MAX]) -> Self {
+        debug_assert!(text.is_ascii());
+        MessageId {
+            len: MessageId::MAX as u8,
+            text,
+        }
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.text[..self.len as usize]).expect("made from a str")
+    }
+}
+
+/// The empty id, as an empty `String` was.
+impl Default for MessageId {
+    fn default() -> Self {
+        MessageId {
+            len: 0,
+            text: [0; MessageId::MAX],
+        }
+    }
+}
+
+/// Panics if `text` is longer than [`MessageId::MAX`] (see [`MessageId::new`]).
+impl From<&str> for MessageId {
+    fn from(text: &str) -> Self {
+        MessageId::new(text).expect("a MessageId is at most 36 bytes")
+    }
+}
+
+impl std::ops::Deref for MessageId {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl fmt::Display for MessageId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for MessageId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl Serialize for MessageId {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for MessageId {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        MessageId::new(&text).ok_or_else(|| {
+            serde::de::Error::custom(format!("a MessageId is at most 36 bytes: {text}"))
+        })
+    }
+}
 
 /// An MD5 digest (MD5OfMessageBody, MD5OfBody): 16 bytes that serialise as the 32 lower-case
 /// hex digits AWS sends, formatted only when shown.
@@ -270,7 +362,7 @@ pub struct SendMessageInput {
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct SendMessageOutput {
-    pub message_id: Arc<str>,
+    pub message_id: MessageId,
     #[serde(rename = "MD5OfMessageBody")]
     pub md5_of_message_body: Md5,
     #[serde(
@@ -330,7 +422,7 @@ pub struct SendMessageBatchOutput {
 #[allow(missing_docs)]
 pub struct SendMessageBatchResultEntry {
     pub id: String,
-    pub message_id: Arc<str>,
+    pub message_id: MessageId,
     #[serde(rename = "MD5OfMessageBody")]
     pub md5_of_message_body: Md5,
     #[serde(
@@ -397,7 +489,7 @@ pub struct ReceiveMessageOutput {
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct Message {
-    pub message_id: Arc<str>,
+    pub message_id: MessageId,
     pub receipt_handle: String,
     #[serde(rename = "MD5OfBody")]
     pub md5_of_body: Md5,
@@ -573,4 +665,38 @@ pub struct CancelMessageMoveTaskInput {
 #[allow(missing_docs)]
 pub struct CancelMessageMoveTaskOutput {
     pub approximate_number_of_messages_moved: i64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn message_ids_read_display_and_serialise_as_their_text() {
+        let uuid = "910a2dec-8902-4cc1-beeb-8da1658eec67";
+        let id = MessageId::new(uuid).unwrap();
+        assert_eq!(&*id, uuid);
+        assert_eq!(id.to_string(), uuid);
+        assert_eq!(format!("{id:?}"), format!("{uuid:?}"));
+        let json = serde_json::to_string(&id).unwrap();
+        assert_eq!(json, format!("\"{uuid}\""));
+        assert_eq!(serde_json::from_str::<MessageId>(&json).unwrap(), id);
+        // Short ids are ids too; longer than a UUID is not one.
+        assert_eq!(&*MessageId::from("m1"), "m1");
+        assert_eq!(&*MessageId::default(), "");
+        assert_ne!(MessageId::from("m1"), MessageId::from("m2"));
+        assert_eq!(MessageId::new(&"x".repeat(37)), None);
+        assert!(serde_json::from_str::<MessageId>(&format!("\"{}\"", "x".repeat(37))).is_err());
+    }
+
+    #[test]
+    fn md5_serialises_as_hex_and_compares_with_it() {
+        let digest = Md5(*b"\x78\xe7\x31\x02\x7d\x8f\xd5\x0e\xd6\x42\x34\x0b\x7c\x9a\x63\xb3");
+        assert_eq!(digest, "78e731027d8fd50ed642340b7c9a63b3");
+        let json = serde_json::to_string(&digest).unwrap();
+        assert_eq!(json, "\"78e731027d8fd50ed642340b7c9a63b3\"");
+        assert_eq!(serde_json::from_str::<Md5>(&json).unwrap(), digest);
+        assert!(serde_json::from_str::<Md5>("\"78E731027D8FD50ED642340B7C9A63B3\"").is_err());
+        assert!(serde_json::from_str::<Md5>("\"78e7\"").is_err());
+    }
 }

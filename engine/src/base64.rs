@@ -85,12 +85,13 @@ fn decode_to(text: &str, out: &mut [u8], canonical: bool) -> Option<usize> {
     }
     // Every chunk but the last is four alphabet characters ('=' is not one).
     let (body, last) = bytes.split_at(bytes.len().saturating_sub(4));
-    let mut len = 0;
-    for chunk in body.chunks_exact(4) {
+    let len = body.len() / 4 * 3;
+    for (chunk, dest) in body
+        .chunks_exact(4)
+        .zip(out.get_mut(..len)?.chunks_exact_mut(3))
+    {
         let n = sextets(chunk)?;
-        out.get_mut(len..len + 3)?
-            .copy_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8]);
-        len += 3;
+        dest.copy_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8]);
     }
     if last.is_empty() {
         return Some(len);

@@ -352,7 +352,7 @@ impl Engine {
             let q = e.q(uid);
             EventKind::BecameVisible {
                 queue: q.name.clone(),
-                message_id: q.msg(slot).id.clone(),
+                message_id: q.msg(slot).id,
                 reason,
             }
         });

@@ -1,6 +1,7 @@
 //! What happened, as data: every state change the engine makes, with its virtual time. The UI
 //! animates and narrates these; the per-message history is built from them.
 
+use crate::api::MessageId;
 use crate::{Millis, ReceiptHandle};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -32,8 +33,8 @@ pub enum VisibleReason {
     DeadLettered,
 }
 
-/// The kinds of state change. Queues are named by queue name, messages by MessageId; both are
-/// shared with the engine's own copy (`Arc<str>`), so recording an event copies no text.
+/// The kinds of state change. Queues are named by queue name, shared with the engine's own copy
+/// (`Arc<str>`), and messages by [`MessageId`], a value: recording an event copies no text.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event")]
 #[allow(missing_docs)]
@@ -53,26 +54,26 @@ pub enum EventKind {
     /// A new message was stored. `visible_at` is later than `at` when it is delayed.
     Sent {
         queue: Arc<str>,
-        message_id: Arc<str>,
+        message_id: MessageId,
         group_id: Option<String>,
         visible_at: Millis,
     },
     /// A FIFO send inside the 5-minute deduplication window: accepted, not stored.
     Deduplicated {
         queue: Arc<str>,
-        message_id: Arc<str>,
+        message_id: MessageId,
         deduplication_id: String,
     },
     /// A message can now be received.
     BecameVisible {
         queue: Arc<str>,
-        message_id: Arc<str>,
+        message_id: MessageId,
         reason: VisibleReason,
     },
     /// ReceiveMessage returned the message; it is hidden until `visible_at`.
     Received {
         queue: Arc<str>,
-        message_id: Arc<str>,
+        message_id: MessageId,
         receipt_handle: ReceiptHandle,
         receive_count: u32,
         visible_at: Millis,
@@ -80,14 +81,14 @@ pub enum EventKind {
     /// ChangeMessageVisibility: hidden until `visible_at` (counted from the call).
     VisibilityChanged {
         queue: Arc<str>,
-        message_id: Arc<str>,
+        message_id: MessageId,
         receipt_handle: ReceiptHandle,
         visible_at: Millis,
     },
     /// DeleteMessage removed the message.
     Deleted {
         queue: Arc<str>,
-        message_id: Arc<str>,
+        message_id: MessageId,
         receipt_handle: ReceiptHandle,
     },
     /// DeleteMessage succeeded but the message was already gone (deleted, expired or moved).
@@ -99,25 +100,25 @@ pub enum EventKind {
     MovedToDeadLetterQueue {
         queue: Arc<str>,
         dead_letter_queue: Arc<str>,
-        message_id: Arc<str>,
+        message_id: MessageId,
         receive_count: u32,
     },
     /// A message move task moved a message from a dead-letter queue back (as a new message).
     Redriven {
         from: Arc<str>,
         to: Arc<str>,
-        old_message_id: Arc<str>,
-        message_id: Arc<str>,
+        old_message_id: MessageId,
+        message_id: MessageId,
     },
     /// MessageRetentionPeriod ran out: SQS deleted the message.
     RetentionExpired {
         queue: Arc<str>,
-        message_id: Arc<str>,
+        message_id: MessageId,
     },
     /// PurgeQueue deleted these messages.
     Purged {
         queue: Arc<str>,
-        message_ids: Vec<Arc<str>>,
+        message_ids: Vec<MessageId>,
     },
     /// A ReceiveMessage with WaitTimeSeconds > 0 found nothing and is waiting until `until`.
     LongPollStarted {

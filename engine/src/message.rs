@@ -1,8 +1,7 @@
 //! A stored message and how ReceiveMessage presents it (semantics §4.1–§4.2).
 
-use crate::api::{self, Attributes, Md5, MessageAttributes};
+use crate::api::{self, Attributes, Md5, MessageAttributes, MessageId};
 use crate::Millis;
-use std::sync::Arc;
 
 /// SenderId every message reports: a fixed fake IAM user id.
 pub(crate) const SENDER_ID: &str = "AIDAEXAMPLESIMULATOR";
@@ -28,8 +27,7 @@ pub(crate) struct Extras {
 /// One stored message.
 #[derive(Clone, Debug)]
 pub(crate) struct Message {
-    /// Shared with the events about it.
-    pub id: Arc<str>,
+    pub id: MessageId,
     pub body: String,
     /// MD5 of the body, formatted as hex only where a response shows it.
     pub md5_of_body: Md5,
@@ -60,7 +58,7 @@ impl Message {
     /// A message as it is first stored (sent, redriven or moved): never received, no receipt
     /// handle yet, no extras.
     pub(crate) fn new(
-        id: Arc<str>,
+        id: MessageId,
         body: String,
         md5_of_body: Md5,
         group: Option<String>,
@@ -157,7 +155,7 @@ pub(crate) fn received(msg: &Message, receipt_handle: String, sel: &Selection) -
         })
         .filter(|a: &MessageAttributes| !a.is_empty());
     api::Message {
-        message_id: msg.id.clone(),
+        message_id: msg.id,
         receipt_handle,
         md5_of_body: msg.md5_of_body,
         body: msg.body.clone(),

@@ -276,7 +276,7 @@ impl Engine {
             dlq_source_arn: None,
         };
         let mut moved = Message::new(
-            id.clone(),
+            id,
             old.body,
             old.md5_of_body,
             old.group,
@@ -295,7 +295,7 @@ impl Engine {
             from,
             to: to.clone(),
             old_message_id: old.id,
-            message_id: id.clone(),
+            message_id: id,
         });
         self.emit(EventKind::BecameVisible {
             queue: to,

@@ -3,6 +3,7 @@
 //! messages by enqueue time for retention. Every state change goes through [`Queue::modify`],
 //! which keeps the indexes and the Approximate* counts exact.
 
+use crate::api::MessageId;
 use crate::attributes::QueueConfig;
 use crate::engine::PollId;
 use crate::fifo::Groups;
@@ -69,7 +70,7 @@ pub(crate) struct Queue {
     retention: Ordered,
     pub counts: Counts,
     /// Dedup key → original MessageId and sequence.
-    pub dedup: Window<(Arc<str>, u64)>,
+    pub dedup: Window<(MessageId, u64)>,
     pub attempts: Window<Vec<AttemptItem>>,
     pub last_purge: Option<Millis>,
     /// Pending long polls, in arrival order.
@@ -259,7 +260,7 @@ impl Queue {
     }
 
     /// Removes every message (PurgeQueue); returns their MessageIds in enqueue order.
-    pub(crate) fn purge(&mut self) -> Vec<Arc<str>> {
+    pub(crate) fn purge(&mut self) -> Vec<MessageId> {
         let order: Vec<u32> = self.retention.iter().map(|(_, slot)| slot).collect();
         let ids = order.into_iter().map(|slot| self.remove(slot).id).collect();
         self.groups.clear();
@@ -279,7 +280,7 @@ mod tests {
     use super::*;
 
     fn message(seq: u64, group: &str, state: State) -> Message {
-        let id = format!("m{seq}").into();
+        let id = format!("m{seq}").as_str().into();
         Message::new(
             id,
             String::new(),

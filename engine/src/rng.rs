@@ -1,7 +1,7 @@
 //! The engine's only source of randomness: a seeded SplitMix64, so the same seed and inputs give
 //! the same MessageIds, receipt handles and knob decisions.
 
-use std::sync::Arc;
+use crate::api::MessageId;
 
 /// SplitMix64 (Steele, Lea, Flood 2014): tiny state, good enough statistics for ids and knobs.
 #[derive(Clone, Debug)]
@@ -31,9 +31,8 @@ impl Rng {
         (self.next_u64() % n as u64) as usize
     }
 
-    /// A random version-4 UUID, as AWS formats MessageIds (shared: a MessageId goes into the
-    /// stored message and every event about it).
-    pub(crate) fn uuid(&mut self) -> Arc<str> {
+    /// A random version-4 UUID, as AWS formats MessageIds.
+    pub(crate) fn uuid(&mut self) -> MessageId {
         let hi = (self.next_u64() & !0xF000) | 0x4000;
         let lo = (self.next_u64() & !(0xC << 60)) | (0x8 << 60);
         // The 32 hex digits of hi then lo, grouped 8-4-4-4-12 (no group splits a byte).
@@ -42,7 +41,7 @@ impl Rng {
         for (byte, &at) in bytes.iter().zip(UUID_DIGITS.iter().step_by(2)) {
             id[at..at + 2].copy_from_slice(&crate::hash::hex_pair(*byte));
         }
-        Arc::from(std::str::from_utf8(&id).expect("hex digits are ASCII"))
+        MessageId::from_uuid(id)
     }
 }
 

@@ -5,12 +5,11 @@ use common::*;
 use sqs_engine::api::*;
 use sqs_engine::event::EventKind;
 use sqs_engine::{ErrorCode, Request, Response};
-use std::sync::Arc;
 
 const DLQ_ARN: &str = "arn:aws:sqs:us-east-1:000000000000:dlq";
 
 /// A source with three messages dead-lettered into "dlq".
-fn setup() -> (Sqs, String, String, Vec<Arc<str>>) {
+fn setup() -> (Sqs, String, String, Vec<MessageId>) {
     let mut s = Sqs::new();
     let dlq = s.create("dlq", &[]);
     let policy = format!(r#"{{"deadLetterTargetArn":"{DLQ_ARN}","maxReceiveCount":1}}"#);

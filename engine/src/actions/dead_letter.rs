@@ -34,14 +34,14 @@ impl Engine {
         msg.seq = seq;
         msg.state = State::Visible { since: now };
         msg.duplicate = false;
-        let (message_id, receive_count) = (msg.id.clone(), msg.receive_count);
+        let (message_id, receive_count) = (msg.id, msg.receive_count);
         let target = self.q_mut(dlq);
         let dead_letter_queue = target.name.clone();
         target.insert(msg);
         self.emit(EventKind::MovedToDeadLetterQueue {
             queue,
             dead_letter_queue: dead_letter_queue.clone(),
-            message_id: message_id.clone(),
+            message_id,
             receive_count,
         });
         self.emit(EventKind::BecameVisible {

@@ -170,7 +170,7 @@ impl Engine {
             ));
         }
         let until = now + timeout_ms;
-        let (queue, message_id) = (q.name.clone(), m.id.clone());
+        let (queue, message_id) = (q.name.clone(), m.id);
         self.emit(EventKind::VisibilityChanged {
             queue,
             message_id,

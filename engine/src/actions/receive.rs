@@ -240,7 +240,7 @@ impl Engine {
             let m = e.q(uid).msg(slot);
             EventKind::Received {
                 queue: e.q(uid).name.clone(),
-                message_id: m.id.clone(),
+                message_id: m.id,
                 receipt_handle: handle,
                 receive_count: m.receive_count,
                 visible_at: match m.state {

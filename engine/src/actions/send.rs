@@ -7,7 +7,6 @@ use crate::event::{EventKind, VisibleReason};
 use crate::hash;
 use crate::message::{self, Extras, Message, State};
 use crate::validate;
-use std::sync::Arc;
 
 /// One message to send, taken from a SendMessage input or a batch entry (owned, so the body
 /// and attributes move into the stored message without a copy).
@@ -186,7 +185,7 @@ impl Engine {
         let md5_of_message_attributes = out.attributes.as_ref().and_then(hash::md5_of_attributes);
         let md5_of_message_system_attributes =
             out.system.as_ref().and_then(hash::md5_of_attributes);
-        let answer = move |message_id: Arc<str>, seq: Option<u64>| SendMessageBatchResultEntry {
+        let answer = move |message_id: MessageId, seq: Option<u64>| SendMessageBatchResultEntry {
             id: String::new(),
             message_id,
             md5_of_message_body: md5_of_body,
@@ -212,7 +211,7 @@ impl Engine {
                 let queue = q.name.clone();
                 self.emit(EventKind::Deduplicated {
                     queue,
-                    message_id: message_id.clone(),
+                    message_id,
                     deduplication_id: dedup_id.clone(),
                 });
                 return answer(message_id, Some(seq));
@@ -235,15 +234,7 @@ impl Engine {
             .and_then(|mut s| s.remove("AWSTraceHeader"))
             .and_then(|v| v.string_value);
         let has_extras = !attributes.is_empty() || trace_header.is_some() || dedup_id.is_some();
-        let mut msg = Message::new(
-            id.clone(),
-            out.body,
-            md5_of_body,
-            out.group_id,
-            seq,
-            now,
-            state,
-        );
+        let mut msg = Message::new(id, out.body, md5_of_body, out.group_id, seq, now, state);
         msg.extras = has_extras.then(|| {
             Box::new(Extras {
                 attributes,
@@ -255,7 +246,7 @@ impl Engine {
         let q = self.q_mut(uid);
         let slot = q.insert(msg);
         if let Some(key) = dedup_key {
-            q.dedup.insert(key, (id.clone(), seq), now);
+            q.dedup.insert(key, (id, seq), now);
         }
         let visible_at = match state {
             State::Delayed { until } => until,
@@ -263,7 +254,7 @@ impl Engine {
         };
         self.emit_with(|e| EventKind::Sent {
             queue: e.q(uid).name.clone(),
-            message_id: id.clone(),
+            message_id: id,
             group_id: e.q(uid).msg(slot).group.clone(),
             visible_at,
         });
@@ -272,7 +263,7 @@ impl Engine {
             _ => {
                 self.emit_with(|e| EventKind::BecameVisible {
                     queue: e.q(uid).name.clone(),
-                    message_id: id.clone(),
+                    message_id: id,
                     reason: VisibleReason::Sent,
                 });
                 self.wake(uid);
