@@ -4,7 +4,9 @@
 // figure. Benchmarks, not tests: they print what they measure (or `name=unmeasured (reason)`)
 // and the exit code is 0 unless the page cannot be driven at all.
 //
-//   node e2e/perf.mjs [--dist DIR] [--frames-seconds 10] [--heap-seconds 60]
+//   node e2e/perf.mjs [--dist DIR] [--frames-seconds 10] [--heap-seconds 60] [--only FIGURES]
+//
+// --only takes a comma-separated list of tti, frames, seek, heap (default: all of them).
 //
 // Figures (medians of the runs noted; the machine is whatever runs it):
 //   time_to_interactive_ms  cold cache (a fresh browser context), navigation start to the
@@ -25,12 +27,20 @@ import { startServer } from './lib/server.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
 const args = process.argv.slice(2);
-const opt = { dist: path.join(repo, 'dist'), framesSeconds: 10, heapSeconds: 60 };
+const FIGURES = ['tti', 'frames', 'seek', 'heap'];
+const opt = { dist: path.join(repo, 'dist'), framesSeconds: 10, heapSeconds: 60, only: FIGURES };
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--dist') opt.dist = path.resolve(args[++i]);
   else if (args[i] === '--frames-seconds') opt.framesSeconds = Number(args[++i]);
   else if (args[i] === '--heap-seconds') opt.heapSeconds = Number(args[++i]);
+  else if (args[i] === '--only') opt.only = args[++i].split(',');
 }
+const unknown = opt.only.filter((f) => !FIGURES.includes(f));
+if (unknown.length) {
+  console.error(`perf: --only takes ${FIGURES.join(', ')}; not ${unknown.join(', ')}`);
+  process.exit(2);
+}
+const wanted = (figure) => opt.only.includes(figure);
 
 const figure = (name, value) => console.log(`${name}=${value}`);
 const unmeasured = (name, why) => figure(name, `unmeasured (${String(why).split('\n')[0]})`);
@@ -174,7 +184,7 @@ const fresh = async () => {
 };
 
 // Time to interactive: cold cache each time (a new context has an empty cache).
-try {
+if (wanted('tti')) try {
   const times = [];
   for (let run = 0; run < 3; run++) {
     const { context, page } = await fresh();
@@ -188,7 +198,7 @@ try {
 }
 
 // Frames: 5,000 messages, 50 workers, 1000x.
-try {
+if (wanted('frames')) try {
   const { context, page } = await fresh();
   await page.goto(`${server.url}?speed=1000&autoplay=1${permalink(crowdScenario())}`);
   await interactive(page);
@@ -207,7 +217,7 @@ try {
 }
 
 // Seek within a one-hour session: open it at its end (the playhead at 1 h), then seek around.
-try {
+if (wanted('seek')) try {
   const { context, page } = await fresh();
   const opened = Date.now();
   await page.goto(`${server.url}${permalink(hourScenario(), { playhead: 3_600_000, speed: 1 })}`);
@@ -240,7 +250,7 @@ try {
 }
 
 // Memory: play the crowd at 1000x for --heap-seconds; JS heap + wasm memory before and after.
-try {
+if (wanted('heap')) try {
   const { context, page } = await fresh();
   const cdp = await context.newCDPSession(page);
   await page.goto(`${server.url}?speed=1000&autoplay=1${permalink(crowdScenario())}`);
