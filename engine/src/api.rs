@@ -16,8 +16,9 @@ pub type Attributes = BTreeMap<String, String>;
 /// A MessageId. AWS's are UUIDs, 36 characters: it is kept inline (a `Copy` value, no
 /// allocation), so the stored message, its events and the responses each carry their own. It
 /// reads as a `&str` and displays and serialises as that text. Any text of at most
-/// [`MessageId::MAX`] bytes is one (scripts and tests may use short ids).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+/// [`MessageId::MAX`] bytes is one (scripts and tests may use short ids). It hashes as its text
+/// and borrows as `&str`, so maps keyed by MessageId are looked up with a plain `&str`.
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct MessageId {
     len: u8,
     text: [u8; MessageId::MAX],
@@ -68,6 +69,18 @@ impl Default for MessageId {
 impl From<&str> for MessageId {
     fn from(text: &str) -> Self {
         MessageId::new(text).expect("a MessageId is at most 36 bytes")
+    }
+}
+
+impl std::hash::Hash for MessageId {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl std::borrow::Borrow<str> for MessageId {
+    fn borrow(&self) -> &str {
+        self.as_str()
     }
 }
 

@@ -10,13 +10,15 @@
 //!
 //! [`run_day`] runs a [`World`] through it to t = 1 day in chunks of [`CHUNK`] (480 virtual seconds), draining
 //! the events after each chunk as the frame loop of a fast-forward does, and reports the time taken, the
-//! summary and what the world retains at the end (the memory bounds). [`DayResult::problems`]
+//! summary and what the world retains at the end (the memory bounds). Like a seek in the page, it
+//! narrates only the last chunk: the charts and counters come from the metrics, and the texts of
+//! the earlier events would scroll out of the event log unread. [`DayResult::problems`]
 //! lists what does not add up (every message sent is deleted, dead-lettered or still queued).
 //!
 //! The crate never reads a clock: the caller passes one (seconds from any origin).
 
 use crate::metrics::Summary;
-use crate::{Scenario, World};
+use crate::{Scenario, World, EVENT_BUFFER};
 use serde_json::json;
 use sqs_engine::Millis;
 use std::fmt;
@@ -239,6 +241,9 @@ impl DayRun {
         if now >= self.until {
             return false;
         }
+        let last = now + CHUNK >= self.until;
+        self.world
+            .set_event_buffer(if last { EVENT_BUFFER } else { 0 });
         self.world.advance_to((now + CHUNK).min(self.until));
         self.events += self.world.drain_events().len() as u64;
         self.world.now() < self.until

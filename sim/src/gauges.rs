@@ -6,38 +6,67 @@ use crate::world::World;
 use serde_json::Value;
 use sqs_engine::Millis;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// Messages per state: in the queues that are not dead-letter queues, and in those that are.
+#[derive(Clone, Copy, Debug, Default)]
+struct Depths {
+    visible: u64,
+    in_flight: u64,
+    delayed: u64,
+    dead_letter: u64,
+}
 
 impl World {
     /// Messages left per state, over every queue: "visible", "in_flight", "delayed" (queues that
     /// are not dead-letter queues) and "dead_letter" (all messages in dead-letter queues).
     pub fn by_state(&self) -> BTreeMap<String, u64> {
+        let d = self.depths();
+        [
+            ("visible", d.visible),
+            ("in_flight", d.in_flight),
+            ("delayed", d.delayed),
+            ("dead_letter", d.dead_letter),
+        ]
+        .into_iter()
+        .map(|(k, n)| (k.to_string(), n))
+        .collect()
+    }
+
+    fn depths(&self) -> Depths {
         match &self.dead_letter_cache {
-            Some(dead_letter_queues) => self.by_state_with(dead_letter_queues),
-            None => self.by_state_with(&self.dead_letter_queues()),
+            Some(dead_letter_queues) => self.depths_with(dead_letter_queues),
+            None => self.depths_with(&self.dead_letter_queues()),
         }
     }
 
-    fn by_state_with(&self, dead_letter_queues: &BTreeSet<String>) -> BTreeMap<String, u64> {
-        let mut by_state: BTreeMap<String, u64> =
-            ["visible", "in_flight", "delayed", "dead_letter"]
-                .into_iter()
-                .map(|k| (k.to_string(), 0))
-                .collect();
+    fn depths_with(&self, dead_letter_queues: &BTreeSet<String>) -> Depths {
+        let mut depths = Depths::default();
         for name in self.engine.queue_names() {
-            let depth = self.queue_depth(&name);
+            let (visible, in_flight, delayed) = self.depth(&name);
             if dead_letter_queues.contains(&name) {
-                *by_state.entry("dead_letter".into()).or_default() += depth.values().sum::<u64>();
+                depths.dead_letter += visible + in_flight + delayed;
             } else {
-                for (state, n) in depth {
-                    *by_state.entry(state).or_default() += n;
-                }
+                depths.visible += visible;
+                depths.in_flight += in_flight;
+                depths.delayed += delayed;
             }
         }
-        by_state
+        depths
     }
 
     /// One queue's messages per state ("visible", "in_flight", "delayed").
     pub fn queue_depth(&self, queue: &str) -> BTreeMap<String, u64> {
+        let (visible, in_flight, delayed) = self.depth(queue);
+        BTreeMap::from([
+            ("visible".into(), visible),
+            ("in_flight".into(), in_flight),
+            ("delayed".into(), delayed),
+        ])
+    }
+
+    /// One queue's (visible, in flight, delayed) messages, as GetQueueAttributes counts them.
+    fn depth(&self, queue: &str) -> (u64, u64, u64) {
         let attributes = self.engine.attributes(queue).unwrap_or_default();
         let count = |name: &str| {
             attributes
@@ -45,17 +74,11 @@ impl World {
                 .and_then(|n| n.parse::<u64>().ok())
                 .unwrap_or(0)
         };
-        BTreeMap::from([
-            ("visible".into(), count("ApproximateNumberOfMessages")),
-            (
-                "in_flight".into(),
-                count("ApproximateNumberOfMessagesNotVisible"),
-            ),
-            (
-                "delayed".into(),
-                count("ApproximateNumberOfMessagesDelayed"),
-            ),
-        ])
+        (
+            count("ApproximateNumberOfMessages"),
+            count("ApproximateNumberOfMessagesNotVisible"),
+            count("ApproximateNumberOfMessagesDelayed"),
+        )
     }
 
     /// Names of the queues some queue's RedrivePolicy points at.
@@ -88,21 +111,15 @@ impl World {
         if self.dead_letter_cache.is_none() {
             self.dead_letter_cache = Some(self.dead_letter_queues());
         }
-        let by_state = self.by_state();
-        let state = |k: &str| by_state.get(k).copied().unwrap_or(0);
+        let depths = self.depths();
         let m = &self.metrics;
         let snapshot = Sample {
             at: 0,
-            visible: state("visible"),
-            in_flight: state("in_flight"),
-            delayed: state("delayed"),
-            dead_letter: state("dead_letter"),
-            held_by_worker: self
-                .lanes
-                .iter()
-                .map(|l| (l.name.clone(), l.held() as u64))
-                .filter(|(_, n)| *n > 0)
-                .collect(),
+            visible: depths.visible,
+            in_flight: depths.in_flight,
+            delayed: depths.delayed,
+            dead_letter: depths.dead_letter,
+            held_by_worker: self.held_by_worker(),
             deliveries: m.deliveries,
             redeliveries: m.redeliveries,
             duplicate_effects: self.ledger.duplicates(),
@@ -110,6 +127,30 @@ impl World {
             api_calls: m.api_calls_total(),
         };
         self.metrics.sample_until(before, snapshot);
+    }
+
+    /// Messages each worker holds now (those holding none left out): the last sample's map when
+    /// it is the same, so that a steady world's samples share one.
+    fn held_by_worker(&self) -> Arc<BTreeMap<String, u64>> {
+        let mut held: Vec<(&str, u64)> = self
+            .lanes
+            .iter()
+            .map(|l| (l.name.as_str(), l.held() as u64))
+            .filter(|&(_, n)| n > 0)
+            .collect();
+        held.sort_unstable();
+        match self.metrics.samples.last() {
+            Some(last)
+                if last
+                    .held_by_worker
+                    .iter()
+                    .map(|(name, n)| (name.as_str(), *n))
+                    .eq(held.iter().copied()) =>
+            {
+                Arc::clone(&last.held_by_worker)
+            }
+            _ => Arc::new(held.into_iter().map(|(k, n)| (k.to_string(), n)).collect()),
+        }
     }
 
     /// The end-of-run summary.

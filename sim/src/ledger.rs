@@ -10,13 +10,13 @@
 //! [`LEDGER_DETAIL`] once that many were recorded, never more than twice that (about 200 bytes
 //! each, so under 0.5 MB); older entries are folded into the counts, which stay exact
 //! ([`Ledger::recorded`] counts every entry ever written). The idempotency check remembers every
-//! key performed, as a 64-bit fingerprint (16 bytes a key, plus the map's overhead): that is the
+//! key performed, as a 64-bit fingerprint (8 bytes a key, plus the set's overhead): that is the
 //! durable database the check stands for, and it grows with the number of distinct business
 //! keys, not with time.
 
 use serde::{Deserialize, Serialize};
 use sqs_engine::Millis;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashSet};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// The fewest entries [`Ledger::effects`] keeps in detail once that many were recorded.
@@ -53,9 +53,9 @@ pub struct Ledger {
     /// Entries dropped from the front of `effects`.
     #[serde(default)]
     folded: u64,
-    /// How many times each key was performed, by the key's fingerprint (the idempotency check
-    /// reads this).
-    done: HashMap<u64, u32, BuildHasherDefault<Prehashed>>,
+    /// The fingerprints of the keys performed (the idempotency check reads this; whether a key
+    /// was performed before is all it and the duplicate count need).
+    done: HashSet<u64, BuildHasherDefault<Prehashed>>,
     /// Performed effects by name.
     by_name: BTreeMap<String, u64>,
     duplicates: u64,
@@ -79,13 +79,13 @@ impl Ledger {
     /// Returns the entry written.
     pub(crate) fn record(&mut self, attempt: Attempt<'_>) -> &Effect {
         let fingerprint = fingerprint(&attempt.key);
-        let before = self.done.get(&fingerprint).copied().unwrap_or(0);
-        let prevented = attempt.check && before > 0;
-        let duplicate = !prevented && before > 0;
+        let before = self.done.contains(&fingerprint);
+        let prevented = attempt.check && before;
+        let duplicate = !prevented && before;
         if prevented {
             self.prevented += 1;
         } else {
-            *self.done.entry(fingerprint).or_default() += 1;
+            self.done.insert(fingerprint);
             match self.by_name.get_mut(attempt.name) {
                 Some(n) => *n += 1,
                 None => {

@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 use sqs_engine::{EventKind, Millis};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The first sampling interval (1 virtual second).
 pub const SAMPLE_EVERY: Millis = 1000;
@@ -29,9 +30,10 @@ pub struct Sample {
     pub delayed: u64,
     /// Messages in dead-letter queues.
     pub dead_letter: u64,
-    /// Messages each worker holds (workers holding none are left out).
-    #[serde(default)]
-    pub held_by_worker: BTreeMap<String, u64>,
+    /// Messages each worker holds (workers holding none are left out). Shared by the samples
+    /// (and the copies of the world) it is the same for.
+    #[serde(default, with = "shared")]
+    pub held_by_worker: Arc<BTreeMap<String, u64>>,
     /// Deliveries so far.
     #[serde(default)]
     pub deliveries: u64,
@@ -192,9 +194,37 @@ impl Metrics {
     }
 }
 
+/// (De)serializes an `Arc<T>` as the `T` it holds.
+mod shared {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::sync::Arc;
+
+    pub fn serialize<S: Serializer, T: Serialize>(value: &Arc<T>, s: S) -> Result<S::Ok, S::Error> {
+        T::serialize(value, s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+        d: D,
+    ) -> Result<Arc<T>, D::Error> {
+        T::deserialize(d).map(Arc::new)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sample_reads_and_writes_its_holders_as_a_plain_map() {
+        let sample = Sample {
+            at: 1000,
+            held_by_worker: Arc::new(BTreeMap::from([("Worker A".to_string(), 2)])),
+            ..Sample::default()
+        };
+        let json = serde_json::to_value(&sample).unwrap();
+        assert_eq!(json["held_by_worker"], serde_json::json!({"Worker A": 2}));
+        assert_eq!(serde_json::from_value::<Sample>(json).unwrap(), sample);
+    }
 
     #[test]
     fn samples_stay_bounded_and_cover_the_whole_run() {

@@ -1,13 +1,15 @@
 //! The world's own timers (a worker's next poll, job step or heartbeat; a producer's next send),
-//! in firing order, with an index by timer so that finding, moving or cancelling one does not
-//! scan them all (the clock loop does that a few times per message).
+//! in firing order. The clock loop schedules, moves and cancels a few per message: a binary heap
+//! with an index of the live entries makes each of those O(log n) with no scan, a moved or
+//! cancelled timer's old entry being dropped when it reaches the top.
 
 use crate::rng::FastMap;
 use sqs_engine::Millis;
-use std::collections::BTreeMap;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// Work the world has scheduled for itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) enum Timer {
     /// A worker's next ReceiveMessage.
     Poll { lane: u64 },
@@ -33,8 +35,11 @@ impl Timer {
 /// Timers by (time, order of scheduling); each timer is scheduled at most once.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Timers {
-    by_time: BTreeMap<(Millis, u64), Timer>,
-    index: FastMap<Timer, (Millis, u64)>,
+    /// (time, order of scheduling, timer), earliest first; an entry whose order is not the
+    /// timer's in `live` was moved or cancelled. The first entry is always live.
+    heap: BinaryHeap<Reverse<(Millis, u64, Timer)>>,
+    /// The order of scheduling of each scheduled timer.
+    live: FastMap<Timer, u64>,
     seq: u64,
 }
 
@@ -42,51 +47,55 @@ impl Timers {
     /// Schedules `timer` at `at`, after the timers already due then; a timer already scheduled
     /// moves there (as if cancelled and scheduled again).
     pub(crate) fn schedule(&mut self, at: Millis, timer: Timer) {
-        self.cancel(timer);
         self.seq += 1;
-        self.by_time.insert((at, self.seq), timer);
-        self.index.insert(timer, (at, self.seq));
+        self.live.insert(timer, self.seq);
+        self.heap.push(Reverse((at, self.seq, timer)));
+        self.drop_stale();
     }
 
     /// Whether this timer is scheduled.
     pub(crate) fn has(&self, timer: Timer) -> bool {
-        self.index.contains_key(&timer)
+        self.live.contains_key(&timer)
     }
 
     /// Drops this timer if it is scheduled.
     pub(crate) fn cancel(&mut self, timer: Timer) {
-        if let Some(key) = self.index.remove(&timer) {
-            self.by_time.remove(&key);
-        }
+        self.live.remove(&timer);
+        self.drop_stale();
     }
 
     /// Drops the timers matching `drop`.
     pub(crate) fn cancel_where(&mut self, drop: impl Fn(&Timer) -> bool) {
-        let index = &mut self.index;
-        self.by_time.retain(|_, timer| {
-            let keep = !drop(timer);
-            if !keep {
-                index.remove(timer);
-            }
-            keep
-        });
+        self.live.retain(|timer, _| !drop(timer));
+        self.drop_stale();
     }
 
     /// When the first timer is due.
     pub(crate) fn first_at(&self) -> Option<Millis> {
-        self.by_time.keys().next().map(|&(at, _)| at)
+        self.heap.peek().map(|Reverse((at, ..))| *at)
     }
 
     /// Takes the first timer.
     pub(crate) fn pop(&mut self) -> Option<Timer> {
-        let (_, timer) = self.by_time.pop_first()?;
-        self.index.remove(&timer);
+        let Reverse((_, _, timer)) = self.heap.pop()?;
+        self.live.remove(&timer);
+        self.drop_stale();
         Some(timer)
     }
 
     /// How many are scheduled.
     pub(crate) fn len(&self) -> usize {
-        self.by_time.len()
+        self.live.len()
+    }
+
+    /// Pops moved or cancelled entries off the top, so that the first entry is a live one.
+    fn drop_stale(&mut self) {
+        while let Some(Reverse((_, seq, timer))) = self.heap.peek() {
+            if self.live.get(timer) == Some(seq) {
+                break;
+            }
+            self.heap.pop();
+        }
     }
 }
 

@@ -20,11 +20,10 @@ use crate::timers::{Timer, Timers};
 use crate::worker::WorkerView;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sqs_engine::api::{ReceiveMessageOutput, Response};
+use sqs_engine::api::{MessageId, ReceiveMessageOutput, Response};
 use sqs_engine::script::{error_json, parse_request, Bindings};
 use sqs_engine::{Engine, EventKind, Millis, PollId, Reply, Request};
 use std::collections::{HashMap, VecDeque};
-use std::sync::Arc;
 
 /// How many undrained events the world narrates one by one (the default of
 /// [`World::set_event_buffer`]). A UI drains them every frame, far below this; when more happen
@@ -100,7 +99,7 @@ pub struct World {
     /// Ids for lanes, jobs and producers.
     pub(crate) next_id: u64,
     /// MessageId -> the lane (by id) that received it last, while it is in flight.
-    pub(crate) holders: FastMap<Arc<str>, u64>,
+    pub(crate) holders: FastMap<MessageId, u64>,
     pub(crate) producers: Vec<Producer>,
     timers: Timers,
     /// Scenario steps waiting for their time.
@@ -543,17 +542,17 @@ impl World {
         match kind {
             EventKind::Received { message_id, .. } => match who {
                 Who::Lane(id) => {
-                    self.holders.insert(message_id.clone(), id);
+                    self.holders.insert(*message_id, id);
                     if let Some(lane) = self.lane_of_mut(who) {
                         lane.deliveries += 1;
                     }
                 }
                 _ => {
-                    self.holders.remove(message_id);
+                    self.holders.remove(&**message_id);
                 }
             },
             EventKind::BecameVisible { message_id, .. } => {
-                if let Some(id) = self.holders.remove(message_id) {
+                if let Some(id) = self.holders.remove(&**message_id) {
                     let lane = self.lane_of_mut(Who::Lane(id));
                     if let Some(task) = lane.and_then(|l| l.task_mut(message_id)) {
                         task.lease_expired = true;
