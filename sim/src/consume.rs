@@ -91,7 +91,7 @@ impl World {
         let i = self.lane_index(name)?;
         policy.check()?;
         let queue = policy.queue.clone();
-        self.lanes[i].policy = policy;
+        self.lanes[i].set_policy(policy);
         self.refresh_warnings(&queue);
         self.say(
             self.actor(i),
