@@ -91,7 +91,7 @@ impl World {
         let i = self.lane_index(name)?;
         policy.check()?;
         let queue = policy.queue.clone();
-        self.lanes[i].policy = policy;
+        self.lanes[i].set_policy(policy);
         self.refresh_warnings(&queue);
         self.say(
             self.actor(i),
@@ -346,7 +346,7 @@ impl World {
             worker: &lane.name,
             name: &step.name,
             message_id: &task.message_id,
-            key: format!("{}/{}", task.body, step.name),
+            key: [task.body.as_str(), "/", &step.name].concat(),
             attempt: task.receive_count,
             check: step.idempotent,
         });
@@ -410,17 +410,26 @@ impl World {
         let Some(job) = lane.job_mut(job_id) else {
             return;
         };
-        let task = &job.tasks[job.current];
-        let (message_id, retried) = (task.message_id.clone(), task.retried);
+        let task = &mut job.tasks[job.current];
+        let retried = task.retried;
+        // Only a job run again after a lost response deletes with the same handle again.
+        let receipt_handle = match lose {
+            true => task.receipt_handle.clone(),
+            false => std::mem::take(&mut task.receipt_handle),
+        };
         let request = Request::DeleteMessage(DeleteMessageInput {
             queue_url: job.queue_url.clone(),
-            receipt_handle: task.receipt_handle.clone(),
+            receipt_handle,
         });
         let deleted = matches!(self.call(self.who(i), request), Reply::Done(Ok(_)));
         if deleted && !lose {
             self.finish_task(i, job_id, true);
             return;
         }
+        let Some(job) = self.lanes[i].job_mut(job_id) else {
+            return;
+        };
+        let message_id = job.tasks[job.current].message_id.clone();
         let (name, m) = (self.lanes[i].name.clone(), self.label(&message_id));
         if lose && !retried {
             self.say(

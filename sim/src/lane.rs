@@ -8,6 +8,7 @@ use crate::worker::{
 };
 use sqs_engine::api::Message;
 use sqs_engine::Millis;
+use std::sync::Arc;
 
 /// Whether a lane is working.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,7 +101,7 @@ pub(crate) struct Job {
     /// When processing began (None: a Lambda batch throttled, waiting for a free slot).
     pub(crate) started: Option<Millis>,
     /// The policy's effects and heartbeat when the job began.
-    pub(crate) effects: Vec<EffectStep>,
+    pub(crate) effects: Arc<[EffectStep]>,
     pub(crate) heartbeat: Option<Heartbeat>,
     pub(crate) extensions: u32,
     /// Stopped before its end (a Lambda timeout or function error): nothing is deleted.
@@ -167,7 +168,10 @@ impl Job {
 pub(crate) struct Lane {
     pub(crate) id: u64,
     pub(crate) name: String,
+    /// Set only by [`Lane::new`] and [`Lane::set_policy`], which keep `effects` in step.
     pub(crate) policy: WorkerPolicy,
+    /// The policy's effects, shared by the jobs that start under it.
+    effects: Arc<[EffectStep]>,
     pub(crate) life: Life,
     /// Bumped on kill, hang and restart: a long poll answered after that is orphaned.
     pub(crate) epoch: u64,
@@ -189,6 +193,7 @@ impl Lane {
             rng: Rng::for_name(seed, &name),
             id,
             name,
+            effects: policy.effects.as_slice().into(),
             policy,
             life: Life::Alive,
             epoch: 0,
@@ -200,6 +205,12 @@ impl Lane {
             empty_receives: 0,
             deliveries: 0,
         }
+    }
+
+    /// A new policy, from its next job on.
+    pub(crate) fn set_policy(&mut self, policy: WorkerPolicy) {
+        self.effects = policy.effects.as_slice().into();
+        self.policy = policy;
     }
 
     /// Whether it should call ReceiveMessage now: alive, not already waiting, and with room.
@@ -294,7 +305,7 @@ impl Lane {
             tasks,
             current: 0,
             started: None,
-            effects: self.policy.effects.clone(),
+            effects: Arc::clone(&self.effects),
             heartbeat,
             extensions: 0,
             aborted: false,

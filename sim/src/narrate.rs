@@ -17,8 +17,13 @@ const MAX_BODY_LABEL: usize = 24;
 impl Labels {
     /// Remembers the label of a message stored with this body.
     pub(crate) fn learn(&mut self, message_id: &str, body: &str) {
-        self.0
-            .insert(message_id.to_string(), label_for(message_id, body));
+        self.learn_label(message_id, body_label(body));
+    }
+
+    /// Remembers the label of a message stored with a body whose [`body_label`] this is.
+    pub(crate) fn learn_label(&mut self, message_id: &str, label: Option<String>) {
+        let label = label.unwrap_or_else(|| short_id(message_id));
+        self.0.insert(message_id.to_string(), label);
     }
 
     /// Forgets a message that no longer exists (the map holds only live messages: bounded).
@@ -53,11 +58,12 @@ impl Labels {
 
 /// The label of a message stored with this body.
 pub(crate) fn label_for(message_id: &str, body: &str) -> String {
-    if body.chars().count() <= MAX_BODY_LABEL && !body.trim().is_empty() {
-        body.to_string()
-    } else {
-        short_id(message_id)
-    }
+    body_label(body).unwrap_or_else(|| short_id(message_id))
+}
+
+/// The body as a label, when it is short enough to name its message.
+pub(crate) fn body_label(body: &str) -> Option<String> {
+    (body.chars().count() <= MAX_BODY_LABEL && !body.trim().is_empty()).then(|| body.to_string())
 }
 
 pub(crate) fn short_id(message_id: &str) -> String {

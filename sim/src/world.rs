@@ -395,9 +395,12 @@ impl World {
     /// that fails is not counted (a failed user action changes nothing).
     pub(crate) fn call(&mut self, who: Who, request: Request) -> Reply {
         let action = request.action();
-        // SendMessage (the hot path): the body is learnt from the request without a map.
+        // SendMessage (the hot path): the label is taken from the request without a map.
         let (single, bodies) = match &request {
-            Request::SendMessage(input) => (Some(input.message_body.clone()), HashMap::new()),
+            Request::SendMessage(input) => (
+                Some(narrate::body_label(&input.message_body)),
+                HashMap::new(),
+            ),
             _ => (None, sent_bodies(&request)),
         };
         let reply = self.engine.call(request);
@@ -410,8 +413,8 @@ impl World {
         }
         if let Reply::Done(Ok(response)) = &reply {
             match (single, response) {
-                (Some(body), Response::SendMessage(output)) => {
-                    self.labels.learn(&output.message_id, &body);
+                (Some(label), Response::SendMessage(output)) => {
+                    self.labels.learn_label(&output.message_id, label);
                 }
                 _ => {
                     for (message_id, body) in sent_labels(&bodies, response) {
