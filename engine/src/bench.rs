@@ -230,19 +230,9 @@ impl Bench {
 /// The body of message `i`, "message <i>", written without the formatting machinery (the
 /// driver's own cost is not what the benchmark measures).
 fn body(i: u64) -> String {
-    let (mut digits, mut at, mut n) = ([0u8; 20], 20, i);
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    let digits = std::str::from_utf8(&digits[at..]).expect("ASCII digits");
-    let mut body = String::with_capacity(8 + digits.len());
+    let mut body = String::with_capacity(28);
     body.push_str("message ");
-    body.push_str(digits);
+    crate::decimal::push_decimal(&mut body, i);
     body
 }
 

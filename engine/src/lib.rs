@@ -31,6 +31,7 @@ mod actions;
 pub mod api;
 mod attributes;
 mod base64;
+pub mod decimal;
 mod engine;
 pub mod error;
 pub mod event;

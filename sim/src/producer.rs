@@ -5,6 +5,7 @@ use crate::worker::ProducerSpec;
 use crate::world::{Actor, Who, World};
 use serde_json::{json, Value};
 use sqs_engine::api::SendMessageInput;
+use sqs_engine::decimal::push_decimal;
 use sqs_engine::{Millis, Request};
 
 /// A producer at run time.
@@ -77,28 +78,12 @@ impl Template {
         for piece in &self.0 {
             match piece {
                 Piece::Text(text) => out.push_str(text),
-                Piece::Number(None) => push_number(&mut out, n),
-                Piece::Number(Some(k)) => push_number(&mut out, n % k),
+                Piece::Number(None) => push_decimal(&mut out, n),
+                Piece::Number(Some(k)) => push_decimal(&mut out, n % k),
             }
         }
         out
     }
-}
-
-/// Appends `n` in decimal.
-fn push_number(out: &mut String, n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = n;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.push_str(std::str::from_utf8(&digits[at..]).expect("ASCII digits"));
 }
 
 impl World {
