@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sqs_engine::api::{MessageId, ReceiveMessageOutput, Response};
 use sqs_engine::script::{error_json, parse_request, Bindings};
-use sqs_engine::{Engine, EventKind, Millis, PollId, Reply, Request};
+use sqs_engine::{Engine, EventKind, Millis, PollId, ReceiptHandle, Reply, Request};
 use std::collections::{HashMap, VecDeque};
 
 /// How many undrained events the world narrates one by one (the default of
@@ -444,7 +444,15 @@ impl World {
     /// polls it answered meanwhile (a send answers a waiting poll at once) to their owners.
     pub(crate) fn settle(&mut self, who: Who, action: Option<&str>) {
         let answered = self.engine.take_completed_polls();
-        self.absorb(who, action, &answered);
+        // Parsed once here, not once per Received event in `absorb`.
+        let by_handle: Vec<(ReceiptHandle, PollId)> = answered
+            .iter()
+            .flat_map(|(poll, output)| {
+                let handles = output.messages.iter().flatten();
+                handles.filter_map(|m| Some((m.receipt_handle.parse().ok()?, *poll)))
+            })
+            .collect();
+        self.absorb(who, action, &by_handle);
         for (poll, output) in answered {
             match self.polls.remove(&poll) {
                 Some(owner) => self.poll_answered(owner, output),
@@ -488,22 +496,14 @@ impl World {
     }
 
     /// Takes the engine's events: counts them, tracks who holds what, narrates them. A message
-    /// in `answered` (long polls answered) was received by whoever made that poll.
-    fn absorb(
-        &mut self,
-        who: Who,
-        action: Option<&str>,
-        answered: &[(PollId, ReceiveMessageOutput)],
-    ) {
+    /// whose receipt handle is in `by_handle` came from a long poll: its maker received it.
+    fn absorb(&mut self, who: Who, action: Option<&str>, by_handle: &[(ReceiptHandle, PollId)]) {
         for event in self.engine.drain_events() {
             let (who, action) = match &event.kind {
                 EventKind::Received { receipt_handle, .. } => {
-                    let poll = answered.iter().find_map(|(poll, output)| {
-                        let mut messages = output.messages.iter().flatten();
-                        messages
-                            .any(|m| m.receipt_handle.parse().ok() == Some(*receipt_handle))
-                            .then_some(*poll)
-                    });
+                    let poll = by_handle
+                        .iter()
+                        .find_map(|(handle, poll)| (handle == receipt_handle).then_some(*poll));
                     match poll {
                         Some(poll) => (self.poll_who(poll), Some("ReceiveMessage")),
                         None => (who, action),
