@@ -9,6 +9,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 use std::fmt;
 
+pub use crate::receipt::{AnyReceiptHandle, ReceiptHandle};
+
 /// A string-to-string attribute map (queue attributes, message system attributes), sorted so that
 /// output is deterministic.
 pub type Attributes = BTreeMap<String, String>;
@@ -503,7 +505,8 @@ pub struct ReceiveMessageOutput {
 #[allow(missing_docs)]
 pub struct Message {
     pub message_id: MessageId,
-    pub receipt_handle: String,
+    /// A value, written as its text: a client hands it back to DeleteMessage as it is.
+    pub receipt_handle: ReceiptHandle,
     #[serde(rename = "MD5OfBody")]
     pub md5_of_body: Md5,
     pub body: String,
@@ -524,7 +527,7 @@ pub struct Message {
 #[allow(missing_docs)]
 pub struct DeleteMessageInput {
     pub queue_url: String,
-    pub receipt_handle: String,
+    pub receipt_handle: AnyReceiptHandle,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -540,7 +543,7 @@ pub struct DeleteMessageBatchInput {
 #[allow(missing_docs)]
 pub struct DeleteMessageBatchEntry {
     pub id: String,
-    pub receipt_handle: String,
+    pub receipt_handle: AnyReceiptHandle,
 }
 
 /// The answer of DeleteMessageBatch and ChangeMessageVisibilityBatch.
@@ -566,7 +569,7 @@ pub struct BatchResultEntry {
 #[allow(missing_docs)]
 pub struct ChangeMessageVisibilityInput {
     pub queue_url: String,
-    pub receipt_handle: String,
+    pub receipt_handle: AnyReceiptHandle,
     pub visibility_timeout: i64,
 }
 
@@ -583,7 +586,7 @@ pub struct ChangeMessageVisibilityBatchInput {
 #[allow(missing_docs)]
 pub struct ChangeMessageVisibilityBatchEntry {
     pub id: String,
-    pub receipt_handle: String,
+    pub receipt_handle: AnyReceiptHandle,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub visibility_timeout: Option<i64>,
 }

@@ -197,7 +197,7 @@ impl Bench {
                 for message in messages {
                     self.call(Request::DeleteMessage(DeleteMessageInput {
                         queue_url: self.queue_url.clone(),
-                        receipt_handle: message.receipt_handle,
+                        receipt_handle: message.receipt_handle.into(),
                     }));
                 }
             }
@@ -208,7 +208,7 @@ impl Bench {
                     .enumerate()
                     .map(|(i, m)| DeleteMessageBatchEntry {
                         id: entry_id(i),
-                        receipt_handle: m.receipt_handle,
+                        receipt_handle: m.receipt_handle.into(),
                     })
                     .collect();
                 let request = Request::DeleteMessageBatch(DeleteMessageBatchInput {

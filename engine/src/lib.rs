@@ -53,7 +53,7 @@ pub use engine::{Engine, Knobs, PollId, Reply};
 pub use error::{ErrorCode, SqsError};
 pub use event::{Event, EventKind};
 pub use move_task::DEFAULT_MOVE_TASK_RATE;
-pub use receipt::{NotAReceiptHandle, ReceiptHandle};
+pub use receipt::{AnyReceiptHandle, NotAReceiptHandle, ReceiptHandle};
 
 /// Virtual time: milliseconds since the simulation started.
 pub type Millis = u64;

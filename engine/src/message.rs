@@ -142,7 +142,11 @@ impl Selection {
 
 /// Builds the received form of `msg` with `receipt_handle`, showing the selected attributes;
 /// MD5OfMessageAttributes is recomputed over the returned subset (§4.1).
-pub(crate) fn received(msg: &Message, receipt_handle: String, sel: &Selection) -> api::Message {
+pub(crate) fn received(
+    msg: &Message,
+    receipt_handle: crate::ReceiptHandle,
+    sel: &Selection,
+) -> api::Message {
     let attributes: Option<MessageAttributes> = msg
         .extras()
         .filter(|_| !sel.message.is_empty())

@@ -133,6 +133,70 @@ impl<'de> Deserialize<'de> for ReceiptHandle {
     }
 }
 
+/// A ReceiptHandle as a request carries it: the [`ReceiptHandle`] value a receive answered (no
+/// text to parse on the way back), or any other text, which the action checks and refuses as AWS
+/// does. Parsed from and written as the text, so scripts and JSON see no difference.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnyReceiptHandle {
+    /// A handle in the shape this engine issues (valid or not is for the action to say).
+    Issued(ReceiptHandle),
+    /// Text that is not in that shape: never a valid handle.
+    Other(String),
+}
+
+/// The empty text, as an empty `String` was.
+impl Default for AnyReceiptHandle {
+    fn default() -> Self {
+        AnyReceiptHandle::Other(String::new())
+    }
+}
+
+impl From<ReceiptHandle> for AnyReceiptHandle {
+    fn from(handle: ReceiptHandle) -> Self {
+        AnyReceiptHandle::Issued(handle)
+    }
+}
+
+/// Parses the text: the canonical spelling of an issued handle becomes [`AnyReceiptHandle::Issued`].
+impl From<String> for AnyReceiptHandle {
+    fn from(text: String) -> Self {
+        match text.parse() {
+            Ok(handle) => AnyReceiptHandle::Issued(handle),
+            Err(NotAReceiptHandle) => AnyReceiptHandle::Other(text),
+        }
+    }
+}
+
+impl From<&str> for AnyReceiptHandle {
+    fn from(text: &str) -> Self {
+        text.to_string().into()
+    }
+}
+
+impl fmt::Display for AnyReceiptHandle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnyReceiptHandle::Issued(handle) => fmt::Display::fmt(handle, f),
+            AnyReceiptHandle::Other(text) => f.write_str(text),
+        }
+    }
+}
+
+impl Serialize for AnyReceiptHandle {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            AnyReceiptHandle::Issued(handle) => handle.serialize(serializer),
+            AnyReceiptHandle::Other(text) => serializer.serialize_str(text),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for AnyReceiptHandle {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        String::deserialize(deserializer).map(AnyReceiptHandle::from)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,5 +249,32 @@ mod tests {
             handle
         );
         assert!(serde_json::from_str::<ReceiptHandle>("\"AQEBnope\"").is_err());
+    }
+
+    #[test]
+    fn any_handle_keeps_the_text_it_was_given() {
+        let receipt = Receipt {
+            queue: 0,
+            slot: 5,
+            slot_gen: 0,
+            receipt_gen: 1,
+        };
+        let handle = ReceiptHandle::issue(1, receipt, 7);
+        let text = handle.to_text();
+        let issued = AnyReceiptHandle::from(text.as_str());
+        assert_eq!(issued, AnyReceiptHandle::Issued(handle));
+        for given in ["garbage", "", &text.replacen("AQEB", "AQEC", 1)] {
+            let other = AnyReceiptHandle::from(given);
+            assert_eq!(other, AnyReceiptHandle::Other(given.into()));
+            assert_eq!(other.to_string(), given);
+        }
+        for any in [issued, AnyReceiptHandle::from("garbage")] {
+            let json = serde_json::to_string(&any).unwrap();
+            assert_eq!(json, format!("\"{any}\""));
+            assert_eq!(
+                serde_json::from_str::<AnyReceiptHandle>(&json).unwrap(),
+                any
+            );
+        }
     }
 }

@@ -38,7 +38,7 @@ fn after_extending(position: usize) -> Vec<String> {
     }
     let got = s.receive(&url, 10);
     assert_eq!(got.len(), 3);
-    s.cmv(&url, &got[position].receipt_handle, 60).unwrap();
+    s.cmv(&url, got[position].receipt_handle, 60).unwrap();
     s.at(5_000);
     s.bodies(&url, 10)
 }
@@ -82,7 +82,7 @@ fn a_new_message_does_not_unblock_a_group_but_a_delete_does() {
     let h = s.receive(&url, 1)[0].receipt_handle.clone();
     s.send_fifo(&url, "b", "g");
     assert!(s.receive(&url, 1).is_empty());
-    s.delete(&url, &h).unwrap();
+    s.delete(&url, h).unwrap();
     assert_eq!(s.bodies(&url, 1), ["b"]);
 }
 
@@ -105,9 +105,9 @@ fn groups_are_ordered_by_when_their_head_became_receivable() {
     assert_eq!(bodies, ["g2-a", "g3-a", "g1-a"]);
     // Terminate g3 then g2: the order follows the CMV instants.
     s.at(11_000);
-    s.cmv(&url, &got[1].receipt_handle, 0).unwrap();
+    s.cmv(&url, got[1].receipt_handle, 0).unwrap();
     s.at(12_000);
-    s.cmv(&url, &got[0].receipt_handle, 0).unwrap();
+    s.cmv(&url, got[0].receipt_handle, 0).unwrap();
     assert_eq!(s.bodies(&url, 10), ["g3-a", "g2-a"]);
 }
 
@@ -141,7 +141,7 @@ fn deduplication_window_is_five_minutes_from_first_acceptance() {
         .any(|e| matches!(e.kind, EventKind::Deduplicated { .. })));
     // Remembered even after the original is received and deleted.
     let h = s.receive(&url, 1)[0].receipt_handle.clone();
-    s.delete(&url, &h).unwrap();
+    s.delete(&url, h).unwrap();
     s.at(299_999);
     assert_eq!(s.send_fifo(&url, "x", "g").message_id, first.message_id);
     s.at(300_000);
@@ -223,7 +223,7 @@ fn fifo_handles_expire_with_the_visibility_window() {
     let err = s.rejects(
         Request::DeleteMessage(DeleteMessageInput {
             queue_url: url.clone(),
-            receipt_handle: h.clone(),
+            receipt_handle: h.into(),
         }),
         ErrorCode::InvalidParameterValueException,
     );
@@ -232,15 +232,15 @@ fn fifo_handles_expire_with_the_visibility_window() {
         format!("Value {h} for parameter ReceiptHandle is invalid. Reason: The receipt handle has expired.")
     );
     // CMV on the expired-but-unreceived message with its latest handle: 200 no-op (§6).
-    s.cmv(&url, &h, 30).unwrap();
+    s.cmv(&url, h, 30).unwrap();
     let h2 = s.receive(&url, 1)[0].receipt_handle.clone();
     s.rejects(
-        Sqs::cmv_request(&url, &h, 5),
+        Sqs::cmv_request(&url, h, 5),
         ErrorCode::InvalidParameterValueException,
     );
-    s.cmv(&url, &h2, 10).unwrap();
+    s.cmv(&url, h2, 10).unwrap();
     s.at(5_000);
-    s.delete(&url, &h2).unwrap();
+    s.delete(&url, h2).unwrap();
     assert_eq!(s.counts(&url), counts(0, 0, 0));
 }
 
@@ -303,7 +303,7 @@ fn receive_request_attempt_id_retries_return_the_same_messages() {
     // The retry reset the visibility timeout: hidden until 40 s.
     s.at(39_999);
     assert_eq!(s.bodies(&url, 10), ["b"]);
-    s.cmv(&url, &first[0].receipt_handle, 100).unwrap();
+    s.cmv(&url, first[0].receipt_handle, 100).unwrap();
     assert!(attempt(&mut s).is_empty());
 }
 

@@ -28,8 +28,8 @@ fn duplicate_delivery_leaves_a_received_message_receivable() {
         "2"
     );
     assert_eq!(s.counts(&url), counts(0, 1, 0));
-    s.delete(&url, &first[0].receipt_handle).unwrap();
-    s.delete(&url, &second[0].receipt_handle).unwrap();
+    s.delete(&url, first[0].receipt_handle).unwrap();
+    s.delete(&url, second[0].receipt_handle).unwrap();
     assert_eq!(s.counts(&url), counts(0, 0, 0));
 }
 

@@ -52,7 +52,7 @@ fn change_visibility_counts_from_the_call() {
     s.send(&url, "m");
     let handle = s.receive(&url, 1)[0].receipt_handle.clone();
     s.at(15_000);
-    s.cmv(&url, &handle, 10).unwrap();
+    s.cmv(&url, handle, 10).unwrap();
     s.at(24_999);
     assert!(s.receive(&url, 1).is_empty());
     s.at(25_000);
@@ -69,20 +69,20 @@ fn change_visibility_is_capped_at_twelve_hours_per_receive() {
     let handle = s.receive(&url, 1)[0].receipt_handle.clone();
     s.at(5_000);
     let err = s.rejects(
-        Sqs::cmv_request(&url, &handle, 43_200),
+        Sqs::cmv_request(&url, handle, 43_200),
         ErrorCode::InvalidParameterValueException,
     );
     assert_eq!(
         err.message,
         "Value 43200 for parameter VisibilityTimeout is invalid. Reason: Total VisibilityTimeout for the message is beyond the limit [43200 seconds]"
     );
-    s.cmv(&url, &handle, 43_195).unwrap();
+    s.cmv(&url, handle, 43_195).unwrap();
     s.at(10_000);
     s.rejects(
-        Sqs::cmv_request(&url, &handle, 43_195),
+        Sqs::cmv_request(&url, handle, 43_195),
         ErrorCode::InvalidParameterValueException,
     );
-    s.cmv(&url, &handle, 43_190).unwrap();
+    s.cmv(&url, handle, 43_190).unwrap();
 }
 
 #[test]
@@ -92,7 +92,7 @@ fn visibility_change_applies_to_this_receipt_only() {
     let url = s.create("q", &[("VisibilityTimeout", "30")]);
     s.send(&url, "m");
     let h = s.receive(&url, 1)[0].receipt_handle.clone();
-    s.cmv(&url, &h, 0).unwrap();
+    s.cmv(&url, h, 0).unwrap();
     assert_eq!(s.receive(&url, 1).len(), 1);
     s.at(29_999);
     assert!(s.receive(&url, 1).is_empty());
@@ -186,9 +186,9 @@ fn standard_delete_rules() {
     s.at(1_000);
     let new = s.receive(&url, 1)[0].receipt_handle.clone();
     assert_ne!(old, new);
-    s.delete(&url, &old).unwrap();
+    s.delete(&url, old).unwrap();
     assert_eq!(s.counts(&url), counts(0, 0, 0));
-    s.delete(&url, &new).unwrap();
+    s.delete(&url, new).unwrap();
     assert!(s
         .events()
         .iter()
@@ -209,7 +209,7 @@ fn standard_delete_rules() {
     let h = s.receive(&url, 1)[0].receipt_handle.clone();
     s.at(5_000);
     assert_eq!(s.counts(&url), counts(1, 0, 0));
-    s.delete(&url, &h).unwrap();
+    s.delete(&url, h).unwrap();
     assert_eq!(s.counts(&url), counts(0, 0, 0));
 }
 
@@ -221,11 +221,11 @@ fn change_visibility_special_cases() {
     s.send(&url, "a");
     let h = s.receive(&url, 1)[0].receipt_handle.clone();
     s.at(2_000);
-    s.cmv(&url, &h, 100).unwrap();
+    s.cmv(&url, h, 100).unwrap();
     assert_eq!(s.counts(&url), counts(1, 0, 0));
-    s.delete(&url, &h).unwrap();
+    s.delete(&url, h).unwrap();
     let err = s.rejects(
-        Sqs::cmv_request(&url, &h, 10),
+        Sqs::cmv_request(&url, h, 10),
         ErrorCode::InvalidParameterValueException,
     );
     assert_eq!(
@@ -243,7 +243,7 @@ fn old_handle_change_visibility_applies_on_standard() {
     let old = s.receive(&url, 1)[0].receipt_handle.clone();
     s.at(1_000);
     s.receive(&url, 1);
-    s.cmv(&url, &old, 0).unwrap();
+    s.cmv(&url, old, 0).unwrap();
     assert_eq!(s.counts(&url), counts(1, 0, 0));
 }
 
@@ -271,7 +271,7 @@ fn retention_expires_messages_in_flight_too() {
         .collect();
     assert_eq!(expired.len(), 1);
     assert_eq!(expired[0].at, 60_000);
-    s.delete(&url, &h).unwrap();
+    s.delete(&url, h).unwrap();
 }
 
 #[test]
@@ -425,7 +425,7 @@ fn views_show_each_state() {
         views[0].state,
         MessageState::InFlight {
             until: 30_000,
-            receipt_handle: h
+            receipt_handle: h.to_string()
         }
     );
     assert_eq!(views[1].state, MessageState::Delayed { until: 3_000 });
@@ -549,7 +549,7 @@ fn next_deadline_is_exact() {
     assert_eq!(s.e.next_deadline(), Some(10_000));
     s.at(5_000);
     s.send(&url, "b");
-    s.delete(&url, &h).unwrap();
+    s.delete(&url, h).unwrap();
     // a's visibility and retention entries are gone; b expires at 65 s.
     assert_eq!(s.e.next_deadline(), Some(65_000));
 }

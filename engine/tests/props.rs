@@ -14,8 +14,8 @@
 
 use proptest::prelude::*;
 use sqs_engine::api::{
-    ChangeMessageVisibilityInput, CreateQueueInput, DeleteMessageInput, Message, QueueUrlInput,
-    ReceiveMessageInput, ReceiveMessageOutput, SendMessageInput,
+    AnyReceiptHandle, ChangeMessageVisibilityInput, CreateQueueInput, DeleteMessageInput, Message,
+    QueueUrlInput, ReceiptHandle, ReceiveMessageInput, ReceiveMessageOutput, SendMessageInput,
 };
 use sqs_engine::event::EventKind;
 use sqs_engine::view::MessageState;
@@ -143,7 +143,7 @@ struct Harness {
     urls: BTreeMap<&'static str, String>,
     messages: BTreeMap<String, Tracker>,
     /// Every handle issued, per queue, with its message.
-    handles: BTreeMap<&'static str, Vec<(String, String)>>,
+    handles: BTreeMap<&'static str, Vec<(String, ReceiptHandle)>>,
     sent: usize,
     bodies: usize,
     /// Everything the engine answered and emitted, for the determinism check.
@@ -220,7 +220,7 @@ impl Harness {
         self.urls[Self::queue(fifo)].clone()
     }
 
-    fn handle(&self, fifo: bool, pick: &Pick) -> String {
+    fn handle(&self, fifo: bool, pick: &Pick) -> AnyReceiptHandle {
         let issued = self
             .handles
             .get(Self::queue(fifo))
@@ -229,7 +229,7 @@ impl Harness {
         match pick {
             Pick::Garbage => "garbage".into(),
             _ if issued.is_empty() => "garbage".into(),
-            Pick::Any(n) => issued[n % issued.len()].1.clone(),
+            Pick::Any(n) => issued[n % issued.len()].1.into(),
             Pick::Latest(n) => {
                 let id = &issued[n % issued.len()].0;
                 issued
@@ -238,7 +238,7 @@ impl Harness {
                     .find(|(m, _)| m == id)
                     .expect("issued")
                     .1
-                    .clone()
+                    .into()
             }
         }
     }
@@ -410,7 +410,7 @@ impl Harness {
             self.handles
                 .entry(queue)
                 .or_default()
-                .push((message_id.to_string(), receipt_handle.clone()));
+                .push((message_id.to_string(), *receipt_handle));
         }
     }
 

@@ -402,7 +402,7 @@ fn handle_batch_rules() {
     );
     check(
         &mut s,
-        Sqs::cmv_request(&url, &handle, -1),
+        Sqs::cmv_request(&url, handle, -1),
         InvalidParameterValueException,
         "Value -1 for parameter VisibilityTimeout is invalid. Reason: Must be >= 0 and <= 43200, if provided.",
     );
@@ -412,7 +412,7 @@ fn handle_batch_rules() {
             entries: vec![
                 ChangeMessageVisibilityBatchEntry {
                     id: "a".into(),
-                    receipt_handle: handle.clone(),
+                    receipt_handle: handle.into(),
                     visibility_timeout: Some(100),
                 },
                 ChangeMessageVisibilityBatchEntry {
@@ -430,7 +430,7 @@ fn handle_batch_rules() {
         queue_url: url.clone(),
         entries: vec![DeleteMessageBatchEntry {
             id: "a".into(),
-            receipt_handle: handle,
+            receipt_handle: handle.into(),
         }],
     }));
     assert_eq!(

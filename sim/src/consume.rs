@@ -14,7 +14,7 @@ use sqs_engine::api::{
     ChangeMessageVisibilityInput, DeleteMessageBatchEntry, DeleteMessageBatchInput,
     DeleteMessageInput, Message, ReceiveMessageInput, ReceiveMessageOutput,
 };
-use sqs_engine::{Millis, Reply, Request, Response};
+use sqs_engine::{Millis, ReceiptHandle, Reply, Request, Response};
 
 /// The shortest pause between two short polls, whatever the policy says.
 const MIN_POLL_PAUSE: Millis = 100;
@@ -414,12 +414,12 @@ impl World {
         let retried = task.retried;
         // Only a job run again after a lost response deletes with the same handle again.
         let receipt_handle = match lose {
-            true => task.receipt_handle.clone(),
+            true => task.receipt_handle,
             false => std::mem::take(&mut task.receipt_handle),
         };
         let request = Request::DeleteMessage(DeleteMessageInput {
             queue_url: job.queue_url.clone(),
-            receipt_handle,
+            receipt_handle: receipt_handle.into(),
         });
         let deleted = matches!(self.call(self.who(i), request), Reply::Done(Ok(_)));
         if deleted && !lose {
@@ -565,7 +565,7 @@ impl World {
                 .filter(|(_, t)| t.outcome == Some(true))
                 .map(|(n, t)| DeleteMessageBatchEntry {
                     id: n.to_string(),
-                    receipt_handle: t.receipt_handle.clone(),
+                    receipt_handle: t.receipt_handle.into(),
                 })
                 .collect();
             let deletes = !job.aborted
@@ -609,7 +609,7 @@ impl World {
             || hb
                 .max_total
                 .is_some_and(|max| (now - started) as f64 >= max * 1000.0);
-        let handles: Vec<String> = job.unfinished().map(|t| t.receipt_handle.clone()).collect();
+        let handles: Vec<ReceiptHandle> = job.unfinished().map(|t| t.receipt_handle).collect();
         let first = job.unfinished().next().map(|t| t.message_id.clone());
         if capped {
             let text = format!("{name} stops its heartbeat: the extension cap is reached");
@@ -621,7 +621,7 @@ impl World {
         let request = match handles.as_slice() {
             [handle] => Request::ChangeMessageVisibility(ChangeMessageVisibilityInput {
                 queue_url,
-                receipt_handle: handle.clone(),
+                receipt_handle: (*handle).into(),
                 visibility_timeout: i64::from(hb.extend_by),
             }),
             _ => Request::ChangeMessageVisibilityBatch(ChangeMessageVisibilityBatchInput {
@@ -631,7 +631,7 @@ impl World {
                     .enumerate()
                     .map(|(n, handle)| ChangeMessageVisibilityBatchEntry {
                         id: n.to_string(),
-                        receipt_handle: handle.clone(),
+                        receipt_handle: (*handle).into(),
                         visibility_timeout: Some(i64::from(hb.extend_by)),
                     })
                     .collect(),

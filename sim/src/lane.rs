@@ -7,7 +7,7 @@ use crate::worker::{
     WorkerView, LAMBDA_POLLERS,
 };
 use sqs_engine::api::Message;
-use sqs_engine::Millis;
+use sqs_engine::{Millis, ReceiptHandle};
 use std::sync::Arc;
 
 /// Whether a lane is working.
@@ -55,7 +55,7 @@ pub(crate) enum JobKind {
 #[derive(Clone, Debug)]
 pub(crate) struct Task {
     pub(crate) message_id: String,
-    pub(crate) receipt_handle: String,
+    pub(crate) receipt_handle: ReceiptHandle,
     pub(crate) body: String,
     pub(crate) receive_count: u32,
     pub(crate) received_at: Millis,
@@ -363,7 +363,7 @@ impl Lane {
             .flat_map(|job| {
                 job.unfinished().map(move |task| HeldMessage {
                     message_id: task.message_id.clone(),
-                    receipt_handle: task.receipt_handle.clone(),
+                    receipt_handle: task.receipt_handle.to_string(),
                     started_at: task.start.unwrap_or(task.received_at),
                     done_at: match (self.life, task.start) {
                         (Life::Alive, Some(start)) => Some(start + task.duration),

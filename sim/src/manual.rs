@@ -6,7 +6,7 @@ use crate::worker::WorkerMode;
 use crate::world::World;
 use serde_json::{json, Value};
 use sqs_engine::api::{ChangeMessageVisibilityInput, DeleteMessageInput};
-use sqs_engine::{Reply, Request};
+use sqs_engine::{ReceiptHandle, Reply, Request};
 
 impl World {
     /// Drag-and-drop: the lane receives that message now.
@@ -46,14 +46,14 @@ impl World {
     }
 
     /// The held task's (queue URL, receipt handle), for a by-hand action.
-    fn held(&mut self, i: usize, message_id: &str) -> Result<(String, String), String> {
+    fn held(&mut self, i: usize, message_id: &str) -> Result<(String, ReceiptHandle), String> {
         let lane = &self.lanes[i];
         lane.jobs
             .iter()
             .find_map(|j| {
                 j.unfinished()
                     .find(|t| t.message_id == message_id)
-                    .map(|t| (j.queue_url.clone(), t.receipt_handle.clone()))
+                    .map(|t| (j.queue_url.clone(), t.receipt_handle))
             })
             .ok_or_else(|| format!("{} does not hold that message.", lane.name))
     }
@@ -69,7 +69,7 @@ impl World {
         let (queue_url, receipt_handle) = self.held(i, message_id)?;
         let request = Request::DeleteMessage(DeleteMessageInput {
             queue_url,
-            receipt_handle,
+            receipt_handle: receipt_handle.into(),
         });
         match self.call(self.who(i), request) {
             Reply::Done(Ok(_)) => {
@@ -93,7 +93,7 @@ impl World {
         let (queue_url, receipt_handle) = self.held(i, message_id)?;
         let request = Request::ChangeMessageVisibility(ChangeMessageVisibilityInput {
             queue_url,
-            receipt_handle,
+            receipt_handle: receipt_handle.into(),
             visibility_timeout: i64::from(visibility_timeout),
         });
         match self.call(self.who(i), request) {

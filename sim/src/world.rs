@@ -449,7 +449,7 @@ impl World {
             .iter()
             .flat_map(|(poll, output)| {
                 let handles = output.messages.iter().flatten();
-                handles.filter_map(|m| Some((m.receipt_handle.parse().ok()?, *poll)))
+                handles.map(|m| (m.receipt_handle, *poll))
             })
             .collect();
         self.absorb(who, action, &by_handle);

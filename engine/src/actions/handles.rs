@@ -6,13 +6,13 @@ use crate::engine::Engine;
 use crate::error::SqsError;
 use crate::event::{EventKind, VisibleReason};
 use crate::message::State;
-use crate::receipt::{Receipt, ReceiptHandle};
+use crate::receipt::Receipt;
 use crate::Millis;
 
 /// The visibility of one receive can never reach past 12 hours after that receive (§6).
 const MAX_VISIBILITY: Millis = 43_200_000;
 
-fn expired_handle(handle: &str) -> SqsError {
+fn expired_handle(handle: &AnyReceiptHandle) -> SqsError {
     SqsError::invalid_value("ReceiptHandle", handle, "The receipt handle has expired.")
 }
 
@@ -95,20 +95,26 @@ impl Engine {
         Response::Batch(out)
     }
 
-    /// The parsed handle of this queue and the receipt it points to, or ReceiptHandleIsInvalid.
-    fn receipt(&self, uid: u32, text: &str) -> Result<(ReceiptHandle, Receipt), SqsError> {
-        text.parse::<ReceiptHandle>()
-            .ok()
-            .and_then(|handle| {
-                let r = handle.receipt(self.secret).filter(|r| r.queue == uid)?;
-                Some((handle, r))
-            })
-            .ok_or_else(|| SqsError::bad_handle(text))
+    /// The handle if this engine issued it for this queue, with the receipt it points to
+    /// (the keyed check runs on every use); otherwise ReceiptHandleIsInvalid.
+    fn receipt(
+        &self,
+        uid: u32,
+        given: &AnyReceiptHandle,
+    ) -> Result<(ReceiptHandle, Receipt), SqsError> {
+        match given {
+            AnyReceiptHandle::Issued(handle) => handle
+                .receipt(self.secret)
+                .filter(|r| r.queue == uid)
+                .map(|r| (*handle, r)),
+            AnyReceiptHandle::Other(_) => None,
+        }
+        .ok_or_else(|| SqsError::bad_handle(&given.to_string()))
     }
 
     /// DeleteMessage rules (§5): standard accepts any handle ever issued for the message and
     /// succeeds for a message already gone; FIFO only the latest handle while in flight.
-    fn delete_one(&mut self, uid: u32, text: &str) -> Result<(), SqsError> {
+    fn delete_one(&mut self, uid: u32, text: &AnyReceiptHandle) -> Result<(), SqsError> {
         let (handle, r) = self.receipt(uid, text)?;
         let q = self.q(uid);
         let Some(m) = q.lookup(r.slot, r.slot_gen) else {
@@ -141,7 +147,7 @@ impl Engine {
     fn change_visibility_one(
         &mut self,
         uid: u32,
-        text: &str,
+        text: &AnyReceiptHandle,
         timeout: i64,
     ) -> Result<(), SqsError> {
         crate::validate::visibility_timeout(timeout)?;

@@ -235,7 +235,7 @@ impl Engine {
     fn received_event(&mut self, uid: u32, slot: u32, params: &ReceiveParams) -> Message {
         let q = self.q(uid);
         let handle = self.handle_of(q, slot);
-        let answer = message::received(q.msg(slot), handle.to_text(), &params.selection);
+        let answer = message::received(q.msg(slot), handle, &params.selection);
         self.emit_with(|e| {
             let m = e.q(uid).msg(slot);
             EventKind::Received {

@@ -130,14 +130,18 @@ impl Sqs {
         self.receive(url, max).into_iter().map(|m| m.body).collect()
     }
 
-    pub fn delete(&mut self, url: &str, handle: &str) -> Result<Response, SqsError> {
+    pub fn delete(
+        &mut self,
+        url: &str,
+        handle: impl Into<AnyReceiptHandle>,
+    ) -> Result<Response, SqsError> {
         self.call(Request::DeleteMessage(DeleteMessageInput {
             queue_url: url.into(),
             receipt_handle: handle.into(),
         }))
     }
 
-    pub fn cmv_request(url: &str, handle: &str, timeout: i64) -> Request {
+    pub fn cmv_request(url: &str, handle: impl Into<AnyReceiptHandle>, timeout: i64) -> Request {
         Request::ChangeMessageVisibility(ChangeMessageVisibilityInput {
             queue_url: url.into(),
             receipt_handle: handle.into(),
@@ -145,7 +149,12 @@ impl Sqs {
         })
     }
 
-    pub fn cmv(&mut self, url: &str, handle: &str, timeout: i64) -> Result<Response, SqsError> {
+    pub fn cmv(
+        &mut self,
+        url: &str,
+        handle: impl Into<AnyReceiptHandle>,
+        timeout: i64,
+    ) -> Result<Response, SqsError> {
         self.call(Self::cmv_request(url, handle, timeout))
     }
 

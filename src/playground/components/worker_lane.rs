@@ -9,7 +9,7 @@ use super::worker_policy::PolicyEditor;
 use crate::playground::session::Slot;
 use crate::playground::stage::{Card, Lane, Look};
 use crate::playground::Action;
-use sqs_engine::api::{ChangeMessageVisibilityInput, DeleteMessageInput};
+use sqs_engine::api::{AnyReceiptHandle, ChangeMessageVisibilityInput, DeleteMessageInput};
 use sqs_engine::Request;
 use sqs_sim::command::SimAction;
 use sqs_sim::worker::{ProcessingTime, WorkerMode};
@@ -156,7 +156,7 @@ fn hand_calls(props: &LaneProps, cards: &[Card]) -> Html {
     };
     html! {
         { for cards.iter().filter(|c| c.look == Look::InFlight).filter_map(|c| {
-            let handle = c.receipt_handle.clone()?;
+            let handle = AnyReceiptHandle::from(c.receipt_handle.clone()?);
             let delete = call(Request::DeleteMessage(DeleteMessageInput {
                 queue_url: props.queue_url.clone(),
                 receipt_handle: handle.clone(),
