@@ -41,7 +41,7 @@ pub(crate) fn body(body: &str) -> Result<(), SqsError> {
         return Err(SqsError::missing("MessageBody"));
     }
     // Printable ASCII (the usual body) needs no decoding.
-    if body.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+    if printable_ascii(body.as_bytes()) {
         return Ok(());
     }
     let allowed = |c: char| matches!(c, '\u{9}' | '\u{A}' | '\u{D}' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..);
@@ -53,6 +53,22 @@ pub(crate) fn body(body: &str) -> Result<(), SqsError> {
             "Invalid characters found. Valid unicode characters are #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF",
         ))
     }
+}
+
+/// Whether every byte is printable ASCII (0x20 to 0x7E), eight bytes at a time: every send
+/// checks its body.
+fn printable_ascii(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::MAX / 255;
+    const HIGH: u64 = ONES * 0x80;
+    let mut words = bytes.chunks_exact(8);
+    let word_ok = |w: u64| {
+        // No byte >= 0x80; then none is 0x7F (adding 1 sets its high bit) and none is below
+        // 0x20 (subtracting 0x20 borrows into its high bit).
+        w & HIGH == 0 && (w + ONES) & HIGH == 0 && w.wrapping_sub(ONES * 0x20) & !w & HIGH == 0
+    };
+    let whole =
+        (&mut words).all(|chunk| word_ok(u64::from_le_bytes(chunk.try_into().expect("8 bytes"))));
+    whole && words.remainder().iter().all(|b| (0x20..0x7f).contains(b))
 }
 
 /// The transport byte and value bytes of an attribute (binary values decoded from base64).
@@ -234,15 +250,16 @@ pub(crate) fn batch_ids<'a>(
             format!("Maximum number of entries per request are 10. You have sent {count}."),
         ));
     }
-    // At most ten ids: each is compared with the earlier ones, first by its length and first
-    // eight bytes packed in a word (usually decisive), which is cheaper than hashing.
-    let prefix = |id: &str| {
-        let mut word = [0u8; 8];
-        let n = id.len().min(8);
-        word[..n].copy_from_slice(&id.as_bytes()[..n]);
-        (id.len(), u64::from_le_bytes(word))
+    // At most ten ids: each is compared with the earlier ones by a word holding its length and
+    // first seven bytes (decisive for the usual short ids), then by its text: cheaper than hashing.
+    let key = |id: &str| {
+        let head = id.bytes().take(7).enumerate();
+        head.fold(id.len() as u64, |word, (i, b)| {
+            word | u64::from(b) << (8 * i + 8)
+        })
     };
-    let mut seen = [(0, 0, ""); MAX_BATCH_ENTRIES];
+    let mut keys = [0u64; MAX_BATCH_ENTRIES];
+    let mut texts = [""; MAX_BATCH_ENTRIES];
     for (i, id) in ids.enumerate() {
         let legal = !id.is_empty()
             && id.len() <= 80
@@ -255,17 +272,14 @@ pub(crate) fn batch_ids<'a>(
                 "A batch entry id can only contain alphanumeric characters, hyphens and underscores. It can be at most 80 letters long.",
             ));
         }
-        let (len, word) = prefix(id);
-        if seen[..i]
-            .iter()
-            .any(|&(l, w, other)| (l, w) == (len, word) && other == id)
-        {
+        let k = key(id);
+        if (0..i).any(|j| keys[j] == k && texts[j] == id) {
             return Err(SqsError::new(
                 ErrorCode::BatchEntryIdsNotDistinct,
                 format!("Id {id} repeated."),
             ));
         }
-        seen[i] = (len, word, id);
+        (keys[i], texts[i]) = (k, id);
     }
     Ok(())
 }
@@ -273,6 +287,19 @@ pub(crate) fn batch_ids<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn printable_ascii_bodies_take_the_fast_path_only_when_printable() {
+        assert!(printable_ascii(b"message 1234567 with some words ~"));
+        for bad in [0x00u8, 0x09, 0x1f, 0x7f, 0x80, 0xff] {
+            for at in [0, 3, 7, 8, 15, 16, 19] {
+                let mut body = *b"0123456789abcdef0123";
+                body[at] = bad;
+                assert!(!printable_ascii(&body), "byte {bad:#x} at {at}");
+            }
+        }
+        assert!(printable_ascii(b" ~ ~ ~ ~ ~ ~ ~ ~"));
+    }
 
     #[test]
     fn queue_names() {

@@ -228,16 +228,16 @@ impl Engine {
         let id = self.rng.uuid();
         let seq = self.next_seq();
         let (dedup_id, dedup_key) = dedup.unzip();
-        let attributes = out.attributes.unwrap_or_default();
         let trace_header = out
             .system
             .and_then(|mut s| s.remove("AWSTraceHeader"))
             .and_then(|v| v.string_value);
-        let has_extras = !attributes.is_empty() || trace_header.is_some() || dedup_id.is_some();
+        let has_attributes = out.attributes.as_ref().is_some_and(|a| !a.is_empty());
+        let has_extras = has_attributes || trace_header.is_some() || dedup_id.is_some();
         let mut msg = Message::new(id, out.body, md5_of_body, out.group_id, seq, now, state);
         msg.extras = has_extras.then(|| {
             Box::new(Extras {
-                attributes,
+                attributes: out.attributes.unwrap_or_default(),
                 trace_header,
                 dedup_id,
                 dlq_source_arn: None,
