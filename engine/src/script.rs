@@ -448,6 +448,11 @@ enum Step {
     },
     Advance(Millis),
     Await(String),
+    /// The steps (as written, and checked), run `times` times over.
+    Repeat {
+        times: u64,
+        steps: Vec<(Value, Checked)>,
+    },
     Extra,
 }
 
@@ -456,6 +461,9 @@ struct Checked {
     step: Step,
     name: Option<String>,
 }
+
+/// Most iterations a `repeat` step may ask for.
+const MAX_REPEAT: u64 = 1_000_000;
 
 fn check_step(value: &Value) -> Result<Checked, String> {
     let Value::Object(map) = value else {
@@ -520,44 +528,100 @@ fn step_name(map: &Map<String, Value>) -> Result<Option<String>, String> {
 /// Checks every step before any runs: kinds, fields, names, and that every `${NAME...}` and
 /// `await` names an earlier step.
 fn check_script(script: &ScriptFile) -> Result<Vec<Checked>, ScriptError> {
-    let mut named: HashMap<String, (usize, bool)> = HashMap::new();
-    let mut checked = Vec::with_capacity(script.steps.len());
-    for (index, value) in script.steps.iter().enumerate() {
-        let at = |message: String| ScriptError {
-            step: Some(index),
-            message,
-        };
-        let step = check_step(value).map_err(at)?;
-        for reference in references(value).map_err(at)? {
-            let name = reference.split('.').next().unwrap_or_default();
-            if !named.contains_key(name) {
-                return Err(at(format!(
-                    "${{{reference}}}: no earlier step is named {name}"
-                )));
-            }
-        }
-        if let Step::Await(name) = &step.step {
-            match named.get(name) {
-                Some((_, true)) => {}
-                Some((earlier, false)) => {
-                    return Err(at(format!(
-                        "await {name}: step {earlier} is not an async call"
-                    )))
+    let mut named = Names::new();
+    let steps = script.steps.iter().enumerate();
+    steps
+        .map(|(index, value)| {
+            check_in_order(value, &index.to_string(), false, &mut named).map_err(|message| {
+                ScriptError {
+                    step: Some(index),
+                    message,
                 }
-                None => return Err(at(format!("await {name}: no earlier step is named {name}"))),
-            }
+            })
+        })
+        .collect()
+}
+
+/// The names given so far: where (`3`, or `3.steps.1` inside a repeat) and whether the step is
+/// an async call.
+type Names = HashMap<String, (String, bool)>;
+
+/// Checks one step against the names the steps before it gave, then records its own name.
+/// `label` says where the step is, for messages about names.
+fn check_in_order(
+    value: &Value,
+    label: &str,
+    in_repeat: bool,
+    named: &mut Names,
+) -> Result<Checked, String> {
+    if let Some(repeat) = value.as_object().filter(|map| map.contains_key("repeat")) {
+        if in_repeat {
+            return Err("a repeat may not contain a repeat".into());
         }
-        if let Some(name) = &step.name {
-            let is_async = matches!(step.step, Step::Call { is_async: true, .. });
-            if let Some((earlier, _)) = named.insert(name.clone(), (index, is_async)) {
-                return Err(at(format!(
-                    "the name {name} is already used by step {earlier}"
-                )));
-            }
-        }
-        checked.push(step);
+        return check_repeat(repeat, label, named);
     }
-    Ok(checked)
+    let step = check_step(value)?;
+    if in_repeat && matches!(step.step, Step::Call { is_async: true, .. }) {
+        return Err("an async call cannot be repeated (its name would wait many times)".into());
+    }
+    for reference in references(value)? {
+        let name = reference.split('.').next().unwrap_or_default();
+        if !named.contains_key(name) {
+            return Err(format!("${{{reference}}}: no earlier step is named {name}"));
+        }
+    }
+    if let Step::Await(name) = &step.step {
+        match named.get(name) {
+            Some((_, true)) => {}
+            Some((earlier, false)) => {
+                return Err(format!("await {name}: step {earlier} is not an async call"))
+            }
+            None => return Err(format!("await {name}: no earlier step is named {name}")),
+        }
+    }
+    if let Some(name) = &step.name {
+        let is_async = matches!(step.step, Step::Call { is_async: true, .. });
+        if let Some((earlier, _)) = named.insert(name.clone(), (label.to_string(), is_async)) {
+            return Err(format!("the name {name} is already used by step {earlier}"));
+        }
+    }
+    Ok(step)
+}
+
+/// `{"repeat": N, "steps": [...]}`: N from 1 to [`MAX_REPEAT`], at least one step, each checked
+/// in order (an inner step's error names it as `steps.<i>`).
+fn check_repeat(
+    map: &Map<String, Value>,
+    label: &str,
+    named: &mut Names,
+) -> Result<Checked, String> {
+    let times = map["repeat"]
+        .as_u64()
+        .filter(|n| (1..=MAX_REPEAT).contains(n))
+        .ok_or_else(|| format!("\"repeat\" must be a whole number from 1 to {MAX_REPEAT}"))?;
+    let steps = match map.get("steps") {
+        Some(Value::Array(steps)) if !steps.is_empty() => steps,
+        _ => return Err("\"steps\" must be a non-empty array of steps".into()),
+    };
+    if let Some(key) = map
+        .keys()
+        .find(|key| !["repeat", "steps", "note"].contains(&key.as_str()))
+    {
+        return Err(format!("unknown field {key:?}"));
+    }
+    let steps = steps
+        .iter()
+        .enumerate()
+        .map(|(i, value)| {
+            check_in_order(value, &format!("{label}.steps.{i}"), true, named)
+                .map(|checked| (value.clone(), checked))
+                .map_err(|message| format!("steps.{i}: {message}"))
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Checked {
+        step: Step::Repeat { times, steps },
+        name: None,
+    })
 }
 
 /// The first member of `given` (after nulls are dropped) that the parsed request does not have:
@@ -611,6 +675,52 @@ struct Waiting {
     step: usize,
     action: String,
     name: Option<String>,
+    /// Made by a step inside the running repeat (its line goes to the record).
+    inner: bool,
+}
+
+/// What the lines of a running `repeat` add up to; its one output line.
+#[derive(Default)]
+struct Record {
+    iteration: u64,
+    calls: u64,
+    /// Failed calls by error code.
+    errors: BTreeMap<String, u64>,
+    first_error: Option<Value>,
+    last: Option<Value>,
+}
+
+impl Record {
+    fn absorb(&mut self, line: &Line) {
+        let mut value = line.to_value();
+        value["iteration"] = self.iteration.into();
+        self.calls += u64::from(line.fields.contains_key("call"));
+        let code = line.fields.get("error").and_then(|e| e["code"].as_str());
+        if let Some(code) = code {
+            *self.errors.entry(code.to_string()).or_default() += 1;
+            self.first_error.get_or_insert_with(|| value.clone());
+        }
+        self.last = Some(value);
+    }
+
+    fn fields(self, times: u64) -> Map<String, Value> {
+        let mut fields = Map::new();
+        fields.insert("repeat".into(), times.into());
+        fields.insert("calls".into(), self.calls.into());
+        if !self.errors.is_empty() {
+            fields.insert(
+                "errors".into(),
+                serde_json::to_value(self.errors).unwrap_or_default(),
+            );
+        }
+        if let Some(first_error) = self.first_error {
+            fields.insert("first_error".into(), first_error);
+        }
+        if let Some(last) = self.last {
+            fields.insert("last".into(), last);
+        }
+        fields
+    }
 }
 
 struct Runner<'a, D: ?Sized, F> {
@@ -620,6 +730,8 @@ struct Runner<'a, D: ?Sized, F> {
     waiting: BTreeMap<PollId, Waiting>,
     /// Async calls by name, while they wait.
     awaitable: HashMap<String, PollId>,
+    /// While a `repeat` runs: where its steps' lines go.
+    record: Option<Record>,
 }
 
 /// How many times in a row the driver may report a deadline that is already due without the
@@ -627,13 +739,17 @@ struct Runner<'a, D: ?Sized, F> {
 const MAX_STALLS: u32 = 100_000;
 
 impl<D: Driver + ?Sized, F: FnMut(Line)> Runner<'_, D, F> {
-    fn line(&mut self, step: usize, fields: Map<String, Value>) {
-        let t = self.driver.now();
-        (self.emit)(Line {
+    /// Prints a step's line, or adds it to the running repeat's record (`inner`).
+    fn line(&mut self, step: usize, fields: Map<String, Value>, inner: bool) {
+        let line = Line {
             step: Some(step),
-            t,
+            t: self.driver.now(),
             fields,
-        });
+        };
+        match self.record.as_mut().filter(|_| inner) {
+            Some(record) => record.absorb(&line),
+            None => (self.emit)(line),
+        }
     }
 
     fn finish_call(
@@ -642,6 +758,7 @@ impl<D: Driver + ?Sized, F: FnMut(Line)> Runner<'_, D, F> {
         action: String,
         name: Option<String>,
         result: Result<Value, SqsError>,
+        inner: bool,
     ) {
         let mut fields = Map::new();
         fields.insert("call".into(), action.into());
@@ -660,7 +777,7 @@ impl<D: Driver + ?Sized, F: FnMut(Line)> Runner<'_, D, F> {
             self.awaitable.remove(&name);
             self.bindings.insert(name, bound);
         }
-        self.line(step, fields);
+        self.line(step, fields, inner);
     }
 
     /// Prints and binds the long polls the driver answered.
@@ -668,7 +785,7 @@ impl<D: Driver + ?Sized, F: FnMut(Line)> Runner<'_, D, F> {
         for (poll, output) in self.driver.take_completed_polls() {
             if let Some(call) = self.waiting.remove(&poll) {
                 let output = serde_json::to_value(output).unwrap_or_default();
-                self.finish_call(call.step, call.action, call.name, Ok(output));
+                self.finish_call(call.step, call.action, call.name, Ok(output), call.inner);
             }
         }
     }
@@ -714,31 +831,34 @@ impl<D: Driver + ?Sized, F: FnMut(Line)> Runner<'_, D, F> {
         Ok(())
     }
 
-    fn run_step(&mut self, index: usize, value: &Value, checked: Checked) -> Result<(), String> {
-        match checked.step {
+    fn run_step(&mut self, index: usize, value: &Value, checked: &Checked) -> Result<(), String> {
+        let inner = self.record.is_some();
+        let name = checked.name.clone();
+        match &checked.step {
             Step::Call {
                 action,
                 input,
                 is_async,
             } => {
-                let input = self.bindings.substitute(&input)?;
-                let request = parse_request(&action, input)?;
+                let input = self.bindings.substitute(input)?;
+                let request = parse_request(action, input)?;
                 match self.driver.call(request) {
                     Reply::Done(result) => {
                         let result = result.map(|r| serde_json::to_value(r).unwrap_or_default());
-                        self.finish_call(index, action, checked.name, result);
+                        self.finish_call(index, action.clone(), name, result, inner);
                         self.collect_polls();
                     }
                     Reply::Pending(poll) => {
-                        if let (true, Some(name)) = (is_async, &checked.name) {
+                        if let (true, Some(name)) = (is_async, &name) {
                             self.awaitable.insert(name.clone(), poll);
                         }
                         self.waiting.insert(
                             poll,
                             Waiting {
                                 step: index,
-                                action,
-                                name: checked.name,
+                                action: action.clone(),
+                                name,
+                                inner,
                             },
                         );
                         self.collect_polls();
@@ -752,30 +872,45 @@ impl<D: Driver + ?Sized, F: FnMut(Line)> Runner<'_, D, F> {
                 let target = self.driver.now() + by;
                 self.advance_to(target)?;
                 let mut fields = Map::new();
-                fields.insert("advance".into(), seconds(by));
-                self.line(index, fields);
+                fields.insert("advance".into(), seconds(*by));
+                self.line(index, fields, inner);
             }
             Step::Await(name) => {
-                if let Some(&poll) = self.awaitable.get(&name) {
+                if let Some(&poll) = self.awaitable.get(name) {
                     self.wait_for(poll, &format!("await {name}: the call"))?;
                 }
                 let mut fields = Map::new();
-                fields.insert("await".into(), name.into());
-                self.line(index, fields);
+                fields.insert("await".into(), name.as_str().into());
+                self.line(index, fields, inner);
+            }
+            Step::Repeat { times, steps } => {
+                self.record = Some(Record::default());
+                for iteration in 0..*times {
+                    if let Some(record) = self.record.as_mut() {
+                        record.iteration = iteration;
+                    }
+                    for (i, (value, step)) in steps.iter().enumerate() {
+                        self.run_step(i, value, step).map_err(|message| {
+                            format!("iteration {iteration}, steps.{i}: {message}")
+                        })?;
+                    }
+                }
+                let record = self.record.take().unwrap_or_default();
+                self.line(index, record.fields(*times), false);
             }
             Step::Extra => {
                 let step = self.bindings.substitute(value)?;
                 let result = self.driver.run_extra(&step).unwrap_or_else(|| {
-                    Err("unknown step kind (expected \"call\", \"advance\" or \"await\")".into())
+                    Err("unknown step kind (expected \"call\", \"advance\", \"await\" or \"repeat\")".into())
                 })?;
-                if let Some(name) = checked.name {
+                if let Some(name) = name {
                     self.bindings.insert(name, result.clone());
                 }
                 let fields = match result {
                     Value::Object(map) => map,
                     other => Map::from_iter([("result".to_string(), other)]),
                 };
-                self.line(index, fields);
+                self.line(index, fields, inner);
                 self.collect_polls();
             }
         }
@@ -796,8 +931,9 @@ pub fn run_streaming<D: Driver + ?Sized>(
         bindings: Bindings::default(),
         waiting: BTreeMap::new(),
         awaitable: HashMap::new(),
+        record: None,
     };
-    for (index, (value, step)) in script.steps.iter().zip(checked).enumerate() {
+    for (index, (value, step)) in script.steps.iter().zip(&checked).enumerate() {
         runner
             .run_step(index, value, step)
             .map_err(|message| ScriptError {
@@ -867,6 +1003,97 @@ mod tests {
         assert_eq!(
             error(r#"{"steps":[{"call":"ListQueues","as":"L"},{"await":"L"}]}"#),
             "step 1: await L: step 0 is not an async call"
+        );
+    }
+
+    #[test]
+    fn a_repeat_prints_one_line_that_adds_up_its_steps() {
+        let script = ScriptFile::parse(
+            r#"{"steps": [
+                {"call": "CreateQueue", "input": {"QueueName": "q"}, "as": "Q"},
+                {"repeat": 3, "note": "two sends and a bad delete, three times", "steps": [
+                    {"call": "SendMessage", "input": {"QueueUrl": "${Q.QueueUrl}", "MessageBody": "m"}, "as": "S"},
+                    {"advance": 1},
+                    {"call": "DeleteMessage", "input": {"QueueUrl": "${Q.QueueUrl}", "ReceiptHandle": "x"}}
+                ]},
+                {"call": "GetQueueAttributes", "input": {"QueueUrl": "${Q.QueueUrl}", "AttributeNames": ["ApproximateNumberOfMessages"]}},
+                {"advance": 0.5, "note": "${S.MessageId} is the last iteration's"}
+            ]}"#,
+        )
+        .unwrap();
+        let lines = run(&mut Engine::new(1), &script).unwrap();
+        let lines: Vec<Value> = lines.iter().map(Line::to_value).collect();
+        assert_eq!(lines.len(), 4);
+        let repeat = &lines[1];
+        assert_eq!(
+            (repeat["step"].clone(), repeat["t"].clone()),
+            (json!(1), json!(3))
+        );
+        assert_eq!(
+            (repeat["repeat"].clone(), repeat["calls"].clone()),
+            (json!(3), json!(6))
+        );
+        assert_eq!(repeat["errors"], json!({"ReceiptHandleIsInvalid": 3}));
+        let first_error = &repeat["first_error"];
+        assert_eq!(
+            (
+                first_error["iteration"].clone(),
+                first_error["step"].clone(),
+                first_error["t"].clone()
+            ),
+            (json!(0), json!(2), json!(1))
+        );
+        assert_eq!(repeat["last"]["iteration"], json!(2));
+        assert_eq!(repeat["last"]["call"], json!("DeleteMessage"));
+        let count = &lines[2]["output"]["Attributes"]["ApproximateNumberOfMessages"];
+        assert_eq!(count, &json!("3"));
+        assert_eq!(lines[3]["t"], json!(3.5));
+    }
+
+    #[test]
+    fn malformed_repeats_name_the_step_and_the_inner_step() {
+        let error = |steps: &str| {
+            let script = ScriptFile::parse(&format!(r#"{{"steps":[{{"advance":1}},{steps}]}}"#));
+            check_script(&script.unwrap()).err().unwrap().to_string()
+        };
+        let times = "step 1: \"repeat\" must be a whole number from 1 to 1000000";
+        assert_eq!(error(r#"{"repeat":0,"steps":[{"advance":1}]}"#), times);
+        assert_eq!(error(r#"{"repeat":2.5,"steps":[{"advance":1}]}"#), times);
+        assert_eq!(
+            error(r#"{"repeat":2}"#),
+            "step 1: \"steps\" must be a non-empty array of steps"
+        );
+        assert_eq!(
+            error(r#"{"repeat":2,"steps":[],"as":"R"}"#),
+            "step 1: \"steps\" must be a non-empty array of steps"
+        );
+        assert_eq!(
+            error(r#"{"repeat":2,"steps":[{"advance":1}],"as":"R"}"#),
+            "step 1: unknown field \"as\""
+        );
+        assert_eq!(
+            error(r#"{"repeat":2,"steps":[{"advance":1},{"call":"ListQueues","inptu":{}}]}"#),
+            "step 1: steps.1: unknown field \"inptu\""
+        );
+        assert_eq!(
+            error(r#"{"repeat":2,"steps":[{"repeat":2,"steps":[{"advance":1}]}]}"#),
+            "step 1: steps.0: a repeat may not contain a repeat"
+        );
+        assert_eq!(
+            error(r#"{"repeat":2,"steps":[{"call":"ReceiveMessage","as":"P","async":true}]}"#),
+            "step 1: steps.0: an async call cannot be repeated (its name would wait many times)"
+        );
+        assert_eq!(
+            error(
+                r#"{"repeat":2,"steps":[{"call":"ListQueues","input":{"QueueNamePrefix":"${L.QueueUrls}"}},{"call":"ListQueues","as":"L"}]}"#
+            ),
+            "step 1: steps.0: ${L.QueueUrls}: no earlier step is named L"
+        );
+        assert_eq!(
+            error(
+                r#"{"repeat":2,"steps":[{"call":"ListQueues","as":"L"},{"call":"ListQueues","as":"L"}]}"#
+            ),
+            "step 1: steps.1: the name L is already used by step 1.steps.0"
         );
     }
 
