@@ -5,6 +5,7 @@
 use crate::lane::{warnings, Due, Failure, JobKind, Lane, Life};
 use crate::ledger::Attempt;
 use crate::narrate::secs;
+use crate::rng::IdKey;
 use crate::timers::Timer;
 use crate::worker::WorkerPolicy;
 use crate::world::{Actor, PollOwner, Who, World};
@@ -169,7 +170,7 @@ impl World {
             }
             None => {
                 for message in output.messages.unwrap_or_default() {
-                    self.holders.remove(&*message.message_id);
+                    self.holders.remove(&IdKey(message.message_id));
                     let m = self.label(&message.message_id);
                     self.say(
                         Actor::Sqs,
@@ -209,21 +210,23 @@ impl World {
         self.start_ready_jobs(i);
     }
 
-    /// Starts waiting jobs while the lane has room (a Lambda function's concurrency).
+    /// Starts waiting jobs, oldest first, while the lane is alive and has room (a Lambda
+    /// function's concurrency).
     fn start_ready_jobs(&mut self, i: usize) {
         let lane = &self.lanes[i];
-        if lane.life != Life::Alive {
-            return;
-        }
         let room = lane.concurrency().saturating_sub(lane.running());
-        let ready: Vec<u64> = lane
-            .jobs
-            .iter()
-            .filter(|j| j.started.is_none() && j.kind != JobKind::Manual)
-            .map(|j| j.id)
-            .take(room)
-            .collect();
-        for job in ready {
+        for _ in 0..room {
+            let lane = &self.lanes[i];
+            if lane.life != Life::Alive {
+                return;
+            }
+            let ready = lane
+                .jobs
+                .iter()
+                .find(|j| j.started.is_none() && j.kind != JobKind::Manual);
+            let Some(job) = ready.map(|j| j.id) else {
+                return;
+            };
             self.start_job(i, job);
         }
     }
@@ -543,8 +546,9 @@ impl World {
             job: job_id,
         });
         for task in &job.tasks {
-            if self.holders.get(task.message_id.as_str()) == Some(&lane_id) {
-                self.holders.remove(task.message_id.as_str());
+            let key = IdKey(task.message_id);
+            if self.holders.get(&key) == Some(&lane_id) {
+                self.holders.remove(&key);
             }
         }
         if let JobKind::Lambda {

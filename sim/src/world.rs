@@ -14,7 +14,7 @@ use crate::ledger::Ledger;
 use crate::metrics::Metrics;
 use crate::narrate::{self, Labels};
 use crate::producer::Producer;
-use crate::rng::FastMap;
+use crate::rng::{FastMap, IdKey};
 use crate::scenario::{self, Scenario, StepKind};
 use crate::timers::{Timer, Timers};
 use crate::worker::WorkerView;
@@ -99,7 +99,7 @@ pub struct World {
     /// Ids for lanes, jobs and producers.
     pub(crate) next_id: u64,
     /// MessageId -> the lane (by id) that received it last, while it is in flight.
-    pub(crate) holders: FastMap<MessageId, u64>,
+    pub(crate) holders: FastMap<IdKey, u64>,
     pub(crate) producers: Vec<Producer>,
     timers: Timers,
     /// Scenario steps waiting for their time.
@@ -539,17 +539,17 @@ impl World {
         match kind {
             EventKind::Received { message_id, .. } => match who {
                 Who::Lane(id) => {
-                    self.holders.insert(*message_id, id);
+                    self.holders.insert(IdKey(*message_id), id);
                     if let Some(lane) = self.lane_of_mut(who) {
                         lane.deliveries += 1;
                     }
                 }
                 _ => {
-                    self.holders.remove(&**message_id);
+                    self.holders.remove(&IdKey(*message_id));
                 }
             },
             EventKind::BecameVisible { message_id, .. } => {
-                if let Some(id) = self.holders.remove(&**message_id) {
+                if let Some(id) = self.holders.remove(&IdKey(*message_id)) {
                     let lane = self.lane_of_mut(Who::Lane(id));
                     if let Some(task) = lane.and_then(|l| l.task_mut(message_id)) {
                         task.lease_expired = true;
@@ -558,13 +558,13 @@ impl World {
             }
             EventKind::Deleted { message_id, .. }
             | EventKind::RetentionExpired { message_id, .. } => {
-                self.gone(message_id);
-                self.labels.forget(message_id);
+                self.gone(*message_id);
+                self.labels.forget(*message_id);
             }
             // Still stored (in the dead-letter queue) under the same MessageId: keeps its label.
-            EventKind::MovedToDeadLetterQueue { message_id, .. } => self.gone(message_id),
+            EventKind::MovedToDeadLetterQueue { message_id, .. } => self.gone(*message_id),
             EventKind::Purged { message_ids, .. } => {
-                for id in message_ids {
+                for &id in message_ids {
                     self.gone(id);
                     self.labels.forget(id);
                 }
@@ -592,10 +592,10 @@ impl World {
 
     /// A message left the queue: nobody holds it any more. A manual lane (the user, who sees the
     /// whole world) lets go of it too; an automatic worker keeps working, unaware.
-    fn gone(&mut self, message_id: &str) {
-        self.holders.remove(message_id);
+    fn gone(&mut self, message_id: MessageId) {
+        self.holders.remove(&IdKey(message_id));
         for lane in self.lanes.iter_mut().filter(|l| l.manual_jobs()) {
-            lane.forget_manual(message_id);
+            lane.forget_manual(&message_id);
         }
     }
 
@@ -637,7 +637,7 @@ impl World {
         self.lanes
             .iter()
             .flat_map(|lane| lane.jobs.iter().flat_map(|job| job.tasks.iter()))
-            .find(|task| task.message_id == message_id)
+            .find(|task| *task.message_id == *message_id)
             .map_or_else(
                 || narrate::short_id(message_id),
                 |task| narrate::label_for(message_id, &task.body),
@@ -738,7 +738,7 @@ impl World {
 
     /// The worker holding this message, if any.
     pub fn holder_of(&self, message_id: &str) -> Option<&str> {
-        let lane = self.holders.get(message_id)?;
+        let lane = self.holders.get(&IdKey::of(message_id)?)?;
         let lane = self.lanes.iter().find(|l| l.id == *lane)?;
         Some(&lane.name)
     }
