@@ -241,21 +241,14 @@ impl World {
         if let Some(task) = job.tasks.first_mut() {
             task.start = Some(now);
         }
-        let heartbeat = job.heartbeat.clone();
+        if let Some(hb) = &job.heartbeat {
+            let every = ((hb.every * 1000.0) as Millis).max(1);
+            job.first_heartbeat = Some((now + every, self.timers.reserve()));
+        }
         if self.narrating() {
             self.say_job_started(i, job_id, now);
         } else {
             self.skip();
-        }
-        if let Some(hb) = heartbeat {
-            let every = ((hb.every * 1000.0) as Millis).max(1);
-            self.schedule(
-                now + every,
-                Timer::Heartbeat {
-                    lane: lane_id,
-                    job: job_id,
-                },
-            );
         }
         self.job_due(lane_id, job_id);
     }
@@ -321,6 +314,14 @@ impl World {
             match due.due(self.now()) {
                 Due::Idle => return,
                 Due::Wait(at) => {
+                    // The job lasts until its first heartbeat: that one is scheduled now, in
+                    // its place (a job runs on only through its steps).
+                    let job_mut = self.lanes[i].job_mut(job).expect("found above");
+                    if let Some((beat, order)) = job_mut.first_heartbeat.filter(|&(b, _)| at >= b) {
+                        job_mut.first_heartbeat = None;
+                        self.timers
+                            .schedule_as(beat, order, Timer::Heartbeat { lane, job });
+                    }
                     self.schedule(at, Timer::Job { lane, job });
                     return;
                 }

@@ -103,6 +103,9 @@ pub(crate) struct Job {
     /// The policy's effects and heartbeat when the job began.
     pub(crate) effects: Arc<[EffectStep]>,
     pub(crate) heartbeat: Option<Heartbeat>,
+    /// The first heartbeat (time, reserved order of scheduling), until the job is known to last
+    /// that long: most jobs end before it, and a timer scheduled and cancelled per job costs.
+    pub(crate) first_heartbeat: Option<(Millis, u64)>,
     pub(crate) extensions: u32,
     /// Stopped before its end (a Lambda timeout or function error): nothing is deleted.
     pub(crate) aborted: bool,
@@ -307,6 +310,7 @@ impl Lane {
             started: None,
             effects: Arc::clone(&self.effects),
             heartbeat,
+            first_heartbeat: None,
             extensions: 0,
             aborted: false,
         }

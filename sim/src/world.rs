@@ -101,7 +101,7 @@ pub struct World {
     /// MessageId -> the lane (by id) that received it last, while it is in flight.
     pub(crate) holders: FastMap<IdKey, u64>,
     pub(crate) producers: Vec<Producer>,
-    timers: Timers,
+    pub(crate) timers: Timers,
     /// Scenario steps waiting for their time.
     scheduled: VecDeque<(Millis, Value)>,
     /// Named results of scenario steps (`as`), for `${NAME.path}`.
