@@ -51,6 +51,11 @@ impl MessageId {
         }
     }
 
+    /// The text's bytes, unchecked (for hashing: `as_str` checks the text is UTF-8 each time).
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.text[..self.len as usize]
+    }
+
     /// The text.
     pub fn as_str(&self) -> &str {
         std::str::from_utf8(&self.text[..self.len as usize]).expect("made from a str")

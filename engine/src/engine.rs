@@ -260,6 +260,15 @@ impl Engine {
         Some(self.all_attributes(self.named(name)?))
     }
 
+    /// Each queue's ApproximateNumberOfMessages, …NotVisible and …Delayed, by name (sorted),
+    /// without building attribute maps: a simulation samples them every virtual second.
+    pub fn depths(&self) -> impl Iterator<Item = (&str, [u64; 3])> + '_ {
+        self.by_name.iter().filter_map(|(name, &uid)| {
+            let c = self.q_opt(uid)?.counts;
+            Some((name.as_str(), [c.visible, c.in_flight, c.delayed].map(|n| n as u64)))
+        })
+    }
+
     // ----- shared helpers for the action modules -----
 
     fn named(&self, name: &str) -> Option<&Queue> {

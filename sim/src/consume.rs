@@ -5,6 +5,7 @@
 use crate::lane::{warnings, Due, Failure, JobKind, Lane, Life};
 use crate::ledger::Attempt;
 use crate::narrate::secs;
+use crate::rng::IdKey;
 use crate::timers::Timer;
 use crate::worker::WorkerPolicy;
 use crate::world::{Actor, PollOwner, Who, World};
@@ -169,7 +170,7 @@ impl World {
             }
             None => {
                 for message in output.messages.unwrap_or_default() {
-                    self.holders.remove(&*message.message_id);
+                    self.holders.remove(&IdKey(message.message_id));
                     let m = self.label(&message.message_id);
                     self.say(
                         Actor::Sqs,
@@ -209,21 +210,23 @@ impl World {
         self.start_ready_jobs(i);
     }
 
-    /// Starts waiting jobs while the lane has room (a Lambda function's concurrency).
+    /// Starts waiting jobs, oldest first, while the lane is alive and has room (a Lambda
+    /// function's concurrency).
     fn start_ready_jobs(&mut self, i: usize) {
         let lane = &self.lanes[i];
-        if lane.life != Life::Alive {
-            return;
-        }
         let room = lane.concurrency().saturating_sub(lane.running());
-        let ready: Vec<u64> = lane
-            .jobs
-            .iter()
-            .filter(|j| j.started.is_none() && j.kind != JobKind::Manual)
-            .map(|j| j.id)
-            .take(room)
-            .collect();
-        for job in ready {
+        for _ in 0..room {
+            let lane = &self.lanes[i];
+            if lane.life != Life::Alive {
+                return;
+            }
+            let ready = lane
+                .jobs
+                .iter()
+                .find(|j| j.started.is_none() && j.kind != JobKind::Manual);
+            let Some(job) = ready.map(|j| j.id) else {
+                return;
+            };
             self.start_job(i, job);
         }
     }
@@ -238,21 +241,14 @@ impl World {
         if let Some(task) = job.tasks.first_mut() {
             task.start = Some(now);
         }
-        let heartbeat = job.heartbeat.clone();
+        if let Some(hb) = &job.heartbeat {
+            let every = ((hb.every * 1000.0) as Millis).max(1);
+            job.first_heartbeat = Some((now + every, self.timers.reserve()));
+        }
         if self.narrating() {
             self.say_job_started(i, job_id, now);
         } else {
             self.skip();
-        }
-        if let Some(hb) = heartbeat {
-            let every = ((hb.every * 1000.0) as Millis).max(1);
-            self.schedule(
-                now + every,
-                Timer::Heartbeat {
-                    lane: lane_id,
-                    job: job_id,
-                },
-            );
         }
         self.job_due(lane_id, job_id);
     }
@@ -318,6 +314,14 @@ impl World {
             match due.due(self.now()) {
                 Due::Idle => return,
                 Due::Wait(at) => {
+                    // The job lasts until its first heartbeat: that one is scheduled now, in
+                    // its place (a job runs on only through its steps).
+                    let job_mut = self.lanes[i].job_mut(job).expect("found above");
+                    if let Some((beat, order)) = job_mut.first_heartbeat.filter(|&(b, _)| at >= b) {
+                        job_mut.first_heartbeat = None;
+                        self.timers
+                            .schedule_as(beat, order, Timer::Heartbeat { lane, job });
+                    }
                     self.schedule(at, Timer::Job { lane, job });
                     return;
                 }
@@ -543,8 +547,9 @@ impl World {
             job: job_id,
         });
         for task in &job.tasks {
-            if self.holders.get(task.message_id.as_str()) == Some(&lane_id) {
-                self.holders.remove(task.message_id.as_str());
+            let key = IdKey(task.message_id);
+            if self.holders.get(&key) == Some(&lane_id) {
+                self.holders.remove(&key);
             }
         }
         if let JobKind::Lambda {

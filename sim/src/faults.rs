@@ -4,6 +4,7 @@
 use crate::lane::{Armed, Failure, JobKind, Life};
 use crate::world::World;
 use serde_json::{json, Value};
+use sqs_engine::api::MessageId;
 
 impl World {
     /// Kill or Hang: the lane stops; what it holds waits for its visibility timeout.
@@ -12,10 +13,10 @@ impl World {
         if self.lanes[i].life != Life::Alive {
             return Err(format!("{name} is not running."));
         }
-        let held: Vec<String> = self.lanes[i]
+        let held: Vec<MessageId> = self.lanes[i]
             .jobs
             .iter()
-            .flat_map(|j| j.unfinished().map(|t| t.message_id.clone()))
+            .flat_map(|j| j.unfinished().map(|t| t.message_id))
             .collect();
         let verb = match life {
             Life::Hung => "hung (no progress, no heartbeats)",

@@ -42,9 +42,8 @@ impl World {
 
     fn depths_with(&self, dead_letter_queues: &BTreeSet<String>) -> Depths {
         let mut depths = Depths::default();
-        for name in self.engine.queue_names() {
-            let (visible, in_flight, delayed) = self.depth(&name);
-            if dead_letter_queues.contains(&name) {
+        for (name, [visible, in_flight, delayed]) in self.engine.depths() {
+            if dead_letter_queues.contains(name) {
                 depths.dead_letter += visible + in_flight + delayed;
             } else {
                 depths.visible += visible;
@@ -55,30 +54,16 @@ impl World {
         depths
     }
 
-    /// One queue's messages per state ("visible", "in_flight", "delayed").
+    /// One queue's messages per state ("visible", "in_flight", "delayed"), as
+    /// GetQueueAttributes counts them (all 0 for a queue that does not exist).
     pub fn queue_depth(&self, queue: &str) -> BTreeMap<String, u64> {
-        let (visible, in_flight, delayed) = self.depth(queue);
+        let counts = self.engine.depths().find(|&(name, _)| name == queue);
+        let [visible, in_flight, delayed] = counts.map_or([0; 3], |(_, counts)| counts);
         BTreeMap::from([
             ("visible".into(), visible),
             ("in_flight".into(), in_flight),
             ("delayed".into(), delayed),
         ])
-    }
-
-    /// One queue's (visible, in flight, delayed) messages, as GetQueueAttributes counts them.
-    fn depth(&self, queue: &str) -> (u64, u64, u64) {
-        let attributes = self.engine.attributes(queue).unwrap_or_default();
-        let count = |name: &str| {
-            attributes
-                .get(name)
-                .and_then(|n| n.parse::<u64>().ok())
-                .unwrap_or(0)
-        };
-        (
-            count("ApproximateNumberOfMessages"),
-            count("ApproximateNumberOfMessagesNotVisible"),
-            count("ApproximateNumberOfMessagesDelayed"),
-        )
     }
 
     /// Names of the queues some queue's RedrivePolicy points at.

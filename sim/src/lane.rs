@@ -6,7 +6,7 @@ use crate::worker::{
     EffectStep, Heartbeat, HeldMessage, ProcessingTime, WorkerMode, WorkerPolicy, WorkerStatus,
     WorkerView, LAMBDA_POLLERS,
 };
-use sqs_engine::api::Message;
+use sqs_engine::api::{Message, MessageId};
 use sqs_engine::{Millis, ReceiptHandle};
 use std::sync::Arc;
 
@@ -54,7 +54,7 @@ pub(crate) enum JobKind {
 /// One received message inside a job.
 #[derive(Clone, Debug)]
 pub(crate) struct Task {
-    pub(crate) message_id: String,
+    pub(crate) message_id: MessageId,
     pub(crate) receipt_handle: ReceiptHandle,
     pub(crate) body: String,
     pub(crate) receive_count: u32,
@@ -103,6 +103,9 @@ pub(crate) struct Job {
     /// The policy's effects and heartbeat when the job began.
     pub(crate) effects: Arc<[EffectStep]>,
     pub(crate) heartbeat: Option<Heartbeat>,
+    /// The first heartbeat (time, reserved order of scheduling), until the job is known to last
+    /// that long: most jobs end before it, and a timer scheduled and cancelled per job costs.
+    pub(crate) first_heartbeat: Option<(Millis, u64)>,
     pub(crate) extensions: u32,
     /// Stopped before its end (a Lambda timeout or function error): nothing is deleted.
     pub(crate) aborted: bool,
@@ -274,7 +277,7 @@ impl Lane {
                 let injected = std::mem::take(&mut self.armed.fail_job);
                 Task {
                     receive_count: receive_count(&m),
-                    message_id: m.message_id.to_string(),
+                    message_id: m.message_id,
                     receipt_handle: m.receipt_handle,
                     body: m.body,
                     received_at: now,
@@ -307,6 +310,7 @@ impl Lane {
             started: None,
             effects: Arc::clone(&self.effects),
             heartbeat,
+            first_heartbeat: None,
             extensions: 0,
             aborted: false,
         }
@@ -322,7 +326,7 @@ impl Lane {
         self.jobs
             .iter_mut()
             .flat_map(|j| j.tasks.iter_mut())
-            .find(|t| t.message_id == message_id && t.outcome.is_none())
+            .find(|t| *t.message_id == *message_id && t.outcome.is_none())
     }
 
     /// Whether it holds messages by hand (manual mode).
@@ -333,7 +337,7 @@ impl Lane {
     /// Drops a message held by hand (manual mode) once it has left the queue.
     pub(crate) fn forget_manual(&mut self, message_id: &str) {
         for job in self.jobs.iter_mut().filter(|j| j.kind == JobKind::Manual) {
-            job.tasks.retain(|t| t.message_id != message_id);
+            job.tasks.retain(|t| *t.message_id != *message_id);
         }
         self.jobs.retain(|j| !j.tasks.is_empty());
     }
@@ -362,7 +366,7 @@ impl Lane {
             .iter()
             .flat_map(|job| {
                 job.unfinished().map(move |task| HeldMessage {
-                    message_id: task.message_id.clone(),
+                    message_id: task.message_id.to_string(),
                     receipt_handle: task.receipt_handle.to_string(),
                     started_at: task.start.unwrap_or(task.received_at),
                     done_at: match (self.life, task.start) {

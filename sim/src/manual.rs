@@ -52,7 +52,7 @@ impl World {
             .iter()
             .find_map(|j| {
                 j.unfinished()
-                    .find(|t| t.message_id == message_id)
+                    .find(|t| *t.message_id == *message_id)
                     .map(|t| (j.queue_url.clone(), t.receipt_handle))
             })
             .ok_or_else(|| format!("{} does not hold that message.", lane.name))

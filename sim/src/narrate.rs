@@ -1,45 +1,46 @@
 //! Plain words for what happened: the texts the UI shows verbatim in the event log and the live
 //! region. Short sentences, SQS's own words (ReceiveMessage, receipt handle, receive count).
 
-use crate::rng::FastMap;
+use crate::rng::{FastMap, IdKey};
 use crate::world::Actor;
+use sqs_engine::api::MessageId;
 use sqs_engine::event::VisibleReason;
 use sqs_engine::{EventKind, Millis, EPOCH_MS};
 
 /// Short, readable names for messages: the body when it is short (`R-022`, `M`), else the
 /// start of the MessageId.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Labels(FastMap<String, String>);
+pub(crate) struct Labels(FastMap<IdKey, String>);
 
 /// Bodies up to this length name their message.
 const MAX_BODY_LABEL: usize = 24;
 
 impl Labels {
     /// Remembers the label of a message stored with this body.
-    pub(crate) fn learn(&mut self, message_id: &str, body: &str) {
+    pub(crate) fn learn(&mut self, message_id: MessageId, body: &str) {
         self.learn_label(message_id, body_label(body));
     }
 
     /// Remembers the label of a message stored with a body whose [`body_label`] this is.
-    pub(crate) fn learn_label(&mut self, message_id: &str, label: Option<String>) {
-        let label = label.unwrap_or_else(|| short_id(message_id));
-        self.0.insert(message_id.to_string(), label);
+    pub(crate) fn learn_label(&mut self, message_id: MessageId, label: Option<String>) {
+        let label = label.unwrap_or_else(|| short_id(&message_id));
+        self.0.insert(IdKey(message_id), label);
     }
 
     /// Forgets a message that no longer exists (the map holds only live messages: bounded).
-    pub(crate) fn forget(&mut self, message_id: &str) {
-        self.0.remove(message_id);
+    pub(crate) fn forget(&mut self, message_id: MessageId) {
+        self.0.remove(&IdKey(message_id));
     }
 
     /// The remembered label, if any.
     pub(crate) fn known(&self, message_id: &str) -> Option<&str> {
-        self.0.get(message_id).map(String::as_str)
+        self.0.get(&IdKey::of(message_id)?).map(String::as_str)
     }
 
     /// A redriven message keeps the label of the message it was.
-    pub(crate) fn alias(&mut self, new_id: &str, old_id: &str) {
+    pub(crate) fn alias(&mut self, new_id: MessageId, old_id: &str) {
         let label = self.get(old_id);
-        self.0.insert(new_id.to_string(), label);
+        self.0.insert(IdKey(new_id), label);
     }
 
     /// How many labels are remembered.
@@ -49,10 +50,8 @@ impl Labels {
 
     /// The message's label.
     pub(crate) fn get(&self, message_id: &str) -> String {
-        self.0
-            .get(message_id)
-            .cloned()
-            .unwrap_or_else(|| short_id(message_id))
+        self.known(message_id)
+            .map_or_else(|| short_id(message_id), str::to_string)
     }
 }
 
@@ -272,7 +271,7 @@ mod tests {
     #[test]
     fn narration_uses_sqs_words() {
         let mut labels = Labels::default();
-        labels.learn("0123456789", "M");
+        labels.learn("0123456789".into(), "M");
         let received = EventKind::Received {
             queue: "q".into(),
             message_id: "0123456789".into(),

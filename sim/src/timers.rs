@@ -47,9 +47,21 @@ impl Timers {
     /// Schedules `timer` at `at`, after the timers already due then; a timer already scheduled
     /// moves there (as if cancelled and scheduled again).
     pub(crate) fn schedule(&mut self, at: Millis, timer: Timer) {
+        let order = self.reserve();
+        self.schedule_as(at, order, timer);
+    }
+
+    /// Takes the next place in the order of scheduling, for a timer that [`Timers::schedule_as`]
+    /// adds later exactly as if [`Timers::schedule`] had added it now.
+    pub(crate) fn reserve(&mut self) -> u64 {
         self.seq += 1;
-        self.live.insert(timer, self.seq);
-        self.heap.push(Reverse((at, self.seq, timer)));
+        self.seq
+    }
+
+    /// Schedules `timer` at `at` in a place [`Timers::reserve`] took.
+    pub(crate) fn schedule_as(&mut self, at: Millis, order: u64, timer: Timer) {
+        self.live.insert(timer, order);
+        self.heap.push(Reverse((at, order, timer)));
         self.drop_stale();
     }
 
@@ -132,5 +144,12 @@ mod tests {
             (timers.len(), timers.has(a), timers.has(c)),
             (1, false, true)
         );
+        // A reserved place fires as if scheduled when it was reserved: after c (at 3 already),
+        // before a (scheduled at 3 after the reservation).
+        let early = timers.reserve();
+        timers.schedule(3, a);
+        timers.schedule_as(3, early, b);
+        let order = [timers.pop(), timers.pop(), timers.pop()];
+        assert_eq!(order, [Some(c), Some(b), Some(a)]);
     }
 }

@@ -14,7 +14,7 @@ use crate::ledger::Ledger;
 use crate::metrics::Metrics;
 use crate::narrate::{self, Labels};
 use crate::producer::Producer;
-use crate::rng::FastMap;
+use crate::rng::{FastMap, IdKey};
 use crate::scenario::{self, Scenario, StepKind};
 use crate::timers::{Timer, Timers};
 use crate::worker::WorkerView;
@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sqs_engine::api::{MessageId, ReceiveMessageOutput, Response};
 use sqs_engine::script::{error_json, parse_request, Bindings};
-use sqs_engine::{Engine, EventKind, Millis, PollId, ReceiptHandle, Reply, Request};
+use sqs_engine::{Engine, Event, EventKind, Millis, PollId, Reply, Request};
 use std::collections::{HashMap, VecDeque};
 
 /// How many undrained events the world narrates one by one (the default of
@@ -99,9 +99,9 @@ pub struct World {
     /// Ids for lanes, jobs and producers.
     pub(crate) next_id: u64,
     /// MessageId -> the lane (by id) that received it last, while it is in flight.
-    pub(crate) holders: FastMap<MessageId, u64>,
+    pub(crate) holders: FastMap<IdKey, u64>,
     pub(crate) producers: Vec<Producer>,
-    timers: Timers,
+    pub(crate) timers: Timers,
     /// Scenario steps waiting for their time.
     scheduled: VecDeque<(Millis, Value)>,
     /// Named results of scenario steps (`as`), for `${NAME.path}`.
@@ -122,6 +122,8 @@ pub struct World {
     /// The dead-letter queues' names, cached for the samples (cleared when a queue is created,
     /// deleted or changes its attributes).
     pub(crate) dead_letter_cache: Option<std::collections::BTreeSet<String>>,
+    /// The buffer the engine's events are drained into (empty between two calls).
+    drained: Vec<Event>,
 }
 
 impl World {
@@ -151,6 +153,7 @@ impl World {
             events_skipped: 0,
             labels: Labels::default(),
             dead_letter_cache: None,
+            drained: Vec::new(),
         }
     }
 
@@ -414,11 +417,11 @@ impl World {
         if let Reply::Done(Ok(response)) = &reply {
             match (single, response) {
                 (Some(label), Response::SendMessage(output)) => {
-                    self.labels.learn_label(&output.message_id, label);
+                    self.labels.learn_label(output.message_id, label);
                 }
                 _ => {
                     for (message_id, body) in sent_labels(&bodies, response) {
-                        self.labels.learn(&message_id, body);
+                        self.labels.learn(message_id, body);
                     }
                 }
             }
@@ -444,15 +447,7 @@ impl World {
     /// polls it answered meanwhile (a send answers a waiting poll at once) to their owners.
     pub(crate) fn settle(&mut self, who: Who, action: Option<&str>) {
         let answered = self.engine.take_completed_polls();
-        // Parsed once here, not once per Received event in `absorb`.
-        let by_handle: Vec<(ReceiptHandle, PollId)> = answered
-            .iter()
-            .flat_map(|(poll, output)| {
-                let handles = output.messages.iter().flatten();
-                handles.map(|m| (m.receipt_handle, *poll))
-            })
-            .collect();
-        self.absorb(who, action, &by_handle);
+        self.absorb(who, action);
         for (poll, output) in answered {
             match self.polls.remove(&poll) {
                 Some(owner) => self.poll_answered(owner, output),
@@ -495,20 +490,18 @@ impl World {
         }
     }
 
-    /// Takes the engine's events: counts them, tracks who holds what, narrates them. A message
-    /// whose receipt handle is in `by_handle` came from a long poll: its maker received it.
-    fn absorb(&mut self, who: Who, action: Option<&str>, by_handle: &[(ReceiptHandle, PollId)]) {
-        for event in self.engine.drain_events() {
+    /// Takes the engine's events: counts them, tracks who holds what, narrates them. A Received
+    /// event that answered a long poll is the poll's maker's.
+    fn absorb(&mut self, who: Who, action: Option<&str>) {
+        // One buffer for every drain (taken out while its events are read).
+        let mut events = std::mem::take(&mut self.drained);
+        self.engine.drain_events_into(&mut events);
+        for (i, event) in events.iter().enumerate() {
             let (who, action) = match &event.kind {
-                EventKind::Received { receipt_handle, .. } => {
-                    let poll = by_handle
-                        .iter()
-                        .find_map(|(handle, poll)| (handle == receipt_handle).then_some(*poll));
-                    match poll {
-                        Some(poll) => (self.poll_who(poll), Some("ReceiveMessage")),
-                        None => (who, action),
-                    }
-                }
+                EventKind::Received { .. } => match answered_poll(&events[i..]) {
+                    Some(poll) => (self.poll_who(poll), Some("ReceiveMessage")),
+                    None => (who, action),
+                },
                 EventKind::LongPollAnswered { poll, .. }
                 | EventKind::LongPollTimedOut { poll, .. } => {
                     (self.poll_who(*poll), Some("ReceiveMessage"))
@@ -528,16 +521,17 @@ impl World {
                 self.events_skipped += 1;
                 continue;
             };
-            let message_id = event_message(&event.kind);
             self.events.push(WorldEvent {
                 at: event.at,
                 actor,
                 action: action.map(str::to_string),
-                engine: Some(event.kind),
-                message_id,
+                engine: Some(event.kind.clone()),
+                message_id: event_message(&event.kind),
                 text,
             });
         }
+        events.clear();
+        self.drained = events;
     }
 
     /// Keeps the holder map, labels and lane warnings in step with what SQS did.
@@ -545,17 +539,17 @@ impl World {
         match kind {
             EventKind::Received { message_id, .. } => match who {
                 Who::Lane(id) => {
-                    self.holders.insert(*message_id, id);
+                    self.holders.insert(IdKey(*message_id), id);
                     if let Some(lane) = self.lane_of_mut(who) {
                         lane.deliveries += 1;
                     }
                 }
                 _ => {
-                    self.holders.remove(&**message_id);
+                    self.holders.remove(&IdKey(*message_id));
                 }
             },
             EventKind::BecameVisible { message_id, .. } => {
-                if let Some(id) = self.holders.remove(&**message_id) {
+                if let Some(id) = self.holders.remove(&IdKey(*message_id)) {
                     let lane = self.lane_of_mut(Who::Lane(id));
                     if let Some(task) = lane.and_then(|l| l.task_mut(message_id)) {
                         task.lease_expired = true;
@@ -564,13 +558,13 @@ impl World {
             }
             EventKind::Deleted { message_id, .. }
             | EventKind::RetentionExpired { message_id, .. } => {
-                self.gone(message_id);
-                self.labels.forget(message_id);
+                self.gone(*message_id);
+                self.labels.forget(*message_id);
             }
             // Still stored (in the dead-letter queue) under the same MessageId: keeps its label.
-            EventKind::MovedToDeadLetterQueue { message_id, .. } => self.gone(message_id),
+            EventKind::MovedToDeadLetterQueue { message_id, .. } => self.gone(*message_id),
             EventKind::Purged { message_ids, .. } => {
-                for id in message_ids {
+                for &id in message_ids {
                     self.gone(id);
                     self.labels.forget(id);
                 }
@@ -579,7 +573,7 @@ impl World {
                 old_message_id,
                 message_id,
                 ..
-            } => self.labels.alias(message_id, old_message_id),
+            } => self.labels.alias(*message_id, old_message_id),
             EventKind::QueueCreated { queue, .. }
             | EventKind::QueueAttributesChanged { queue, .. } => {
                 self.dead_letter_cache = None;
@@ -598,10 +592,10 @@ impl World {
 
     /// A message left the queue: nobody holds it any more. A manual lane (the user, who sees the
     /// whole world) lets go of it too; an automatic worker keeps working, unaware.
-    fn gone(&mut self, message_id: &str) {
-        self.holders.remove(message_id);
+    fn gone(&mut self, message_id: MessageId) {
+        self.holders.remove(&IdKey(message_id));
         for lane in self.lanes.iter_mut().filter(|l| l.manual_jobs()) {
-            lane.forget_manual(message_id);
+            lane.forget_manual(&message_id);
         }
     }
 
@@ -643,7 +637,7 @@ impl World {
         self.lanes
             .iter()
             .flat_map(|lane| lane.jobs.iter().flat_map(|job| job.tasks.iter()))
-            .find(|task| task.message_id == message_id)
+            .find(|task| *task.message_id == *message_id)
             .map_or_else(
                 || narrate::short_id(message_id),
                 |task| narrate::label_for(message_id, &task.body),
@@ -744,7 +738,7 @@ impl World {
 
     /// The worker holding this message, if any.
     pub fn holder_of(&self, message_id: &str) -> Option<&str> {
-        let lane = self.holders.get(message_id)?;
+        let lane = self.holders.get(&IdKey::of(message_id)?)?;
         let lane = self.lanes.iter().find(|l| l.id == *lane)?;
         Some(&lane.name)
     }
@@ -797,18 +791,16 @@ fn sent_bodies(request: &Request) -> HashMap<String, String> {
 fn sent_labels<'a>(
     bodies: &'a HashMap<String, String>,
     response: &Response,
-) -> Vec<(String, &'a str)> {
-    let found = |id: &str, message_id: &str| {
-        bodies
-            .get(id)
-            .map(|body| (message_id.to_string(), body.as_str()))
+) -> Vec<(MessageId, &'a str)> {
+    let found = |id: &str, message_id: MessageId| {
+        bodies.get(id).map(|body| (message_id, body.as_str()))
     };
     match response {
-        Response::SendMessage(output) => found("", &output.message_id).into_iter().collect(),
+        Response::SendMessage(output) => found("", output.message_id).into_iter().collect(),
         Response::SendMessageBatch(output) => output
             .successful
             .iter()
-            .filter_map(|e| found(&e.id, &e.message_id))
+            .filter_map(|e| found(&e.id, e.message_id))
             .collect(),
         _ => Vec::new(),
     }
@@ -826,6 +818,19 @@ fn event_message(kind: &EventKind) -> Option<String> {
         | EventKind::MovedToDeadLetterQueue { message_id, .. }
         | EventKind::Redriven { message_id, .. }
         | EventKind::RetentionExpired { message_id, .. } => Some(message_id.to_string()),
+        _ => None,
+    }
+}
+
+/// The long poll whose answer includes the Received event that starts `events`, if any: the
+/// engine emits the Received events of a poll's answer together, right before its
+/// LongPollAnswered (those of a direct receive are not followed by one within `count`).
+fn answered_poll(events: &[Event]) -> Option<PollId> {
+    let run = events
+        .iter()
+        .position(|e| !matches!(e.kind, EventKind::Received { .. }))?;
+    match events[run].kind {
+        EventKind::LongPollAnswered { poll, count, .. } if run <= count => Some(poll),
         _ => None,
     }
 }
