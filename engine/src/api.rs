@@ -248,8 +248,12 @@ actions!(
 /// own errors for a missing member.
 pub fn split_tagged(value: Value, tag: &'static str) -> Result<(String, Value), serde_json::Error> {
     let mut object: serde_json::Map<String, Value> = serde_json::from_value(value)?;
-    let name = object.remove(tag).ok_or_else(|| de::Error::missing_field(tag))?;
-    let input = object.remove("input").ok_or_else(|| de::Error::missing_field("input"))?;
+    let name = object
+        .remove(tag)
+        .ok_or_else(|| de::Error::missing_field(tag))?;
+    let input = object
+        .remove("input")
+        .ok_or_else(|| de::Error::missing_field("input"))?;
     Ok((serde_json::from_value(name)?, input))
 }
 
