@@ -307,10 +307,23 @@ mod tests {
 
     #[test]
     fn numbers() {
-        for yes in ["0", "-1.5e3", ".5", "5.", "+2", "1E+9", "inf", "-Infinity", "NaN", "1e999"] {
+        for yes in [
+            "0",
+            "-1.5e3",
+            ".5",
+            "5.",
+            "+2",
+            "1E+9",
+            "inf",
+            "-Infinity",
+            "NaN",
+            "1e999",
+        ] {
             assert!(is_number(yes), "{yes}");
         }
-        for no in ["", ".", "-", "e5", "1e", "1.2.3", "1e+", "0x10", "1 2", "infinit", "--1"] {
+        for no in [
+            "", ".", "-", "e5", "1e", "1.2.3", "1e+", "0x10", "1 2", "infinit", "--1",
+        ] {
             assert!(!is_number(no), "{no}");
         }
     }
