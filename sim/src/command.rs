@@ -189,19 +189,46 @@ impl SimAction {
     }
 }
 
-/// A struct action's input object, read one member at a time.
-struct Input(Value);
+/// A JSON object read one member at a time, for the readers written by hand (the derived readers
+/// of tagged enums cost the browser bundle a second copy of every variant's reader).
+pub(crate) struct Input(Value);
 
 impl Input {
-    /// Takes the member `name` out of the input, with serde's error when it is missing.
-    fn field<T: DeserializeOwned>(&mut self, name: &'static str) -> Result<T, serde_json::Error> {
-        let Value::Object(members) = &mut self.0 else {
-            return Err(de::Error::custom("a sim step's input is a JSON object"));
-        };
-        let member = members
-            .remove(name)
+    /// Reads a value with `read`, through a JSON value (one small generic step per deserializer).
+    pub(crate) fn read<'de, D: Deserializer<'de>, T>(
+        deserializer: D,
+        read: fn(Input) -> Result<T, serde_json::Error>,
+    ) -> Result<T, D::Error> {
+        read(Input(Value::deserialize(deserializer)?)).map_err(de::Error::custom)
+    }
+
+    /// Takes the member `name` out of the object, with serde's error when it is missing.
+    pub(crate) fn field<T: DeserializeOwned>(
+        &mut self,
+        name: &'static str,
+    ) -> Result<T, serde_json::Error> {
+        let member = self
+            .take(name)?
             .ok_or_else(|| de::Error::missing_field(name))?;
         serde_json::from_value(member)
+    }
+
+    /// Takes the member `name` out of the object, or `T`'s default when it is missing.
+    pub(crate) fn field_or_default<T: DeserializeOwned + Default>(
+        &mut self,
+        name: &'static str,
+    ) -> Result<T, serde_json::Error> {
+        match self.take(name)? {
+            Some(member) => serde_json::from_value(member),
+            None => Ok(T::default()),
+        }
+    }
+
+    fn take(&mut self, name: &str) -> Result<Option<Value>, serde_json::Error> {
+        match &mut self.0 {
+            Value::Object(members) => Ok(members.remove(name)),
+            _ => Err(de::Error::custom("expected a JSON object")),
+        }
     }
 }
 
@@ -326,7 +353,7 @@ mod tests {
         );
         assert_eq!(
             error(json!({"sim": "Kill", "input": null})),
-            "a sim step's input is a JSON object"
+            "expected a JSON object"
         );
         assert!(error(json!({"call": "Nope", "input": {}})).starts_with("unknown variant `Nope`"));
     }
