@@ -5,7 +5,8 @@
 //! A [`Request`] serialises adjacently tagged, `{"call": "SendMessage", "input": {...}}`, which is
 //! also the step format of `sqs-sim run` scenario files.
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -183,7 +184,7 @@ impl<'de> Deserialize<'de> for Md5 {
 }
 
 /// One SQS action with its input.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "call", content = "input")]
 #[allow(missing_docs)]
 pub enum Request {
@@ -207,30 +208,60 @@ pub enum Request {
     CancelMessageMoveTask(CancelMessageMoveTaskInput),
 }
 
-impl Request {
-    /// The action's name as AWS spells it (`"ReceiveMessage"`).
-    pub fn action(&self) -> &'static str {
-        match self {
-            Request::CreateQueue(_) => "CreateQueue",
-            Request::DeleteQueue(_) => "DeleteQueue",
-            Request::ListQueues(_) => "ListQueues",
-            Request::GetQueueUrl(_) => "GetQueueUrl",
-            Request::GetQueueAttributes(_) => "GetQueueAttributes",
-            Request::SetQueueAttributes(_) => "SetQueueAttributes",
-            Request::PurgeQueue(_) => "PurgeQueue",
-            Request::SendMessage(_) => "SendMessage",
-            Request::SendMessageBatch(_) => "SendMessageBatch",
-            Request::ReceiveMessage(_) => "ReceiveMessage",
-            Request::DeleteMessage(_) => "DeleteMessage",
-            Request::DeleteMessageBatch(_) => "DeleteMessageBatch",
-            Request::ChangeMessageVisibility(_) => "ChangeMessageVisibility",
-            Request::ChangeMessageVisibilityBatch(_) => "ChangeMessageVisibilityBatch",
-            Request::ListDeadLetterSourceQueues(_) => "ListDeadLetterSourceQueues",
-            Request::StartMessageMoveTask(_) => "StartMessageMoveTask",
-            Request::ListMessageMoveTasks(_) => "ListMessageMoveTasks",
-            Request::CancelMessageMoveTask(_) => "CancelMessageMoveTask",
+/// The actions, each listed once: [`Request::action`] and [`Request::from_input`] come from this.
+macro_rules! actions {
+    ($($action:ident),* $(,)?) => {
+        impl Request {
+            /// The action's name as AWS spells it (`"ReceiveMessage"`).
+            pub fn action(&self) -> &'static str {
+                match self {
+                    $(Request::$action(_) => stringify!($action),)*
+                }
+            }
+
+            /// Reads `input` as the input of the action named `action` (`"SendMessage"`).
+            pub fn from_input(action: &str, input: Value) -> Result<Request, serde_json::Error> {
+                match action {
+                    $(stringify!($action) => serde_json::from_value(input).map(Request::$action),)*
+                    _ => Err(de::Error::unknown_variant(action, &[$(stringify!($action)),*])),
+                }
+            }
         }
-    }
+    };
+}
+
+actions!(
+    CreateQueue,
+    DeleteQueue,
+    ListQueues,
+    GetQueueUrl,
+    GetQueueAttributes,
+    SetQueueAttributes,
+    PurgeQueue,
+    SendMessage,
+    SendMessageBatch,
+    ReceiveMessage,
+    DeleteMessage,
+    DeleteMessageBatch,
+    ChangeMessageVisibility,
+    ChangeMessageVisibilityBatch,
+    ListDeadLetterSourceQueues,
+    StartMessageMoveTask,
+    ListMessageMoveTasks,
+    CancelMessageMoveTask,
+);
+
+/// An adjacently tagged `{TAG: NAME, "input": INPUT}` object as its NAME and INPUT, with serde's
+/// own errors for a missing member.
+pub fn split_tagged(value: Value, tag: &'static str) -> Result<(String, Value), serde_json::Error> {
+    let mut object: serde_json::Map<String, Value> = serde_json::from_value(value)?;
+    let name = object
+        .remove(tag)
+        .ok_or_else(|| de::Error::missing_field(tag))?;
+    let input = object
+        .remove("input")
+        .ok_or_else(|| de::Error::missing_field("input"))?;
+    Ok((serde_json::from_value(name)?, input))
 }
 
 /// The successful answer to a [`Request`]; serialises untagged, as AWS's response body.

@@ -651,8 +651,7 @@ fn unknown_member(given: &Value, parsed: &Value, path: &str) -> Option<String> {
 
 /// Parses a call step's (substituted) input into a [`Request`].
 pub fn parse_request(action: &str, input: Value) -> Result<Request, String> {
-    let tagged = serde_json::json!({ "call": action, "input": input });
-    let request: Request = serde_json::from_value(tagged).map_err(|e| e.to_string())?;
+    let request = Request::from_input(action, input.clone()).map_err(|e| e.to_string())?;
     let parsed = serde_json::to_value(&request).map_err(|e| e.to_string())?;
     match unknown_member(&input, &parsed["input"], "") {
         Some(member) => Err(format!("input: unknown field {member:?}")),

@@ -3,11 +3,14 @@
 //! what rewind, share-by-link and fork stand on.
 
 use crate::worker::WorkerPolicy;
-use serde::{Deserialize, Serialize};
+use serde::de::{self, DeserializeOwned};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+use sqs_engine::api::split_tagged;
 use sqs_engine::{Millis, Request};
 
 /// One action: an SQS call the user makes by hand (as a producer, say), or a simulation action.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Step {
     /// `{"call": "SendMessage", "input": {...}}`: exactly the `sqs-sim run` call step.
@@ -17,7 +20,7 @@ pub enum Step {
 }
 
 /// What the simulation adds to SQS's own actions. Workers are named by their `name`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "sim", content = "input")]
 pub enum SimAction {
     /// A new worker lane.
@@ -108,6 +111,149 @@ pub enum SimAction {
     },
 }
 
+/// The actions' names, for the error that names an unknown one.
+const SIM_ACTIONS: &[&str] = &[
+    "AddWorker",
+    "RemoveWorker",
+    "SetPolicy",
+    "Kill",
+    "Restart",
+    "Hang",
+    "CrashAfterCommit",
+    "LoseDeleteResponse",
+    "FailJob",
+    "Deliver",
+    "Receive",
+    "Delete",
+    "Extend",
+    "AddProducer",
+    "RemoveProducer",
+];
+
+impl SimAction {
+    /// Reads `input` as the input of the action named `action` (`"AddWorker"`).
+    pub fn from_input(action: &str, input: Value) -> Result<SimAction, serde_json::Error> {
+        let mut input = Input(input);
+        Ok(match action {
+            "AddWorker" => SimAction::AddWorker {
+                name: input.field("name")?,
+                policy: input.field("policy")?,
+            },
+            "RemoveWorker" => SimAction::RemoveWorker {
+                worker: input.field("worker")?,
+            },
+            "SetPolicy" => SimAction::SetPolicy {
+                worker: input.field("worker")?,
+                policy: input.field("policy")?,
+            },
+            "Kill" => SimAction::Kill {
+                worker: input.field("worker")?,
+            },
+            "Restart" => SimAction::Restart {
+                worker: input.field("worker")?,
+            },
+            "Hang" => SimAction::Hang {
+                worker: input.field("worker")?,
+            },
+            "CrashAfterCommit" => SimAction::CrashAfterCommit {
+                worker: input.field("worker")?,
+            },
+            "LoseDeleteResponse" => SimAction::LoseDeleteResponse {
+                worker: input.field("worker")?,
+            },
+            "FailJob" => SimAction::FailJob {
+                worker: input.field("worker")?,
+            },
+            "Deliver" => SimAction::Deliver {
+                worker: input.field("worker")?,
+                message_id: input.field("message_id")?,
+            },
+            "Receive" => SimAction::Receive {
+                worker: input.field("worker")?,
+            },
+            "Delete" => SimAction::Delete {
+                worker: input.field("worker")?,
+                message_id: input.field("message_id")?,
+            },
+            "Extend" => SimAction::Extend {
+                worker: input.field("worker")?,
+                message_id: input.field("message_id")?,
+                visibility_timeout: input.field("visibility_timeout")?,
+            },
+            "AddProducer" => SimAction::AddProducer(serde_json::from_value(input.0)?),
+            "RemoveProducer" => SimAction::RemoveProducer {
+                producer: input.field("producer")?,
+            },
+            _ => return Err(de::Error::unknown_variant(action, SIM_ACTIONS)),
+        })
+    }
+}
+
+/// A JSON object read one member at a time, for the readers written by hand (the derived readers
+/// of tagged enums cost the browser bundle a second copy of every variant's reader).
+pub(crate) struct Input(Value);
+
+impl Input {
+    /// Reads a value with `read`, through a JSON value (one small generic step per deserializer).
+    pub(crate) fn read<'de, D: Deserializer<'de>, T>(
+        deserializer: D,
+        read: fn(Input) -> Result<T, serde_json::Error>,
+    ) -> Result<T, D::Error> {
+        read(Input(Value::deserialize(deserializer)?)).map_err(de::Error::custom)
+    }
+
+    /// Takes the member `name` out of the object, with serde's error when it is missing.
+    pub(crate) fn field<T: DeserializeOwned>(
+        &mut self,
+        name: &'static str,
+    ) -> Result<T, serde_json::Error> {
+        let member = self
+            .take(name)?
+            .ok_or_else(|| de::Error::missing_field(name))?;
+        serde_json::from_value(member)
+    }
+
+    /// Takes the member `name` out of the object, or `T`'s default when it is missing.
+    pub(crate) fn field_or_default<T: DeserializeOwned + Default>(
+        &mut self,
+        name: &'static str,
+    ) -> Result<T, serde_json::Error> {
+        match self.take(name)? {
+            Some(member) => serde_json::from_value(member),
+            None => Ok(T::default()),
+        }
+    }
+
+    fn take(&mut self, name: &str) -> Result<Option<Value>, serde_json::Error> {
+        match &mut self.0 {
+            Value::Object(members) => Ok(members.remove(name)),
+            _ => Err(de::Error::custom("expected a JSON object")),
+        }
+    }
+}
+
+impl Step {
+    /// Reads a `{"call": ..., "input": ...}` or a `{"sim": ..., "input": ...}` step.
+    pub fn from_value(step: Value) -> Result<Step, serde_json::Error> {
+        if step.get("call").is_some() {
+            let (action, input) = split_tagged(step, "call")?;
+            Request::from_input(&action, input).map(Step::Call)
+        } else {
+            let (action, input) = split_tagged(step, "sim")?;
+            SimAction::from_input(&action, input).map(Step::Sim)
+        }
+    }
+}
+
+/// Read by hand ([`Step::from_value`]) rather than derived: serde's derived readers of untagged
+/// and adjacently tagged enums hold a second copy of every variant's reader (for buffered
+/// content), which the browser bundle pays for in size.
+impl<'de> Deserialize<'de> for Step {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Step::from_value(Value::deserialize(deserializer)?).map_err(de::Error::custom)
+    }
+}
+
 /// A step with the virtual time at which it ran.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LoggedStep {
@@ -115,4 +261,100 @@ pub struct LoggedStep {
     pub at: Millis,
     /// What.
     pub step: Step,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn worker() -> String {
+        "Worker A".to_string()
+    }
+
+    #[test]
+    fn every_sim_action_reads_back_what_it_writes() {
+        let actions = [
+            SimAction::AddWorker {
+                name: worker(),
+                policy: WorkerPolicy::default(),
+            },
+            SimAction::RemoveWorker { worker: worker() },
+            SimAction::SetPolicy {
+                worker: worker(),
+                policy: WorkerPolicy::default(),
+            },
+            SimAction::Kill { worker: worker() },
+            SimAction::Restart { worker: worker() },
+            SimAction::Hang { worker: worker() },
+            SimAction::CrashAfterCommit { worker: worker() },
+            SimAction::LoseDeleteResponse { worker: worker() },
+            SimAction::FailJob { worker: worker() },
+            SimAction::Deliver {
+                worker: worker(),
+                message_id: "m-1".into(),
+            },
+            SimAction::Receive { worker: worker() },
+            SimAction::Delete {
+                worker: worker(),
+                message_id: "m-1".into(),
+            },
+            SimAction::Extend {
+                worker: worker(),
+                message_id: "m-1".into(),
+                visibility_timeout: 60,
+            },
+            SimAction::AddProducer(crate::worker::ProducerSpec {
+                name: "P".into(),
+                queue: "orders".into(),
+                every: 2.0,
+                count: Some(10),
+                body: "order-{n}".into(),
+                delay_seconds: None,
+                group_id: Some("g-{n%3}".into()),
+                deduplication_id: None,
+            }),
+            SimAction::RemoveProducer {
+                producer: "P".into(),
+            },
+        ];
+        assert_eq!(actions.len(), SIM_ACTIONS.len());
+        for action in actions {
+            let step = Step::Sim(action);
+            let json = serde_json::to_value(&step).unwrap();
+            assert_eq!(Step::from_value(json.clone()).unwrap(), step, "{json}");
+            assert_eq!(serde_json::from_value::<Step>(json).unwrap(), step);
+        }
+    }
+
+    #[test]
+    fn a_call_step_reads_as_its_request() {
+        let step = json!({"call": "ListQueues", "input": {"QueueNamePrefix": "a"}});
+        let Step::Call(request) = Step::from_value(step).unwrap() else {
+            panic!("not a call");
+        };
+        assert_eq!(request.action(), "ListQueues");
+    }
+
+    #[test]
+    fn errors_name_what_is_wrong() {
+        let error = |step: Value| Step::from_value(step).unwrap_err().to_string();
+        assert!(error(json!({"sim": "Explode", "input": {}}))
+            .starts_with("unknown variant `Explode`, expected one of `AddWorker`"));
+        assert_eq!(
+            error(json!({"sim": "Kill", "input": {}})),
+            "missing field `worker`"
+        );
+        assert_eq!(error(json!({"sim": "Kill"})), "missing field `input`");
+        assert_eq!(error(json!({"input": {}})), "missing field `sim`");
+        assert_eq!(
+            error(json!({"sim": "Kill", "input": {"worker": 3}})),
+            "invalid type: integer `3`, expected a string"
+        );
+        assert_eq!(
+            error(json!({"sim": "Kill", "input": null})),
+            "expected a JSON object"
+        );
+        assert!(error(json!({"call": "Nope", "input": {}})).starts_with("unknown variant `Nope`"));
+    }
 }

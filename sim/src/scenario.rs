@@ -30,6 +30,7 @@ use crate::command::SimAction;
 use crate::world::World;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use sqs_engine::api::split_tagged;
 use sqs_engine::script::parse_request;
 use sqs_engine::Millis;
 
@@ -90,8 +91,9 @@ pub(crate) fn step_kind(step: &Value) -> Result<StepKind, String> {
 
 /// A `{"sim": ..., "input": ...}` step as a [`SimAction`].
 pub(crate) fn sim_action(step: &Value) -> Result<SimAction, String> {
-    let tagged = json!({ "sim": step.get("sim"), "input": step.get("input") });
-    serde_json::from_value(tagged).map_err(|e| format!("sim step: {e}"))
+    split_tagged(step.clone(), "sim")
+        .and_then(|(action, input)| SimAction::from_input(&action, input))
+        .map_err(|e| format!("sim step: {e}"))
 }
 
 impl Scenario {

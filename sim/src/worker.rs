@@ -2,11 +2,12 @@
 //! them. A worker talks to the engine only through ReceiveMessage, ChangeMessageVisibility,
 //! DeleteMessage and their batch forms, as a real worker would.
 
-use serde::{Deserialize, Serialize};
+use crate::command::Input;
+use serde::{de, Deserialize, Deserializer, Serialize};
 use sqs_engine::Millis;
 
 /// How long a job takes, drawn from the world's seed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind")]
 pub enum ProcessingTime {
     /// Always this many seconds.
@@ -58,7 +59,7 @@ pub struct EffectStep {
 }
 
 /// How a worker consumes.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind")]
 pub enum WorkerMode {
     /// Polls and processes by itself.
@@ -81,6 +82,64 @@ pub enum WorkerMode {
         #[serde(default)]
         reserved_concurrency: Option<u32>,
     },
+}
+
+impl ProcessingTime {
+    fn from_input(mut input: Input) -> Result<Self, serde_json::Error> {
+        let kind: String = input.field("kind")?;
+        Ok(match kind.as_str() {
+            "Fixed" => ProcessingTime::Fixed {
+                seconds: input.field("seconds")?,
+            },
+            "Uniform" => ProcessingTime::Uniform {
+                min: input.field("min")?,
+                max: input.field("max")?,
+            },
+            "LongTail" => ProcessingTime::LongTail {
+                median: input.field("median")?,
+                max: input.field("max")?,
+            },
+            _ => {
+                let kinds = &["Fixed", "Uniform", "LongTail"];
+                return Err(de::Error::unknown_variant(&kind, kinds));
+            }
+        })
+    }
+}
+
+/// Read by hand ([`Input`]): serde's derived reader of an internally tagged enum buffers the
+/// object and holds a second copy of every variant's reader, which the browser bundle pays for.
+impl<'de> Deserialize<'de> for ProcessingTime {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Input::read(deserializer, ProcessingTime::from_input)
+    }
+}
+
+impl WorkerMode {
+    fn from_input(mut input: Input) -> Result<Self, serde_json::Error> {
+        let kind: String = input.field("kind")?;
+        Ok(match kind.as_str() {
+            "Auto" => WorkerMode::Auto,
+            "Manual" => WorkerMode::Manual,
+            "Lambda" => WorkerMode::Lambda {
+                batch_size: input.field("batch_size")?,
+                function_timeout: input.field("function_timeout")?,
+                report_batch_item_failures: input.field_or_default("report_batch_item_failures")?,
+                reserved_concurrency: input.field_or_default("reserved_concurrency")?,
+            },
+            _ => {
+                let kinds = &["Auto", "Manual", "Lambda"];
+                return Err(de::Error::unknown_variant(&kind, kinds));
+            }
+        })
+    }
+}
+
+/// Read by hand, like [`ProcessingTime`].
+impl<'de> Deserialize<'de> for WorkerMode {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Input::read(deserializer, WorkerMode::from_input)
+    }
 }
 
 /// How many batches a Lambda event-source mapping holds at once (its pollers).
@@ -277,4 +336,66 @@ pub struct ProducerSpec {
     /// FIFO: MessageDeduplicationId template (None: content-based or none).
     #[serde(default)]
     pub deduplication_id: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn tagged_kinds_read_back_what_they_write() {
+        let times = [
+            ProcessingTime::Fixed { seconds: 1.5 },
+            ProcessingTime::Uniform { min: 1.0, max: 2.0 },
+            ProcessingTime::LongTail {
+                median: 3.0,
+                max: 30.0,
+            },
+        ];
+        for time in times {
+            let json = serde_json::to_value(&time).unwrap();
+            assert_eq!(
+                serde_json::from_value::<ProcessingTime>(json).unwrap(),
+                time
+            );
+        }
+        let modes = [
+            WorkerMode::Auto,
+            WorkerMode::Manual,
+            WorkerMode::Lambda {
+                batch_size: 10,
+                function_timeout: 30,
+                report_batch_item_failures: true,
+                reserved_concurrency: Some(2),
+            },
+        ];
+        for mode in modes {
+            let json = serde_json::to_value(&mode).unwrap();
+            assert_eq!(serde_json::from_value::<WorkerMode>(json).unwrap(), mode);
+        }
+    }
+
+    #[test]
+    fn optional_lambda_members_default_and_errors_name_the_problem() {
+        let mode = json!({"kind": "Lambda", "batch_size": 5, "function_timeout": 60});
+        assert_eq!(
+            serde_json::from_value::<WorkerMode>(mode).unwrap(),
+            WorkerMode::Lambda {
+                batch_size: 5,
+                function_timeout: 60,
+                report_batch_item_failures: false,
+                reserved_concurrency: None,
+            }
+        );
+        let error = |json| {
+            serde_json::from_value::<ProcessingTime>(json)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(error(json!({"seconds": 1})), "missing field `kind`");
+        assert_eq!(error(json!({"kind": "Fixed"})), "missing field `seconds`");
+        assert!(error(json!({"kind": "Slow"})).starts_with("unknown variant `Slow`"));
+        assert_eq!(error(json!("Fixed")), "expected a JSON object");
+    }
 }

@@ -100,11 +100,7 @@ fn logged_step(entry: Value) -> Result<LoggedStep, String> {
         .ok_or("`at` is not a whole number of milliseconds")?;
     let step = entry.get("step").cloned().ok_or("missing field `step`")?;
     // `{"call": ..., "input": ...}` or `{"sim": ..., "input": ...}`, as in scenario files.
-    let step = if step.get("call").is_some() {
-        serde_json::from_value(step).map(Step::Call)
-    } else {
-        serde_json::from_value(step).map(Step::Sim)
-    };
+    let step = Step::from_value(step);
     Ok(LoggedStep {
         at,
         step: step.map_err(|e| e.to_string())?,

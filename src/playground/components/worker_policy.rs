@@ -67,9 +67,7 @@ impl Draft {
                 .map_err(|_| format!("{what}: \"{text}\" is not a whole number."))
         };
         let seconds = |text: &str, what: &str| {
-            text.trim()
-                .parse::<f64>()
-                .ok()
+            sqs_engine::decimal::parse(text.trim())
                 .filter(|s| s.is_finite())
                 .ok_or_else(|| format!("{what}: \"{text}\" is not a number."))
         };
