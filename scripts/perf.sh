@@ -5,7 +5,8 @@
 #
 #   bundle_gzip_bytes           the release bundle's .wasm + .js + .css (+ index.html, which holds
 #                               the JS loader inline), each gzip -9, summed
-#   time_to_interactive_ms, frame_ms_p50, frame_ms_p95, seek_ms_max, heap_growth_mb
+#   time_to_interactive_ms, frame_ms_p50, frame_ms_p95, seek_ms_max, heap_growth_mb,
+#   heap_growth_late_mb
 #                               the page in headless Chromium (e2e/perf.mjs)
 #   fast_forward_day_ms         the day (sqs_sim::bench) run in headless Chromium (wasm,
 #                               release: tests/perf.rs); fast_forward_day_native_ms natively
@@ -57,7 +58,7 @@ if [[ "$SKIP" != *" page "* ]]; then
     node e2e/perf.mjs --dist "$DIST" --frames-seconds "${PERF_FRAMES_SECONDS:-10}" --heap-seconds "${PERF_HEAP_SECONDS:-60}" \
       2> >(tee -a "$LOG" >&2) | while IFS= read -r line; do figure "$line"; done
   else
-    for name in time_to_interactive_ms frame_ms_p50 frame_ms_p95 seek_ms_max heap_growth_mb; do
+    for name in time_to_interactive_ms frame_ms_p50 frame_ms_p95 seek_ms_max heap_growth_mb heap_growth_late_mb; do
       figure "$name=unmeasured (no bundle)"
     done
   fi

@@ -7,18 +7,17 @@ import { permalink } from '../lib/permalink.mjs';
 const DLQ_ARN = 'arn:aws:sqs:us-east-1:000000000000:orders-dlq';
 
 /** A queue with `waiting` messages, `delayed` more behind a 15-minute delay, `dead` sent straight
- *  to its dead-letter queue, and `workers` workers whose jobs take `job` seconds. */
-function crowd({ waiting, delayed = 0, dead = 0, workers, job }) {
+ *  to its dead-letter queue (none without `dlq`), and `workers` workers whose jobs take `job`
+ *  seconds. */
+function crowd({ waiting, delayed = 0, dead = 0, workers, job, dlq = true }) {
+  const redrive = { RedrivePolicy: JSON.stringify({ deadLetterTargetArn: DLQ_ARN, maxReceiveCount: '5' }) };
   const steps = [
-    { call: 'CreateQueue', input: { QueueName: 'orders-dlq' } },
+    ...(dlq ? [{ call: 'CreateQueue', input: { QueueName: 'orders-dlq' } }] : []),
     {
       call: 'CreateQueue',
       input: {
         QueueName: 'orders',
-        Attributes: {
-          VisibilityTimeout: String(job * 2),
-          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: DLQ_ARN, maxReceiveCount: '5' }),
-        },
+        Attributes: { VisibilityTimeout: String(job * 2), ...(dlq ? redrive : {}) },
       },
     },
     { sim: 'AddProducer', input: { name: 'Now', queue: 'orders', every: 0.001, count: waiting, body: 'order-{n}' } },
@@ -58,7 +57,7 @@ test('a crowded stage shows counts per state and per worker, says so, and they a
   const queue = region(page, 'Queue');
   const note = queue.getByText(/too many to draw one by one/);
   await note.waitFor();
-  assert.match(await note.textContent(), /^350 messages: too many to draw one by one, .* The cards come back when 200 or fewer are left\.$/);
+  assert.match(await note.textContent(), /^350 messages: too many to draw one by one, .* The cards come back when 100 or fewer are left\.$/);
 
   const byState = await tiles(queue, 'Messages by state');
   assert.deepEqual(byState, { delayed: 30, visible: 296, 'in flight': 4, 'in dead-letter queue': 20 });
@@ -82,17 +81,25 @@ test('a crowded stage shows counts per state and per worker, says so, and they a
   await screenshot('playground-crowd');
 });
 
-test('the cards come back when the crowd drains to the limit', async ({ page, url }) => {
-  // 205 messages and 10 workers taking 1 s each: at 0.5 s it is a crowd, a second later not.
-  await page.goto(url('') + permalink(crowd({ waiting: 205, workers: 10, job: 1 }), { playhead: 500, speed: 1 }));
+test('a crowd without a dead-letter queue has no dead-letter tile', async ({ page, url }) => {
+  await page.goto(url('') + permalink(crowd({ waiting: 150, workers: 2, job: 1000, dlq: false }), { playhead: 10_000, speed: 1 }));
   const queue = region(page, 'Queue');
-  await queue.getByText(/^205 messages: too many to draw/).waitFor();
+  await queue.getByText(/^150 messages: too many to draw/).waitFor();
+  assert.deepEqual(await tiles(queue, 'Messages by state'), { visible: 148, 'in flight': 2 });
+  assert.match(await region(page, 'Dead-letter queue').textContent(), /no dead-letter queue/);
+});
+
+test('the cards come back when the crowd drains to the limit', async ({ page, url }) => {
+  // 105 messages and 10 workers taking 1 s each: at 0.5 s it is a crowd, a second later not.
+  await page.goto(url('') + permalink(crowd({ waiting: 105, workers: 10, job: 1 }), { playhead: 500, speed: 1 }));
+  const queue = region(page, 'Queue');
+  await queue.getByText(/^105 messages: too many to draw/).waitFor();
   assert.deepEqual(await messages(queue), []);
 
   await button(page, 'Play').click();
   await eventually(async () => {
     assert.equal(await queue.getByText(/too many to draw/).count(), 0);
-    assert.ok((await messages(queue)).length > 150, 'the queue draws its cards again');
+    assert.ok((await messages(queue)).length > 75, 'the queue draws its cards again');
   }, { timeout: 10_000 });
   await button(page, 'Pause').click();
   const lane = await messages(region(page, 'Worker 1'));

@@ -91,6 +91,7 @@ pub struct Journal {
     histories: HashMap<String, Vec<Entry>>,
     /// Message ids in the order their history started (for forgetting the oldest).
     history_order: VecDeque<String>,
+    /// The hidden window of each message in flight.
     windows: HashMap<String, (Millis, Millis)>,
     events: Vec<WorldEvent>,
     /// Recently deleted messages.
@@ -172,6 +173,19 @@ impl Journal {
                     wall_at: wall,
                 });
             }
+            // No longer hidden, or gone another way than a delete: its window is forgotten, so
+            // that the map holds only messages in flight (it grew by every dead-lettered,
+            // expired or purged message).
+            Some(EventKind::BecameVisible { message_id, .. })
+            | Some(EventKind::MovedToDeadLetterQueue { message_id, .. })
+            | Some(EventKind::RetentionExpired { message_id, .. }) => {
+                self.windows.remove(&**message_id);
+            }
+            Some(EventKind::Purged { message_ids, .. }) => {
+                for id in message_ids {
+                    self.windows.remove(&**id);
+                }
+            }
             _ => {}
         }
     }
@@ -209,41 +223,57 @@ impl Journal {
 
     /// Says something at once (a user action's outcome), ahead of the throttle.
     pub fn announce(&mut self, text: String, wall: f64) {
-        self.narrator.heard.clear();
+        self.narrator.clear();
         self.narrator.said = text;
         self.narrator.last = Some(wall);
     }
 }
 
 /// Throttles narration: at most one announcement per [`NARRATION_GAP_MS`], the latest notable
-/// event (a state change, not a poll coming back empty) plus how many more happened.
+/// event (a state change, not a poll coming back empty) plus how many more happened. It keeps
+/// only those two texts and a count: at 1000x thousands of events arrive between announcements.
 #[derive(Debug, Default)]
 struct Narrator {
-    heard: Vec<(String, bool)>,
+    /// Events heard since the last announcement.
+    heard: usize,
+    /// The latest of them that was not notable, and the latest notable one.
+    routine: String,
+    notable: Option<String>,
     said: String,
     last: Option<f64>,
 }
 
 impl Narrator {
     fn hear(&mut self, text: &str, notable: bool) {
-        self.heard.push((text.to_string(), notable));
+        self.heard += 1;
+        // Overwritten in place: the buffers are reused, not allocated per event.
+        let slot = if notable {
+            self.notable.get_or_insert_with(String::new)
+        } else {
+            &mut self.routine
+        };
+        slot.clear();
+        slot.push_str(text);
+    }
+
+    /// Forgets what was heard (it has been said, or something else was).
+    fn clear(&mut self) {
+        self.heard = 0;
+        self.notable = None;
     }
 
     fn speak(&mut self, wall: f64) {
         let due = self.last.is_none_or(|last| wall - last >= NARRATION_GAP_MS);
-        let pick = self.heard.iter().rev().find(|(_, notable)| *notable);
-        let Some((latest, _)) = pick.or(self.heard.last()) else {
-            return;
-        };
-        if !due {
+        if self.heard == 0 || !due {
             return;
         }
-        self.said = match self.heard.len() - 1 {
+        let latest = self.notable.as_ref().unwrap_or(&self.routine);
+        self.said = match self.heard - 1 {
             0 => latest.clone(),
             1 => format!("{latest} (and 1 more event)"),
             n => format!("{latest} (and {n} more events)"),
         };
-        self.heard.clear();
+        self.clear();
         self.last = Some(wall);
     }
 }
@@ -327,6 +357,45 @@ mod tests {
         assert_eq!(kept[0].at, 15_000 - EVENTS_LIMIT as u64);
         assert_eq!(kept[EVENTS_LIMIT - 1].at, 14_999);
         assert_eq!(j.seen(), 15_000);
+    }
+
+    #[test]
+    fn only_messages_in_flight_keep_a_window() {
+        let mut j = Journal::default();
+        let received = |id: &str| EventKind::Received {
+            queue: "q".into(),
+            message_id: id.into(),
+            receipt_handle: Default::default(),
+            receive_count: 1,
+            visible_at: 30_000,
+        };
+        let gone = [
+            EventKind::MovedToDeadLetterQueue {
+                queue: "q".into(),
+                dead_letter_queue: "dlq".into(),
+                message_id: "m1".into(),
+                receive_count: 4,
+            },
+            EventKind::RetentionExpired {
+                queue: "q".into(),
+                message_id: "m2".into(),
+            },
+            EventKind::Purged {
+                queue: "q".into(),
+                message_ids: vec!["m3".into()],
+            },
+        ];
+        let ids = ["m1", "m2", "m3", "m4"];
+        let events = ids.map(|id| event(0, "got", Some(received(id))));
+        j.record(events.into(), 0.0, false);
+        assert!(ids.iter().all(|id| j.window(id).is_some()));
+        j.record(
+            gone.map(|e| event(40_000, "gone", Some(e))).into(),
+            0.0,
+            false,
+        );
+        assert_eq!(j.windows.len(), 1);
+        assert_eq!(j.window("m4"), Some((0, 30_000)));
     }
 
     #[test]

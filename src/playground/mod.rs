@@ -27,7 +27,7 @@ use components::counters::{Counters, Tally};
 use components::dlq::DeadLetterPanel;
 use components::event_log::EventLog;
 use components::history::History;
-use components::ledger::LedgerPanel;
+use components::ledger::{self, LedgerPanel};
 use components::queue::{blocked_reason, QueuePanel};
 use components::scenario_picker::{ScenarioPicker, Story};
 use components::send_form::SendPanel;
@@ -115,8 +115,13 @@ type PointerStep = fn(&mut Ui, (f64, f64)) -> Option<(String, String)>;
 
 /// While the clock runs, the event log and the depth chart redraw at most this often (wall
 /// milliseconds): at high speed more lines arrive every frame than the log shows, and redrawing
-/// them and the chart 60 times a second is both a blur to read and most of a frame's work.
+/// them and the chart 60 times a second is both a blur to read and most of a frame's work. So at
+/// high speed the log can trail the clock by up to this much wall time.
 const SUMMARY_REFRESH_MS: f64 = 250.0;
+/// New log lines drawn at once, in the frame they happen, while the clock runs: at a speed that
+/// brings this few a frame the log keeps up with the clock (a handful of lines cost little);
+/// more wait for [`SUMMARY_REFRESH_MS`].
+const LOG_LINES_AT_ONCE: u64 = 4;
 
 /// Last frame's derived data, kept so that unchanged lists are not rebuilt or re-diffed.
 #[derive(Default)]
@@ -129,7 +134,8 @@ struct Cache {
     /// The scenario, shared with the Share panel: copied once per opened session (opening a
     /// scenario or importing a session forgets it).
     scenario: Option<Rc<Scenario>>,
-    effects: (usize, Versioned<Vec<Effect>>),
+    /// The ledger's effects as drawn: the latest [`ledger::SHOWN`].
+    effects: Versioned<Vec<Effect>>,
 }
 
 impl Cache {
@@ -145,10 +151,14 @@ impl Cache {
         let wall = js_sys::Date::now();
         let playing = s.playing();
         let due = |at: f64, behind: bool| behind && (!playing || wall - at >= SUMMARY_REFRESH_MS);
-        let log = due(self.log.0, self.log.1 != s.journal.log);
+        let log_behind = self.log.1 != s.journal.log;
+        let few = log_behind && new_lines(&self.log.1, &s.journal.log) <= LOG_LINES_AT_ONCE;
+        let log = few || due(self.log.0, log_behind);
         let chart = due(self.chart.0, self.chart.1 != samples_key(s));
         let (log, chart) = match (log, chart) {
-            (true, true) if playing => (self.log.0 <= self.chart.0, self.chart.0 < self.log.0),
+            (true, true) if playing && !few => {
+                (self.log.0 <= self.chart.0, self.chart.0 < self.log.0)
+            }
             both => both,
         };
         if log {
@@ -419,7 +429,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
             ref={container} {onpointermove} {onpointerup} {onpointercancel}>
             <header class="topbar">
                 <h1 class="brand">{ "SQS Playground" }</h1>
-                <ScenarioPicker entries={catalogue} current={scenario.id.clone()}
+                <ScenarioPicker entries={catalogue} current={scenarios::Entry { id: scenario.id.clone(), title: scenario.title.clone() }}
                     error={s.error(&Slot::Scenario).map(str::to_string)} dispatch={dispatch.clone()} />
                 <Controls now={stage.now} horizon={s.horizon()} playing={s.playing()} speed={s.speed()}
                     error={s.error(&Slot::Clock).map(str::to_string)} dispatch={dispatch.clone()} />
@@ -437,7 +447,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                 </div>
                 <div class="col col-stage">
                     <QueuePanel queue={stage.queue.clone()} place={stage.queued.clone()} crowd={stage.crowd} leaving={stage.leaving.clone()}
-                        selected={u.selected.clone()} {pick} {note} dispatch={dispatch.clone()} />
+                        selected={u.selected.clone()} {pick} {note} editable={!embed} dispatch={dispatch.clone()} />
                     <section class={classes!("panel", "workers", stage.crowd.is_some().then_some("crowded"))} aria-label="Workers">
                         <header class="panel-head">
                             <h2>{ "Workers" }</h2>
@@ -453,6 +463,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                                     over={over.as_deref() == Some(lane.worker.name.as_str())}
                                     selected={u.selected.clone()}
                                     error={s.error(&Slot::Worker(lane.worker.name.clone())).map(str::to_string)}
+                                    editable={!embed}
                                     dispatch={dispatch.clone()}
                                 />
                             }) }
@@ -577,6 +588,12 @@ fn placement(stage: &Stage) -> u64 {
     h.finish()
 }
 
+/// How many lines `log` has that `drawn` has not (0 after a rewind, which restarts the count).
+fn new_lines(drawn: &Versioned<Vec<Entry>>, log: &Versioned<Vec<Entry>>) -> u64 {
+    let last = |l: &Versioned<Vec<Entry>>| l.data.last().map_or(0, |e| e.seq);
+    last(log).saturating_sub(last(drawn))
+}
+
 /// Which samples the World holds: how many, and the latest's time (they are folded, so the
 /// count alone can repeat).
 fn samples_key(s: &Session) -> (usize, Millis) {
@@ -584,13 +601,20 @@ fn samples_key(s: &Session) -> (usize, Millis) {
     (samples.len(), samples.last().map_or(0, |x| x.at))
 }
 
+/// The ledger's latest effects, copied only when they differ from those drawn: compared by
+/// content (at most [`ledger::SHOWN`] of them), since a count can repeat when the ledger folds
+/// its oldest entries or a rewind replays a different past.
 fn refresh_effects(c: &mut Cache, s: &Session) -> Versioned<Vec<Effect>> {
-    let effects = &s.world().ledger().effects;
-    if c.effects.0 != effects.len() {
-        c.effects.0 = effects.len();
-        c.effects.1.update(|v| v.clone_from(effects));
+    if let Some(latest) = fresh_effects(&c.effects.data, &s.world().ledger().effects) {
+        c.effects.update(|v| *v = latest.to_vec());
     }
-    c.effects.1.clone()
+    c.effects.clone()
+}
+
+/// The ledger's latest [`ledger::SHOWN`] effects, if they are not the ones `drawn`.
+fn fresh_effects<'a>(drawn: &[Effect], ledger: &'a [Effect]) -> Option<&'a [Effect]> {
+    let latest = &ledger[ledger.len().saturating_sub(ledger::SHOWN)..];
+    (drawn != latest).then_some(latest)
 }
 
 fn tally(s: &Session) -> Tally {
@@ -734,6 +758,57 @@ fn remember_in_url(id: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn effect(n: u32) -> Effect {
+        Effect {
+            at: u64::from(n),
+            worker: "Worker 1".into(),
+            name: "charge".into(),
+            message_id: format!("m{n}"),
+            key: format!("order-{n}/charge"),
+            attempt: 1,
+            prevented: false,
+            duplicate: false,
+        }
+    }
+
+    #[test]
+    fn the_ledger_panel_sees_a_change_that_keeps_the_count() {
+        let ledger: Vec<Effect> = (0..100).map(effect).collect();
+        let drawn = fresh_effects(&[], &ledger).expect("new effects").to_vec();
+        assert_eq!(drawn.len(), ledger::SHOWN);
+        assert_eq!(drawn.last(), ledger.last());
+        assert_eq!(fresh_effects(&drawn, &ledger), None);
+        // As many effects as before (the ledger folded its oldest, or a rewind replayed another
+        // past), but the latest is another one.
+        let mut folded = ledger.clone();
+        folded.remove(0);
+        folded.push(effect(100));
+        assert_eq!(folded.len(), ledger.len());
+        assert_eq!(
+            fresh_effects(&drawn, &folded).and_then(<[_]>::last),
+            folded.last()
+        );
+    }
+
+    #[test]
+    fn new_lines_count_from_the_last_drawn() {
+        let mut journal = journal::Journal::default();
+        let drawn = journal.log.clone();
+        let event = |at| sqs_sim::WorldEvent {
+            at,
+            actor: sqs_sim::Actor::Sqs,
+            action: None,
+            message_id: None,
+            engine: None,
+            text: "tick".into(),
+        };
+        journal.record((0..3).map(event).collect(), 0.0, false);
+        assert_eq!(new_lines(&drawn, &journal.log), 3);
+        assert_eq!(new_lines(&journal.log, &journal.log), 0);
+        // After a rewind the journal starts again: nothing counts as new.
+        assert_eq!(new_lines(&journal.log, &journal::Journal::default().log), 0);
+    }
 
     #[test]
     fn worker_names_count_up() {

@@ -12,8 +12,10 @@ use std::collections::{HashMap, HashSet};
 
 /// More messages than this on the stage (the queue, the workers and the dead-letter queue
 /// together) are drawn as counts per state and per worker: thousands of cards can be neither
-/// read nor redrawn 60 times a second.
-pub const MAX_CARDS: usize = 200;
+/// read nor redrawn 60 times a second. At 1280x720 (a projector) about 30 cards fit on the
+/// stage's first screen, so 100 is already three screens to scroll; drawing ~200 at once (a
+/// seek into a busy hour) took most of a 200 ms seek.
+pub const MAX_CARDS: usize = 100;
 /// Cards fading out at once in one place: enough to follow a delete; at high speed more
 /// deletes than this per second-and-a-half are a blur anyway.
 const MAX_LEAVING: usize = 6;
@@ -176,24 +178,27 @@ pub struct Crowd {
     pub visible: usize,
     /// Received, hidden for their visibility timeout.
     pub in_flight: usize,
-    /// In the dead-letter queue.
-    pub dead_letter: usize,
+    /// In the dead-letter queue; `None` when the queue has none (no tile says "0 in
+    /// dead-letter queue" then).
+    pub dead_letter: Option<usize>,
 }
 
 impl Crowd {
     /// Every message counted.
     pub fn total(&self) -> usize {
-        self.delayed + self.visible + self.in_flight + self.dead_letter
+        self.delayed + self.visible + self.in_flight + self.dead_letter.unwrap_or(0)
     }
 
-    /// The counts with the look that stands for each state, in lifecycle order.
-    pub fn by_look(&self) -> [(Look, usize); 4] {
-        [
+    /// The counts with the look that stands for each state, in lifecycle order (the
+    /// dead-letter queue's only if there is one).
+    pub fn by_look(&self) -> Vec<(Look, usize)> {
+        let queue = [
             (Look::Delayed, self.delayed),
             (Look::Visible, self.visible),
             (Look::InFlight, self.in_flight),
-            (Look::DeadLetter, self.dead_letter),
-        ]
+        ];
+        let dead = self.dead_letter.map(|n| (Look::DeadLetter, n));
+        queue.into_iter().chain(dead).collect()
     }
 }
 
@@ -304,7 +309,7 @@ impl Stage {
             .any(|(k, v)| k == "FifoQueue" && v == "true");
         let [visible, in_flight, delayed] = COUNTS.map(|c| count(&attributes, c));
         attributes.retain(|(k, _)| !COUNTS.contains(&k.as_str()));
-        let dead_letter = dlq.as_deref().map_or(0, |q| {
+        let dead_letter = dlq.as_deref().map(|q| {
             let attributes: Vec<(String, String)> = engine
                 .attributes(q)
                 .unwrap_or_default()
@@ -462,7 +467,7 @@ impl Stage {
             leaving: Vec::new(),
             lanes,
             unheld: Place::counted([(Look::InFlight, crowd.in_flight.saturating_sub(claimed))]),
-            dead: Place::counted([(Look::DeadLetter, crowd.dead_letter)]),
+            dead: Place::counted([(Look::DeadLetter, crowd.dead_letter.unwrap_or(0))]),
             crowd: Some(crowd),
         }
     }
@@ -696,10 +701,13 @@ mod tests {
         let deleted = world.metrics().deleted as usize;
         assert_eq!(crowd.total(), MAX_CARDS * 3 - deleted);
         assert_eq!(crowd.delayed, MAX_CARDS * 3 / 10);
-        assert!(crowd.dead_letter > 0 && crowd.in_flight > 0, "{crowd:?}");
+        assert!(
+            crowd.dead_letter > Some(0) && crowd.in_flight > 0,
+            "{crowd:?}"
+        );
         assert_eq!(stage.queued.count(Look::Visible), crowd.visible);
         assert_eq!(stage.queued.count(Look::Delayed), crowd.delayed);
-        assert_eq!(stage.dead.total, crowd.dead_letter);
+        assert_eq!(Some(stage.dead.total), crowd.dead_letter);
         let on_lanes: usize = stage
             .lanes
             .iter()

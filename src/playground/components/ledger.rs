@@ -7,12 +7,12 @@ use sqs_sim::Effect;
 use yew::prelude::*;
 
 /// Effects drawn (the latest).
-const SHOWN: usize = 40;
+pub const SHOWN: usize = 40;
 
 /// Properties of [`LedgerPanel`].
 #[derive(Properties, PartialEq)]
 pub struct LedgerProps {
-    /// The ledger's effects, oldest first.
+    /// The ledger's latest [`SHOWN`] effects, oldest first.
     pub effects: Versioned<Vec<Effect>>,
 }
 
@@ -27,7 +27,7 @@ pub fn LedgerPanel(props: &LedgerProps) -> Html {
                 <p class="empty">{ "No side effect yet." }</p>
             }
             <ol class="log">
-                { for effects.iter().rev().take(SHOWN).map(|e| {
+                { for effects.iter().rev().map(|e| {
                     let mark = if e.prevented {
                         html! { <span class="tag ok">{ "prevented" }</span> }
                     } else if e.duplicate {

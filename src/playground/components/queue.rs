@@ -26,6 +26,10 @@ pub struct QueueProps {
     pub pick: Option<(Card, Vec<String>)>,
     /// A word about the last hand-over (why it failed, why a message cannot be taken).
     pub note: Option<String>,
+    /// Whether its messages can be handed to a worker (drag or keyboard pick); not in a
+    /// read-only player.
+    #[prop_or(true)]
+    pub editable: bool,
     /// The root's action callback.
     pub dispatch: Callback<Action>,
 }
@@ -85,7 +89,7 @@ pub fn QueuePanel(props: &QueueProps) -> Html {
                         key={c.id.clone()}
                         card={c.clone()}
                         selected={props.selected.as_deref() == Some(c.id.as_str())}
-                        grabbable=true
+                        grabbable={props.editable}
                         dispatch={props.dispatch.clone()}
                     />
                 }) }
@@ -105,11 +109,13 @@ pub fn QueuePanel(props: &QueueProps) -> Html {
             { pick_bar(props, bar) }
             { for props.note.as_ref().map(|n| html! { <p class="note" role="alert">{ n }</p> }) }
             { cards }
+            if props.editable {
             <p class="hint">
                 { "Drag a message onto a worker, or focus it and press Enter, to make that worker call " }
                 <abbr title="The SQS call a consumer makes to get messages; each one it gets is hidden from others for the visibility timeout.">{ "ReceiveMessage" }</abbr>
                 { "." }
             </p>
+            }
         </section>
     }
 }

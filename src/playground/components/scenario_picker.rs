@@ -13,8 +13,8 @@ use yew::prelude::*;
 pub struct PickerProps {
     /// What can be opened (built once: the library is parsed to list it).
     pub entries: Rc<Vec<Entry>>,
-    /// The open scenario's id.
-    pub current: String,
+    /// The open scenario.
+    pub current: Entry,
     /// Why the last opening failed.
     pub error: Option<String>,
     /// The root's action callback.
@@ -38,12 +38,19 @@ pub fn open_selected(dispatch: Callback<Action>) -> Callback<Event> {
 #[component]
 pub fn ScenarioPicker(props: &PickerProps) -> Html {
     let onchange = open_selected(props.dispatch.clone());
+    let current = &props.current;
+    // A scenario from a link or a file is not in the library: it is listed first, as itself, so
+    // that the picker never names another one.
+    let unlisted = !props.entries.iter().any(|e| e.id == current.id);
     html! {
         <div class="picker">
             <label for="scenario">{ "Scenario" }</label>
             <select id="scenario" {onchange}>
+                if unlisted {
+                    <option value={current.id.clone()} selected=true>{ &current.title }</option>
+                }
                 { for props.entries.iter().map(|e| html! {
-                    <option value={e.id.clone()} selected={e.id == props.current}>{ &e.title }</option>
+                    <option value={e.id.clone()} selected={e.id == current.id}>{ &e.title }</option>
                 }) }
             </select>
             { for props.error.as_ref().map(|e| html! { <p class="error" role="alert">{ e }</p> }) }

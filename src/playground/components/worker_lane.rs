@@ -32,6 +32,10 @@ pub struct LaneProps {
     pub selected: Option<String>,
     /// The last error of this worker's controls.
     pub error: Option<String>,
+    /// Whether the lane offers its controls (Kill, Restart, faults, policy, Remove, and the
+    /// calls of a manual lane); a read-only player (`embed=1`, `controls=0`) only shows it.
+    #[prop_or(true)]
+    pub editable: bool,
     /// The root's action callback.
     pub dispatch: Callback<Action>,
 }
@@ -73,7 +77,7 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
             </ul>
         }
     };
-    let manual = matches!(worker.policy.mode, WorkerMode::Manual) && !dead;
+    let manual = matches!(worker.policy.mode, WorkerMode::Manual) && !dead && props.editable;
     let by_hand = manual.then(|| hand_calls(props, &place.cards));
     let remove = {
         let (dispatch, name) = (props.dispatch.clone(), name.clone());
@@ -107,6 +111,7 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
             }) }
             { held }
             { by_hand }
+            if props.editable {
             <div class="lane-actions">
                 <button class="danger" onclick={sim(|worker| SimAction::Kill { worker })}>{ "Kill" }</button>
                 <button onclick={sim(|worker| SimAction::Restart { worker })}>{ "Restart" }</button>
@@ -137,6 +142,7 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
                 </details>
                 <button class="quiet" onclick={remove}>{ "Remove" }</button>
             </div>
+            }
             { for props.error.as_ref().map(|e| html! { <p class="error" role="alert">{ e }</p> }) }
         </section>
     }
