@@ -66,8 +66,7 @@ fn printable_ascii(bytes: &[u8]) -> bool {
         // 0x20 (subtracting 0x20 borrows into its high bit).
         w & HIGH == 0 && (w + ONES) & HIGH == 0 && w.wrapping_sub(ONES * 0x20) & !w & HIGH == 0
     };
-    let whole =
-        (&mut words).all(|chunk| word_ok(u64::from_le_bytes(chunk.try_into().expect("8 bytes"))));
+    let whole = words.all(|chunk| word_ok(u64::from_le_bytes(chunk.try_into().expect("8 bytes"))));
     whole && words.remainder().iter().all(|b| (0x20..0x7f).contains(b))
 }
 

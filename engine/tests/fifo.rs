@@ -79,7 +79,7 @@ fn a_new_message_does_not_unblock_a_group_but_a_delete_does() {
     let mut s = Sqs::new();
     let url = fifo(&mut s, &[]);
     s.send_fifo(&url, "a", "g");
-    let h = s.receive(&url, 1)[0].receipt_handle.clone();
+    let h = s.receive(&url, 1)[0].receipt_handle;
     s.send_fifo(&url, "b", "g");
     assert!(s.receive(&url, 1).is_empty());
     s.delete(&url, h).unwrap();
@@ -140,7 +140,7 @@ fn deduplication_window_is_five_minutes_from_first_acceptance() {
         .iter()
         .any(|e| matches!(e.kind, EventKind::Deduplicated { .. })));
     // Remembered even after the original is received and deleted.
-    let h = s.receive(&url, 1)[0].receipt_handle.clone();
+    let h = s.receive(&url, 1)[0].receipt_handle;
     s.delete(&url, h).unwrap();
     s.at(299_999);
     assert_eq!(s.send_fifo(&url, "x", "g").message_id, first.message_id);
@@ -218,7 +218,7 @@ fn fifo_handles_expire_with_the_visibility_window() {
     let mut s = Sqs::new();
     let url = fifo(&mut s, &[("VisibilityTimeout", "1")]);
     s.send_fifo(&url, "a", "g");
-    let h = s.receive(&url, 1)[0].receipt_handle.clone();
+    let h = s.receive(&url, 1)[0].receipt_handle;
     s.at(1_000);
     let err = s.rejects(
         Request::DeleteMessage(DeleteMessageInput {
@@ -233,7 +233,7 @@ fn fifo_handles_expire_with_the_visibility_window() {
     );
     // CMV on the expired-but-unreceived message with its latest handle: 200 no-op (§6).
     s.cmv(&url, h, 30).unwrap();
-    let h2 = s.receive(&url, 1)[0].receipt_handle.clone();
+    let h2 = s.receive(&url, 1)[0].receipt_handle;
     s.rejects(
         Sqs::cmv_request(&url, h, 5),
         ErrorCode::InvalidParameterValueException,

@@ -50,7 +50,7 @@ fn change_visibility_counts_from_the_call() {
     let mut s = Sqs::new();
     let url = s.create("q", &[("VisibilityTimeout", "60")]);
     s.send(&url, "m");
-    let handle = s.receive(&url, 1)[0].receipt_handle.clone();
+    let handle = s.receive(&url, 1)[0].receipt_handle;
     s.at(15_000);
     s.cmv(&url, handle, 10).unwrap();
     s.at(24_999);
@@ -66,7 +66,7 @@ fn change_visibility_is_capped_at_twelve_hours_per_receive() {
     let mut s = Sqs::new();
     let url = s.create("q", &[]);
     s.send(&url, "m");
-    let handle = s.receive(&url, 1)[0].receipt_handle.clone();
+    let handle = s.receive(&url, 1)[0].receipt_handle;
     s.at(5_000);
     let err = s.rejects(
         Sqs::cmv_request(&url, handle, 43_200),
@@ -91,7 +91,7 @@ fn visibility_change_applies_to_this_receipt_only() {
     let mut s = Sqs::new();
     let url = s.create("q", &[("VisibilityTimeout", "30")]);
     s.send(&url, "m");
-    let h = s.receive(&url, 1)[0].receipt_handle.clone();
+    let h = s.receive(&url, 1)[0].receipt_handle;
     s.cmv(&url, h, 0).unwrap();
     assert_eq!(s.receive(&url, 1).len(), 1);
     s.at(29_999);
@@ -182,9 +182,9 @@ fn standard_delete_rules() {
     let mut s = Sqs::new();
     let url = s.create("q", &[("VisibilityTimeout", "1")]);
     s.send(&url, "a");
-    let old = s.receive(&url, 1)[0].receipt_handle.clone();
+    let old = s.receive(&url, 1)[0].receipt_handle;
     s.at(1_000);
-    let new = s.receive(&url, 1)[0].receipt_handle.clone();
+    let new = s.receive(&url, 1)[0].receipt_handle;
     assert_ne!(old, new);
     s.delete(&url, old).unwrap();
     assert_eq!(s.counts(&url), counts(0, 0, 0));
@@ -206,7 +206,7 @@ fn standard_delete_rules() {
     );
 
     s.send(&url, "b");
-    let h = s.receive(&url, 1)[0].receipt_handle.clone();
+    let h = s.receive(&url, 1)[0].receipt_handle;
     s.at(5_000);
     assert_eq!(s.counts(&url), counts(1, 0, 0));
     s.delete(&url, h).unwrap();
@@ -219,7 +219,7 @@ fn change_visibility_special_cases() {
     let mut s = Sqs::new();
     let url = s.create("q", &[("VisibilityTimeout", "1")]);
     s.send(&url, "a");
-    let h = s.receive(&url, 1)[0].receipt_handle.clone();
+    let h = s.receive(&url, 1)[0].receipt_handle;
     s.at(2_000);
     s.cmv(&url, h, 100).unwrap();
     assert_eq!(s.counts(&url), counts(1, 0, 0));
@@ -240,7 +240,7 @@ fn old_handle_change_visibility_applies_on_standard() {
     let mut s = Sqs::new();
     let url = s.create("q", &[("VisibilityTimeout", "1")]);
     s.send(&url, "a");
-    let old = s.receive(&url, 1)[0].receipt_handle.clone();
+    let old = s.receive(&url, 1)[0].receipt_handle;
     s.at(1_000);
     s.receive(&url, 1);
     s.cmv(&url, old, 0).unwrap();
@@ -259,7 +259,7 @@ fn retention_expires_messages_in_flight_too() {
         ],
     );
     s.send(&url, "a");
-    let h = s.receive(&url, 1)[0].receipt_handle.clone();
+    let h = s.receive(&url, 1)[0].receipt_handle;
     s.at(59_999);
     assert_eq!(s.counts(&url), counts(0, 1, 0));
     s.at(60_000);
@@ -418,7 +418,7 @@ fn views_show_each_state() {
         ..Sqs::send_input(&url, "b")
     });
     s.send(&url, "c");
-    let h = s.receive(&url, 1)[0].receipt_handle.clone();
+    let h = s.receive(&url, 1)[0].receipt_handle;
     let views = s.e.messages("q");
     assert_eq!(views.len(), 3);
     assert_eq!(
@@ -545,7 +545,7 @@ fn next_deadline_is_exact() {
     assert_eq!(s.e.next_deadline(), None);
     s.send(&url, "a");
     assert_eq!(s.e.next_deadline(), Some(60_000));
-    let h = s.receive(&url, 1)[0].receipt_handle.clone();
+    let h = s.receive(&url, 1)[0].receipt_handle;
     assert_eq!(s.e.next_deadline(), Some(10_000));
     s.at(5_000);
     s.send(&url, "b");

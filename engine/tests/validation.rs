@@ -390,7 +390,7 @@ fn handle_batch_rules() {
     let mut s = Sqs::new();
     let url = s.create("q", &[]);
     s.send(&url, "m");
-    let handle = s.receive(&url, 1)[0].receipt_handle.clone();
+    let handle = s.receive(&url, 1)[0].receipt_handle;
     check(
         &mut s,
         Request::DeleteMessageBatch(DeleteMessageBatchInput {
