@@ -34,6 +34,9 @@
 //!   * **await** `{"await": NAME}` advances the clock, deadline by deadline, until the async call
 //!     named NAME is answered (at once if it already is). It is an error if nothing is scheduled
 //!     any more while the call is still pending.
+//!   * **repeat** `{"repeat": N, "steps": [...]}` runs its steps N times over (1 to 1,000,000), as
+//!     if they were written out N times: for limits that take thousands of calls to reach. Its
+//!     steps may not be async calls or repeats; an `as` inside names the latest iteration's result.
 //!   * any other object is offered to [`Driver::run_extra`] (the simulation adds its own kinds).
 //! * `"as": NAME` names a step's result: a call's AWS response (`{"error": {...}}` for an error),
 //!   an extra step's result. Names are unique and may not contain `.`, `{`, `}` or `$`.
@@ -54,6 +57,12 @@
 //!   "ReceiptHandleIsInvalid","message":"...","status":400,"type":"com.amazonaws.sqs#ReceiptHandleIsInvalid"}}`
 //!   (`code` is the query code SDKs show, `type` the JSON `__type`, `status` the HTTP status);
 //! * advance: `{"step":3,"t":30,"advance":30}`; await: `{"step":6,"t":1.5,"await":"P1"}`;
+//! * repeat: one line when it ends, whatever N: `{"step":1,"t":0,"calls":12000,"errors":
+//!   {"OverLimit":2},"first_error":{...},"last":{...},"repeat":12000}`: `calls` counts the calls
+//!   its steps made, `errors` the failed ones by error code (absent when none), `first_error` is
+//!   the first failed call's line and `last` the last line of the last iteration, each with its
+//!   `iteration` (0-based) and `step` (its index in the repeat's `steps`). An async call of an
+//!   earlier step answered meanwhile prints its own line as usual;
 //! * an extra step: `step`, `t` and the members of the object [`Driver::run_extra`] returned
 //!   (a result that is not an object comes as `"result"`);
 //! * finally, if [`Driver::summary`] has one, `{"t":...,"summary":{...}}` (no `step`).
@@ -62,7 +71,8 @@
 //! long poll). An async call still pending when the script ends prints nothing.
 //!
 //! A malformed script is a [`ScriptError`] naming the step (`step 4: unknown field "inptu"`,
-//! `step 2: ${R9.Messages.0.ReceiptHandle}: no earlier step is named R9`). The structure of every
+//! `step 2: ${R9.Messages.0.ReceiptHandle}: no earlier step is named R9`; inside a repeat
+//! `step 3: steps.1: ...`, and `step 3: iteration 7, steps.1: ...` for what is found running). The structure of every
 //! step and every `${...}` name is checked before the first step runs; a path that does not
 //! exist in a result is found when the step runs. An SQS error is not a script error.
 //!
@@ -686,20 +696,28 @@ struct Record {
     /// Failed calls by error code.
     errors: BTreeMap<String, u64>,
     first_error: Option<Value>,
-    last: Option<Value>,
+    /// The latest line and its iteration (made JSON only at the end).
+    last: Option<(u64, Line)>,
+}
+
+/// A line inside a repeat, as its record shows it: with its iteration.
+fn with_iteration(iteration: u64, line: &Line) -> Value {
+    let mut value = line.to_value();
+    value["iteration"] = iteration.into();
+    value
 }
 
 impl Record {
-    fn absorb(&mut self, line: &Line) {
-        let mut value = line.to_value();
-        value["iteration"] = self.iteration.into();
+    fn absorb(&mut self, line: Line) {
         self.calls += u64::from(line.fields.contains_key("call"));
         let code = line.fields.get("error").and_then(|e| e["code"].as_str());
         if let Some(code) = code {
             *self.errors.entry(code.to_string()).or_default() += 1;
-            self.first_error.get_or_insert_with(|| value.clone());
+            if self.first_error.is_none() {
+                self.first_error = Some(with_iteration(self.iteration, &line));
+            }
         }
-        self.last = Some(value);
+        self.last = Some((self.iteration, line));
     }
 
     fn fields(self, times: u64) -> Map<String, Value> {
@@ -715,8 +733,8 @@ impl Record {
         if let Some(first_error) = self.first_error {
             fields.insert("first_error".into(), first_error);
         }
-        if let Some(last) = self.last {
-            fields.insert("last".into(), last);
+        if let Some((iteration, line)) = self.last {
+            fields.insert("last".into(), with_iteration(iteration, &line));
         }
         fields
     }
@@ -746,7 +764,7 @@ impl<D: Driver + ?Sized, F: FnMut(Line)> Runner<'_, D, F> {
             fields,
         };
         match self.record.as_mut().filter(|_| inner) {
-            Some(record) => record.absorb(&line),
+            Some(record) => record.absorb(line),
             None => (self.emit)(line),
         }
     }
@@ -1047,6 +1065,26 @@ mod tests {
         let count = &lines[2]["output"]["Attributes"]["ApproximateNumberOfMessages"];
         assert_eq!(count, &json!("3"));
         assert_eq!(lines[3]["t"], json!(3.5));
+    }
+
+    #[test]
+    fn a_failing_step_inside_a_repeat_names_its_iteration() {
+        let script = ScriptFile::parse(
+            r#"{"steps": [
+                {"call": "CreateQueue", "input": {"QueueName": "q"}, "as": "Q"},
+                {"call": "SendMessage", "input": {"QueueUrl": "${Q.QueueUrl}", "MessageBody": "m"}},
+                {"repeat": 2, "steps": [
+                    {"call": "ReceiveMessage", "input": {"QueueUrl": "${Q.QueueUrl}"}, "as": "R"},
+                    {"call": "DeleteMessage", "input": {"QueueUrl": "${Q.QueueUrl}", "ReceiptHandle": "${R.Messages.0.ReceiptHandle}"}}
+                ]}
+            ]}"#,
+        )
+        .unwrap();
+        let error = run(&mut Engine::new(1), &script).unwrap_err().to_string();
+        assert_eq!(
+            error,
+            "step 2: iteration 1, steps.1: ${R.Messages.0.ReceiptHandle}: R has no \"Messages\""
+        );
     }
 
     #[test]
