@@ -15,9 +15,11 @@
 //! keys, not with time.
 
 use serde::{Deserialize, Serialize};
+use sqs_engine::api::MessageId;
 use sqs_engine::Millis;
 use std::collections::{BTreeMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 /// The fewest entries [`Ledger::effects`] keeps in detail once that many were recorded.
 pub const LEDGER_DETAIL: usize = 1_000;
@@ -28,11 +30,11 @@ pub struct Effect {
     /// When.
     pub at: Millis,
     /// Which worker.
-    pub worker: String,
+    pub worker: Arc<str>,
     /// The effect's name ("send staff notice").
-    pub name: String,
+    pub name: Arc<str>,
     /// The message it was for.
-    pub message_id: String,
+    pub message_id: MessageId,
     /// The logical key: message body (the business id) + effect name.
     pub key: String,
     /// Which delivery of the message this was (its ApproximateReceiveCount).
@@ -63,11 +65,11 @@ pub struct Ledger {
 }
 
 /// What a worker is about to do: one effect of one job.
-pub(crate) struct Attempt<'a> {
+pub(crate) struct Attempt {
     pub(crate) at: Millis,
-    pub(crate) worker: &'a str,
-    pub(crate) name: &'a str,
-    pub(crate) message_id: &'a str,
+    pub(crate) worker: Arc<str>,
+    pub(crate) name: Arc<str>,
+    pub(crate) message_id: MessageId,
     pub(crate) key: String,
     pub(crate) attempt: u32,
     /// Check the key first (the effect step's `idempotent`).
@@ -77,7 +79,7 @@ pub(crate) struct Attempt<'a> {
 impl Ledger {
     /// Performs the effect, or skips it when it is checked and its key is already recorded.
     /// Returns the entry written.
-    pub(crate) fn record(&mut self, attempt: Attempt<'_>) -> &Effect {
+    pub(crate) fn record(&mut self, attempt: Attempt) -> &Effect {
         let fingerprint = fingerprint(&attempt.key);
         let before = self.done.contains(&fingerprint);
         let prevented = attempt.check && before;
@@ -86,7 +88,7 @@ impl Ledger {
             self.prevented += 1;
         } else {
             self.done.insert(fingerprint);
-            match self.by_name.get_mut(attempt.name) {
+            match self.by_name.get_mut(&*attempt.name) {
                 Some(n) => *n += 1,
                 None => {
                     self.by_name.insert(attempt.name.to_string(), 1);
@@ -96,9 +98,9 @@ impl Ledger {
         }
         self.effects.push(Effect {
             at: attempt.at,
-            worker: attempt.worker.to_string(),
-            name: attempt.name.to_string(),
-            message_id: attempt.message_id.to_string(),
+            worker: attempt.worker,
+            name: attempt.name,
+            message_id: attempt.message_id,
             key: attempt.key,
             attempt: attempt.attempt,
             prevented,
@@ -198,12 +200,12 @@ fn fingerprint(key: &str) -> u64 {
 mod tests {
     use super::*;
 
-    fn attempt(key: &str, check: bool) -> Attempt<'static> {
+    fn attempt(key: &str, check: bool) -> Attempt {
         Attempt {
             at: 0,
-            worker: "A",
-            name: "send staff notice",
-            message_id: "m",
+            worker: "A".into(),
+            name: "send staff notice".into(),
+            message_id: "m".into(),
             key: key.to_string(),
             attempt: 1,
             check,

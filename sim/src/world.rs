@@ -481,7 +481,7 @@ impl World {
                 .lanes
                 .iter()
                 .find(|l| l.id == id)
-                .map_or(Actor::User, |l| Actor::Worker(l.name.clone())),
+                .map_or(Actor::User, |l| Actor::Worker(l.name.to_string())),
             Who::Producer(id) => self
                 .producers
                 .iter()
