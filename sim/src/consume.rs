@@ -64,8 +64,7 @@ impl World {
         policy.check()?;
         let id = self.fresh_id();
         let queue = policy.queue.clone();
-        self.lanes
-            .push(Lane::new(id, name, policy, self.seed));
+        self.lanes.push(Lane::new(id, name, policy, self.seed));
         self.refresh_warnings(&queue);
         self.say(
             Actor::Worker(name.into()),
@@ -415,15 +414,21 @@ impl World {
         let Some(job) = lane.job_mut(job_id) else {
             return;
         };
+        // Only a job run again after a lost response deletes with the same handle again; a job
+        // that ends with this message needs its queue's URL no more.
+        let last = !lose && job.current + 1 == job.tasks.len();
+        let queue_url = match last {
+            true => std::mem::take(&mut job.queue_url),
+            false => job.queue_url.clone(),
+        };
         let task = &mut job.tasks[job.current];
         let retried = task.retried;
-        // Only a job run again after a lost response deletes with the same handle again.
         let receipt_handle = match lose {
             true => task.receipt_handle.clone(),
             false => std::mem::take(&mut task.receipt_handle),
         };
         let request = Request::DeleteMessage(DeleteMessageInput {
-            queue_url: job.queue_url.clone(),
+            queue_url,
             receipt_handle,
         });
         let deleted = matches!(self.call(self.who(i), request), Reply::Done(Ok(_)));

@@ -283,37 +283,36 @@ impl Lane {
                 report_batch_item_failures,
             },
         };
-        let tasks = messages
-            .into_iter()
-            .map(|m| {
-                let poison = self
-                    .policy
-                    .poison_marker
-                    .as_deref()
-                    .is_some_and(|marker| !marker.is_empty() && m.body.contains(marker));
-                let injected = std::mem::take(&mut self.armed.fail_job);
-                Task {
-                    receive_count: receive_count(&m),
-                    message_id: m.message_id,
-                    receipt_handle: m.receipt_handle,
-                    body: m.body,
-                    received_at: now,
-                    start: None,
-                    duration: draw(&self.policy.processing, &mut self.rng),
-                    effects_done: 0,
-                    failure: if injected {
-                        Some(Failure::Injected)
-                    } else if poison {
-                        Some(Failure::Poison)
-                    } else {
-                        None
-                    },
-                    outcome: None,
-                    lease_expired: false,
-                    retried: false,
-                }
-            })
-            .collect();
+        // Collected into a new Vec: in place, the smaller Tasks would reallocate the Messages'.
+        let mut tasks = Vec::with_capacity(messages.len());
+        tasks.extend(messages.into_iter().map(|m| {
+            let poison = self
+                .policy
+                .poison_marker
+                .as_deref()
+                .is_some_and(|marker| !marker.is_empty() && m.body.contains(marker));
+            let injected = std::mem::take(&mut self.armed.fail_job);
+            Task {
+                receive_count: receive_count(&m),
+                message_id: m.message_id,
+                receipt_handle: m.receipt_handle,
+                body: m.body,
+                received_at: now,
+                start: None,
+                duration: draw(&self.policy.processing, &mut self.rng),
+                effects_done: 0,
+                failure: if injected {
+                    Some(Failure::Injected)
+                } else if poison {
+                    Some(Failure::Poison)
+                } else {
+                    None
+                },
+                outcome: None,
+                lease_expired: false,
+                retried: false,
+            }
+        }));
         let heartbeat = match kind {
             JobKind::Worker => self.policy.heartbeat.clone(),
             _ => None,

@@ -178,7 +178,9 @@ impl Hasher for Prehashed {
 fn fingerprint(key: &str) -> u64 {
     let mut state = 0x9e37_79b9_7f4a_7c15 ^ key.len() as u64;
     let mut step = |word: u64| {
-        state = (state ^ word).wrapping_mul(0xbf58_476d_1ce4_e5b9).rotate_left(31);
+        state = (state ^ word)
+            .wrapping_mul(0xbf58_476d_1ce4_e5b9)
+            .rotate_left(31);
     };
     let mut words = key.as_bytes().chunks_exact(8);
     for word in &mut words {

@@ -792,9 +792,8 @@ fn sent_labels<'a>(
     bodies: &'a HashMap<String, String>,
     response: &Response,
 ) -> Vec<(MessageId, &'a str)> {
-    let found = |id: &str, message_id: MessageId| {
-        bodies.get(id).map(|body| (message_id, body.as_str()))
-    };
+    let found =
+        |id: &str, message_id: MessageId| bodies.get(id).map(|body| (message_id, body.as_str()));
     match response {
         Response::SendMessage(output) => found("", output.message_id).into_iter().collect(),
         Response::SendMessageBatch(output) => output
