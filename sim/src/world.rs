@@ -502,8 +502,11 @@ impl World {
                     Some(poll) => (self.poll_who(poll), Some("ReceiveMessage")),
                     None => (who, action),
                 },
+                // Named only for the narration (`track` does not read who ends a poll).
                 EventKind::LongPollAnswered { poll, .. }
-                | EventKind::LongPollTimedOut { poll, .. } => {
+                | EventKind::LongPollTimedOut { poll, .. }
+                    if self.narrating() =>
+                {
                     (self.poll_who(*poll), Some("ReceiveMessage"))
                 }
                 _ => (who, action),
