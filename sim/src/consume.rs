@@ -16,6 +16,7 @@ use sqs_engine::api::{
     DeleteMessageInput, Message, ReceiveMessageInput, ReceiveMessageOutput,
 };
 use sqs_engine::{Millis, ReceiptHandle, Reply, Request, Response};
+use std::sync::Arc;
 
 /// The shortest pause between two short polls, whatever the policy says.
 const MIN_POLL_PAUSE: Millis = 100;
@@ -26,7 +27,7 @@ impl World {
     pub(crate) fn lane_index(&self, name: &str) -> Result<usize, String> {
         self.lanes
             .iter()
-            .position(|l| l.name == name)
+            .position(|l| *l.name == *name)
             .ok_or_else(|| format!("There is no worker named {name:?}."))
     }
 
@@ -35,7 +36,7 @@ impl World {
     }
 
     pub(crate) fn actor(&self, i: usize) -> Actor {
-        Actor::Worker(self.lanes[i].name.clone())
+        Actor::Worker(self.lanes[i].name.to_string())
     }
 
     pub(crate) fn who(&self, i: usize) -> Who {
@@ -57,14 +58,13 @@ impl World {
         if name.trim().is_empty() {
             return Err("A worker needs a name.".into());
         }
-        if self.lanes.iter().any(|l| l.name == name) {
+        if self.lanes.iter().any(|l| *l.name == *name) {
             return Err(format!("There is already a worker named {name:?}."));
         }
         policy.check()?;
         let id = self.fresh_id();
         let queue = policy.queue.clone();
-        self.lanes
-            .push(Lane::new(id, name.to_string(), policy, self.seed));
+        self.lanes.push(Lane::new(id, name, policy, self.seed));
         self.refresh_warnings(&queue);
         self.say(
             Actor::Worker(name.into()),
@@ -347,9 +347,9 @@ impl World {
         task.effects_done += 1;
         let effect = self.ledger.record(Attempt {
             at: now,
-            worker: &lane.name,
-            name: &step.name,
-            message_id: &task.message_id,
+            worker: Arc::clone(&lane.name),
+            name: Arc::clone(&step.name),
+            message_id: task.message_id,
             key: [task.body.as_str(), "/", &step.name].concat(),
             attempt: task.receive_count,
             check: step.idempotent,
@@ -414,15 +414,21 @@ impl World {
         let Some(job) = lane.job_mut(job_id) else {
             return;
         };
+        // Only a job run again after a lost response deletes with the same handle again; a job
+        // that ends with this message needs its queue's URL no more.
+        let last = !lose && job.current + 1 == job.tasks.len();
+        let queue_url = match last {
+            true => std::mem::take(&mut job.queue_url),
+            false => job.queue_url.clone(),
+        };
         let task = &mut job.tasks[job.current];
         let retried = task.retried;
-        // Only a job run again after a lost response deletes with the same handle again.
         let receipt_handle = match lose {
             true => task.receipt_handle,
             false => std::mem::take(&mut task.receipt_handle),
         };
         let request = Request::DeleteMessage(DeleteMessageInput {
-            queue_url: job.queue_url.clone(),
+            queue_url,
             receipt_handle: receipt_handle.into(),
         });
         let deleted = matches!(self.call(self.who(i), request), Reply::Done(Ok(_)));

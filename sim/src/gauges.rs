@@ -120,7 +120,7 @@ impl World {
         let mut held: Vec<(&str, u64)> = self
             .lanes
             .iter()
-            .map(|l| (l.name.as_str(), l.held() as u64))
+            .map(|l| (&*l.name, l.held() as u64))
             .filter(|&(_, n)| n > 0)
             .collect();
         held.sort_unstable();

@@ -71,6 +71,22 @@ pub(crate) struct Task {
     pub(crate) retried: bool,
 }
 
+/// An effect step of a lane's policy, its name shared with the ledger entries it writes.
+#[derive(Clone, Debug)]
+pub(crate) struct Step {
+    pub(crate) name: Arc<str>,
+    pub(crate) idempotent: bool,
+}
+
+/// The policy's effect steps, to share.
+fn steps(policy: &WorkerPolicy) -> Arc<[Step]> {
+    let step = |e: &EffectStep| Step {
+        name: e.name.as_str().into(),
+        idempotent: e.idempotent,
+    };
+    policy.effects.iter().map(step).collect()
+}
+
 /// What a timer finds due in a job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Due {
@@ -101,7 +117,7 @@ pub(crate) struct Job {
     /// When processing began (None: a Lambda batch throttled, waiting for a free slot).
     pub(crate) started: Option<Millis>,
     /// The policy's effects and heartbeat when the job began.
-    pub(crate) effects: Arc<[EffectStep]>,
+    pub(crate) effects: Arc<[Step]>,
     pub(crate) heartbeat: Option<Heartbeat>,
     /// The first heartbeat (time, reserved order of scheduling), until the job is known to last
     /// that long: most jobs end before it, and a timer scheduled and cancelled per job costs.
@@ -170,11 +186,12 @@ impl Job {
 #[derive(Clone, Debug)]
 pub(crate) struct Lane {
     pub(crate) id: u64,
-    pub(crate) name: String,
+    /// Shared with the ledger entries it writes.
+    pub(crate) name: Arc<str>,
     /// Set only by [`Lane::new`] and [`Lane::set_policy`], which keep `effects` in step.
     pub(crate) policy: WorkerPolicy,
     /// The policy's effects, shared by the jobs that start under it.
-    effects: Arc<[EffectStep]>,
+    effects: Arc<[Step]>,
     pub(crate) life: Life,
     /// Bumped on kill, hang and restart: a long poll answered after that is orphaned.
     pub(crate) epoch: u64,
@@ -191,12 +208,12 @@ pub(crate) struct Lane {
 
 impl Lane {
     /// A new, idle lane drawing from its own stream of `seed`.
-    pub(crate) fn new(id: u64, name: String, policy: WorkerPolicy, seed: u64) -> Self {
+    pub(crate) fn new(id: u64, name: &str, policy: WorkerPolicy, seed: u64) -> Self {
         Lane {
-            rng: Rng::for_name(seed, &name),
+            rng: Rng::for_name(seed, name),
             id,
-            name,
-            effects: policy.effects.as_slice().into(),
+            name: name.into(),
+            effects: steps(&policy),
             policy,
             life: Life::Alive,
             epoch: 0,
@@ -212,7 +229,7 @@ impl Lane {
 
     /// A new policy, from its next job on.
     pub(crate) fn set_policy(&mut self, policy: WorkerPolicy) {
-        self.effects = policy.effects.as_slice().into();
+        self.effects = steps(&policy);
         self.policy = policy;
     }
 
@@ -266,37 +283,36 @@ impl Lane {
                 report_batch_item_failures,
             },
         };
-        let tasks = messages
-            .into_iter()
-            .map(|m| {
-                let poison = self
-                    .policy
-                    .poison_marker
-                    .as_deref()
-                    .is_some_and(|marker| !marker.is_empty() && m.body.contains(marker));
-                let injected = std::mem::take(&mut self.armed.fail_job);
-                Task {
-                    receive_count: receive_count(&m),
-                    message_id: m.message_id,
-                    receipt_handle: m.receipt_handle,
-                    body: m.body,
-                    received_at: now,
-                    start: None,
-                    duration: draw(&self.policy.processing, &mut self.rng),
-                    effects_done: 0,
-                    failure: if injected {
-                        Some(Failure::Injected)
-                    } else if poison {
-                        Some(Failure::Poison)
-                    } else {
-                        None
-                    },
-                    outcome: None,
-                    lease_expired: false,
-                    retried: false,
-                }
-            })
-            .collect();
+        // Collected into a new Vec: in place, the smaller Tasks would reallocate the Messages'.
+        let mut tasks = Vec::with_capacity(messages.len());
+        tasks.extend(messages.into_iter().map(|m| {
+            let poison = self
+                .policy
+                .poison_marker
+                .as_deref()
+                .is_some_and(|marker| !marker.is_empty() && m.body.contains(marker));
+            let injected = std::mem::take(&mut self.armed.fail_job);
+            Task {
+                receive_count: receive_count(&m),
+                message_id: m.message_id,
+                receipt_handle: m.receipt_handle,
+                body: m.body,
+                received_at: now,
+                start: None,
+                duration: draw(&self.policy.processing, &mut self.rng),
+                effects_done: 0,
+                failure: if injected {
+                    Some(Failure::Injected)
+                } else if poison {
+                    Some(Failure::Poison)
+                } else {
+                    None
+                },
+                outcome: None,
+                lease_expired: false,
+                retried: false,
+            }
+        }));
         let heartbeat = match kind {
             JobKind::Worker => self.policy.heartbeat.clone(),
             _ => None,
@@ -375,7 +391,7 @@ impl Lane {
                     },
                     effects_done: job.effects[..task.effects_done]
                         .iter()
-                        .map(|e| e.name.clone())
+                        .map(|e| e.name.to_string())
                         .collect(),
                     receive_count: task.receive_count,
                     lease_expired: task.lease_expired,
@@ -393,7 +409,7 @@ impl Lane {
         .map(|(_, name)| name.to_string())
         .collect();
         WorkerView {
-            name: self.name.clone(),
+            name: self.name.to_string(),
             policy: self.policy.clone(),
             status,
             holding,

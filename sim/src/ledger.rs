@@ -12,12 +12,15 @@
 //! ([`Ledger::recorded`] counts every entry ever written). The idempotency check remembers every
 //! key performed, as a 64-bit fingerprint (8 bytes a key, plus the set's overhead): that is the
 //! durable database the check stands for, and it grows with the number of distinct business
-//! keys, not with time.
+//! keys, not with time. Copies of the ledger (the world's checkpoints) share the older
+//! fingerprints: a copy costs the recent ones only ([`Fingerprints`]).
 
 use serde::{Deserialize, Serialize};
+use sqs_engine::api::MessageId;
 use sqs_engine::Millis;
 use std::collections::{BTreeMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 /// The fewest entries [`Ledger::effects`] keeps in detail once that many were recorded.
 pub const LEDGER_DETAIL: usize = 1_000;
@@ -28,11 +31,11 @@ pub struct Effect {
     /// When.
     pub at: Millis,
     /// Which worker.
-    pub worker: String,
+    pub worker: Arc<str>,
     /// The effect's name ("send staff notice").
-    pub name: String,
+    pub name: Arc<str>,
     /// The message it was for.
-    pub message_id: String,
+    pub message_id: MessageId,
     /// The logical key: message body (the business id) + effect name.
     pub key: String,
     /// Which delivery of the message this was (its ApproximateReceiveCount).
@@ -55,7 +58,7 @@ pub struct Ledger {
     folded: u64,
     /// The fingerprints of the keys performed (the idempotency check reads this; whether a key
     /// was performed before is all it and the duplicate count need).
-    done: HashSet<u64, BuildHasherDefault<Prehashed>>,
+    done: Fingerprints,
     /// Performed effects by name.
     by_name: BTreeMap<String, u64>,
     duplicates: u64,
@@ -63,11 +66,11 @@ pub struct Ledger {
 }
 
 /// What a worker is about to do: one effect of one job.
-pub(crate) struct Attempt<'a> {
+pub(crate) struct Attempt {
     pub(crate) at: Millis,
-    pub(crate) worker: &'a str,
-    pub(crate) name: &'a str,
-    pub(crate) message_id: &'a str,
+    pub(crate) worker: Arc<str>,
+    pub(crate) name: Arc<str>,
+    pub(crate) message_id: MessageId,
     pub(crate) key: String,
     pub(crate) attempt: u32,
     /// Check the key first (the effect step's `idempotent`).
@@ -77,16 +80,18 @@ pub(crate) struct Attempt<'a> {
 impl Ledger {
     /// Performs the effect, or skips it when it is checked and its key is already recorded.
     /// Returns the entry written.
-    pub(crate) fn record(&mut self, attempt: Attempt<'_>) -> &Effect {
+    pub(crate) fn record(&mut self, attempt: Attempt) -> &Effect {
         let fingerprint = fingerprint(&attempt.key);
-        let before = self.done.contains(&fingerprint);
+        let before = self.done.contains(fingerprint);
         let prevented = attempt.check && before;
         let duplicate = !prevented && before;
         if prevented {
             self.prevented += 1;
         } else {
-            self.done.insert(fingerprint);
-            match self.by_name.get_mut(attempt.name) {
+            if !before {
+                self.done.insert(fingerprint);
+            }
+            match self.by_name.get_mut(&*attempt.name) {
                 Some(n) => *n += 1,
                 None => {
                     self.by_name.insert(attempt.name.to_string(), 1);
@@ -96,9 +101,9 @@ impl Ledger {
         }
         self.effects.push(Effect {
             at: attempt.at,
-            worker: attempt.worker.to_string(),
-            name: attempt.name.to_string(),
-            message_id: attempt.message_id.to_string(),
+            worker: attempt.worker,
+            name: attempt.name,
+            message_id: attempt.message_id,
             key: attempt.key,
             attempt: attempt.attempt,
             prevented,
@@ -145,6 +150,78 @@ impl Ledger {
     /// Repeats the idempotency check stopped.
     pub fn prevented(&self) -> u64 {
         self.prevented
+    }
+}
+
+/// A set of fingerprints.
+type FingerprintSet = HashSet<u64, BuildHasherDefault<Prehashed>>;
+
+/// The fewest recent fingerprints folded into the shared set at once.
+const FOLD_AT: usize = 4_096;
+
+/// The fingerprints of the keys performed, in two sets: the older ones, shared by the copies of
+/// the ledger (a world's checkpoints), and the recent ones, which a copy copies. The recent set is
+/// folded into the shared one when it reaches a quarter of its size (at least [`FOLD_AT`]): a
+/// copy then costs at most a fifth of the fingerprints, and folding copies each one about five
+/// times in all while copies share the older set (in place when none does).
+#[derive(Clone, Debug, Default)]
+struct Fingerprints {
+    shared: Arc<FingerprintSet>,
+    recent: FingerprintSet,
+}
+
+impl Fingerprints {
+    fn contains(&self, fingerprint: u64) -> bool {
+        self.recent.contains(&fingerprint) || self.shared.contains(&fingerprint)
+    }
+
+    /// Adds a fingerprint that is not in the set yet.
+    fn insert(&mut self, fingerprint: u64) {
+        self.recent.insert(fingerprint);
+        if self.recent.len() < FOLD_AT.max(self.shared.len() / 4) {
+            return;
+        }
+        match Arc::get_mut(&mut self.shared) {
+            Some(shared) => shared.extend(self.recent.drain()),
+            None => {
+                let mut folded = FingerprintSet::with_capacity_and_hasher(
+                    self.shared.len() + self.recent.len(),
+                    Default::default(),
+                );
+                folded.extend(self.shared.iter().copied());
+                folded.extend(self.recent.drain());
+                self.shared = Arc::new(folded);
+            }
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.shared.len() + self.recent.len()
+    }
+}
+
+/// The same fingerprints, however they are split.
+impl PartialEq for Fingerprints {
+    fn eq(&self, other: &Self) -> bool {
+        let mut mine = self.shared.iter().chain(self.recent.iter());
+        self.len() == other.len() && mine.all(|&n| other.contains(n))
+    }
+}
+
+/// Written as one list of fingerprints (the older ones first).
+impl Serialize for Fingerprints {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.shared.iter().chain(self.recent.iter()))
+    }
+}
+
+impl<'de> Deserialize<'de> for Fingerprints {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let shared = Arc::new(FingerprintSet::deserialize(d)?);
+        Ok(Fingerprints {
+            shared,
+            recent: FingerprintSet::default(),
+        })
     }
 }
 
@@ -200,12 +277,12 @@ fn fingerprint(key: &str) -> u64 {
 mod tests {
     use super::*;
 
-    fn attempt(key: &str, check: bool) -> Attempt<'static> {
+    fn attempt(key: &str, check: bool) -> Attempt {
         Attempt {
             at: 0,
-            worker: "A",
-            name: "send staff notice",
-            message_id: "m",
+            worker: "A".into(),
+            name: "send staff notice".into(),
+            message_id: "m".into(),
             key: key.to_string(),
             attempt: 1,
             check,
@@ -233,6 +310,36 @@ mod tests {
         for key in ["", "a", "a\0", "a\0\0\0\0\0\0\0", "abcdefgh", "abcdefgh\0"] {
             assert!(seen.insert(fingerprint(key)), "{key:?}");
         }
+    }
+
+    #[test]
+    fn copies_share_the_older_fingerprints_and_check_them_all() {
+        let mut ledger = Ledger::default();
+        let key = |n: usize| format!("R-{n}/notice");
+        for n in 0..3 * FOLD_AT {
+            ledger.record(attempt(&key(n), true));
+        }
+        let copy = ledger.clone();
+        assert!(Arc::ptr_eq(&copy.done.shared, &ledger.done.shared));
+        assert!(copy.done.recent.len() < FOLD_AT);
+        assert_eq!(copy, ledger);
+        for n in 3 * FOLD_AT..6 * FOLD_AT {
+            ledger.record(attempt(&key(n), true));
+        }
+        // The copy keeps what it had; the ledger folded its recent keys into a set of its own.
+        assert_eq!((copy.keys(), ledger.keys()), (3 * FOLD_AT, 6 * FOLD_AT));
+        assert_ne!(copy, ledger);
+        for n in [0, FOLD_AT, 3 * FOLD_AT - 1, 3 * FOLD_AT, 6 * FOLD_AT - 1] {
+            assert!(ledger.record(attempt(&key(n), true)).prevented, "{n}");
+        }
+        assert!(
+            !copy
+                .clone()
+                .record(attempt(&key(3 * FOLD_AT), true))
+                .prevented
+        );
+        let json = serde_json::to_value(&ledger).unwrap();
+        assert_eq!(serde_json::from_value::<Ledger>(json).unwrap(), ledger);
     }
 
     #[test]

@@ -62,7 +62,9 @@ pub(crate) fn label_for(message_id: &str, body: &str) -> String {
 
 /// The body as a label, when it is short enough to name its message.
 pub(crate) fn body_label(body: &str) -> Option<String> {
-    (body.chars().count() <= MAX_BODY_LABEL && !body.trim().is_empty()).then(|| body.to_string())
+    // A body of at most MAX_BODY_LABEL bytes has at most that many characters: not counted.
+    let short = body.len() <= MAX_BODY_LABEL || body.chars().count() <= MAX_BODY_LABEL;
+    (short && !body.trim().is_empty()).then(|| body.to_string())
 }
 
 pub(crate) fn short_id(message_id: &str) -> String {

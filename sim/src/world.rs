@@ -481,7 +481,7 @@ impl World {
                 .lanes
                 .iter()
                 .find(|l| l.id == id)
-                .map_or(Actor::User, |l| Actor::Worker(l.name.clone())),
+                .map_or(Actor::User, |l| Actor::Worker(l.name.to_string())),
             Who::Producer(id) => self
                 .producers
                 .iter()
@@ -502,8 +502,11 @@ impl World {
                     Some(poll) => (self.poll_who(poll), Some("ReceiveMessage")),
                     None => (who, action),
                 },
+                // Named only for the narration (`track` does not read who ends a poll).
                 EventKind::LongPollAnswered { poll, .. }
-                | EventKind::LongPollTimedOut { poll, .. } => {
+                | EventKind::LongPollTimedOut { poll, .. }
+                    if self.narrating() =>
+                {
                     (self.poll_who(*poll), Some("ReceiveMessage"))
                 }
                 _ => (who, action),
