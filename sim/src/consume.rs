@@ -375,7 +375,7 @@ impl World {
         } else {
             format!("{name} performed \"{effect_name}\" for {m} (delivery {attempt})")
         };
-        let message_id = effect.message_id.clone();
+        let message_id = effect.message_id;
         self.say(self.actor(i), Some(&message_id), text);
     }
 
