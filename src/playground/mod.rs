@@ -764,7 +764,7 @@ mod tests {
             at: u64::from(n),
             worker: "Worker 1".into(),
             name: "charge".into(),
-            message_id: format!("m{n}"),
+            message_id: format!("m{n}").as_str().into(),
             key: format!("order-{n}/charge"),
             attempt: 1,
             prevented: false,
