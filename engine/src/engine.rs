@@ -265,7 +265,10 @@ impl Engine {
     pub fn depths(&self) -> impl Iterator<Item = (&str, [u64; 3])> + '_ {
         self.by_name.iter().filter_map(|(name, &uid)| {
             let c = self.q_opt(uid)?.counts;
-            Some((name.as_str(), [c.visible, c.in_flight, c.delayed].map(|n| n as u64)))
+            Some((
+                name.as_str(),
+                [c.visible, c.in_flight, c.delayed].map(|n| n as u64),
+            ))
         })
     }
 

@@ -277,7 +277,7 @@ impl World {
             }
             _ => self.job_started(i, &first.message_id, first.duration),
         };
-        let message_id = first.message_id.clone();
+        let message_id = first.message_id;
         self.say(self.actor(i), Some(&message_id), text);
     }
 
@@ -375,7 +375,7 @@ impl World {
         } else {
             format!("{name} performed \"{effect_name}\" for {m} (delivery {attempt})")
         };
-        let message_id = effect.message_id.clone();
+        let message_id = effect.message_id;
         self.say(self.actor(i), Some(&message_id), text);
     }
 
@@ -389,7 +389,7 @@ impl World {
         let crash = lane
             .armed
             .crash_after_commit
-            .then(|| job.tasks[job.current].message_id.clone());
+            .then(|| job.tasks[job.current].message_id);
         if let Some(message_id) = crash {
             lane.armed.crash_after_commit = false;
             let m = self.label(&message_id);
@@ -439,7 +439,7 @@ impl World {
         let Some(job) = self.lanes[i].job_mut(job_id) else {
             return;
         };
-        let message_id = job.tasks[job.current].message_id.clone();
+        let message_id = job.tasks[job.current].message_id;
         let (name, m) = (self.lanes[i].name.clone(), self.label(&message_id));
         if lose && !retried {
             self.say(
@@ -470,7 +470,7 @@ impl World {
             return;
         };
         let task = &job.tasks[job.current];
-        let message_id = task.message_id.clone();
+        let message_id = task.message_id;
         let why = match task.failure {
             Some(Failure::Poison) => " (poison message)",
             _ => "",
@@ -504,7 +504,7 @@ impl World {
         job.current += 1;
         let next = job.tasks.get_mut(job.current).map(|task| {
             task.start = Some(now);
-            (task.message_id.clone(), task.duration)
+            (task.message_id, task.duration)
         });
         match next {
             Some((message_id, duration)) if job.kind == JobKind::Worker => {
@@ -621,7 +621,7 @@ impl World {
                 .max_total
                 .is_some_and(|max| (now - started) as f64 >= max * 1000.0);
         let handles: Vec<String> = job.unfinished().map(|t| t.receipt_handle.clone()).collect();
-        let first = job.unfinished().next().map(|t| t.message_id.clone());
+        let first = job.unfinished().next().map(|t| t.message_id);
         if capped {
             let text = format!("{name} stops its heartbeat: the extension cap is reached");
             self.say(self.actor(i), first.as_deref(), text);
