@@ -447,7 +447,15 @@ impl World {
     /// polls it answered meanwhile (a send answers a waiting poll at once) to their owners.
     pub(crate) fn settle(&mut self, who: Who, action: Option<&str>) {
         let answered = self.engine.take_completed_polls();
-        self.absorb(who, action);
+        let matched = self.absorb(who, action);
+        let delivered = answered
+            .iter()
+            .flat_map(|(_, output)| output.messages.iter().flatten());
+        debug_assert_eq!(
+            matched,
+            delivered.count(),
+            "Received events matched to long polls"
+        );
         for (poll, output) in answered {
             match self.polls.remove(&poll) {
                 Some(owner) => self.poll_answered(owner, output),
@@ -491,15 +499,19 @@ impl World {
     }
 
     /// Takes the engine's events: counts them, tracks who holds what, narrates them. A Received
-    /// event that answered a long poll is the poll's maker's.
-    fn absorb(&mut self, who: Who, action: Option<&str>) {
+    /// event that answered a long poll is the poll's maker's; returns how many did.
+    fn absorb(&mut self, who: Who, action: Option<&str>) -> usize {
+        let mut matched = 0;
         // One buffer for every drain (taken out while its events are read).
         let mut events = std::mem::take(&mut self.drained);
         self.engine.drain_events_into(&mut events);
         for (i, event) in events.iter().enumerate() {
             let (who, action) = match &event.kind {
                 EventKind::Received { .. } => match answered_poll(&events[i..]) {
-                    Some(poll) => (self.poll_who(poll), Some("ReceiveMessage")),
+                    Some(poll) => {
+                        matched += 1;
+                        (self.poll_who(poll), Some("ReceiveMessage"))
+                    }
                     None => (who, action),
                 },
                 // Named only for the narration (`track` does not read who ends a poll).
@@ -535,6 +547,7 @@ impl World {
         }
         events.clear();
         self.drained = events;
+        matched
     }
 
     /// Keeps the holder map, labels and lane warnings in step with what SQS did.
