@@ -43,6 +43,23 @@ pub(crate) struct Poll {
     params: ReceiveParams,
 }
 
+/// A standard queue's short poll is refused when the in-flight limit is reached, or when the
+/// `taking` messages it would receive would exceed it (§11 SIM CHOICE); a long poll or a FIFO
+/// queue just receives fewer.
+fn over_limit(in_flight: usize, taking: usize) -> Option<SqsError> {
+    let message = if in_flight >= IN_FLIGHT_LIMIT {
+        format!("The maximum number of in flight messages ({IN_FLIGHT_LIMIT}) has been reached.")
+    } else if in_flight + taking > IN_FLIGHT_LIMIT {
+        format!(
+            "Receiving {taking} messages would exceed the maximum number of in flight messages \
+             ({IN_FLIGHT_LIMIT}): {in_flight} are in flight."
+        )
+    } else {
+        return None;
+    };
+    Some(SqsError::new(ErrorCode::OverLimit, message))
+}
+
 impl Engine {
     pub(crate) fn receive_message(&mut self, input: ReceiveMessageInput) -> Reply {
         let (uid, params, wait) = match self.check_receive(input) {
@@ -50,11 +67,10 @@ impl Engine {
             Err(err) => return Reply::Done(Err(err)),
         };
         let q = self.q(uid);
-        if params.short_poll && !q.fifo() && q.counts.in_flight >= IN_FLIGHT_LIMIT {
-            return Reply::Done(Err(SqsError::new(
-                ErrorCode::OverLimit,
-                format!("The maximum number of in flight messages ({IN_FLIGHT_LIMIT}) has been reached."),
-            )));
+        if params.short_poll && !q.fifo() {
+            if let Some(err) = over_limit(q.counts.in_flight, params.max.min(q.counts.visible)) {
+                return Reply::Done(Err(err));
+            }
         }
         let messages = self.receive_now(uid, &params);
         if !messages.is_empty() || wait == 0 {
