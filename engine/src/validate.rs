@@ -163,12 +163,36 @@ fn attribute_value(name: &str, value: &MessageAttributeValue) -> Result<(), SqsE
             "Message (user) attribute '{name}' contains invalid characters."
         ))
     })?;
-    if base == "Number" && text.trim().parse::<f64>().is_err() {
+    if base == "Number" && !is_number(text.trim()) {
         return Err(SqsError::invalid(format!(
             "Can't cast the value of message (user) attribute '{name}' to a number."
         )));
     }
     Ok(())
+}
+
+/// Whether `text` is a number as Rust's `f64` parser reads one (`-1.5e3`, `.5`, `inf`): its
+/// grammar alone, since the browser bundle would carry the conversion's ~10 KB of tables only to
+/// throw the value away.
+fn is_number(text: &str) -> bool {
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    let unsigned = text.strip_prefix(['+', '-']).unwrap_or(text);
+    if ["inf", "infinity", "nan"]
+        .iter()
+        .any(|word| unsigned.eq_ignore_ascii_case(word))
+    {
+        return true;
+    }
+    let (mantissa, exponent) = match unsigned.split_once(['e', 'E']) {
+        Some((mantissa, exponent)) => (mantissa, Some(exponent)),
+        None => (unsigned, None),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let exponent_ok = exponent.is_none_or(|e| {
+        let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+        !e.is_empty() && digits(e)
+    });
+    digits(whole) && digits(fraction) && !(whole.is_empty() && fraction.is_empty()) && exponent_ok
 }
 
 /// MessageSystemAttributes: only `AWSTraceHeader`, a String (§3.1).
@@ -286,6 +310,36 @@ pub(crate) fn batch_ids<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn numbers_are_what_the_f64_parser_reads(text in "[-+]?[0-9.eE+-]{0,6}|[-+]?(?i:inf|infinity|nan|in|infinit)") {
+            proptest::prop_assert_eq!(is_number(&text), text.parse::<f64>().is_ok(), "{:?}", text);
+        }
+    }
+
+    #[test]
+    fn numbers() {
+        for yes in [
+            "0",
+            "-1.5e3",
+            ".5",
+            "5.",
+            "+2",
+            "1E+9",
+            "inf",
+            "-Infinity",
+            "NaN",
+            "1e999",
+        ] {
+            assert!(is_number(yes), "{yes}");
+        }
+        for no in [
+            "", ".", "-", "e5", "1e", "1.2.3", "1e+", "0x10", "1 2", "infinit", "--1",
+        ] {
+            assert!(!is_number(no), "{no}");
+        }
+    }
 
     #[test]
     fn printable_ascii_bodies_take_the_fast_path_only_when_printable() {
