@@ -52,7 +52,7 @@ impl MessageId {
         }
     }
 
-    /// The text's bytes, unchecked (for hashing: `as_str` checks the text is UTF-8 each time).
+    /// The text's bytes, unchecked (`as_str` checks the text is UTF-8 each time).
     pub fn as_bytes(&self) -> &[u8] {
         &self.text[..self.len as usize]
     }
@@ -80,9 +80,12 @@ impl From<&str> for MessageId {
     }
 }
 
+/// Hashes as its text's `str` does (bytes, then 0xff), so `Borrow<str>` lookups work, without
+/// checking the text is UTF-8 on every hash.
 impl std::hash::Hash for MessageId {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.as_str().hash(state);
+        state.write(self.as_bytes());
+        state.write_u8(0xff);
     }
 }
 

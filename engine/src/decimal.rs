@@ -48,7 +48,7 @@ mod tests {
         assert_eq!(parse("-2.5"), Some(-2.5));
         assert_eq!(parse("1e3"), Some(1000.0));
         assert_eq!(parse("0.1"), Some(0.1));
-        for no in ["", "x", "1 ", " 1", "1.2.3", "inf", "NaN", "+1"] {
+        for no in ["", "x", "1 ", " 1", "1.2.3", "inf", "NaN", "+1", "1e400"] {
             assert_eq!(parse(no), None, "{no}");
         }
     }

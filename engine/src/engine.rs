@@ -263,13 +263,14 @@ impl Engine {
     /// Each queue's ApproximateNumberOfMessages, …NotVisible and …Delayed, by name (sorted),
     /// without building attribute maps: a simulation samples them every virtual second.
     pub fn depths(&self) -> impl Iterator<Item = (&str, [u64; 3])> + '_ {
-        self.by_name.iter().filter_map(|(name, &uid)| {
-            let c = self.q_opt(uid)?.counts;
-            Some((
-                name.as_str(),
-                [c.visible, c.in_flight, c.delayed].map(|n| n as u64),
-            ))
-        })
+        self.by_name
+            .iter()
+            .filter_map(|(name, &uid)| Some((name.as_str(), depth_of(self.q_opt(uid)?))))
+    }
+
+    /// One queue's [`Engine::depths`] entry (None: no such queue).
+    pub fn depth(&self, name: &str) -> Option<[u64; 3]> {
+        self.named(name).map(depth_of)
     }
 
     // ----- shared helpers for the action modules -----
@@ -528,4 +529,10 @@ impl Engine {
         }
         self.schedule_retention(uid);
     }
+}
+
+/// A queue's visible, in-flight and delayed counts.
+fn depth_of(q: &Queue) -> [u64; 3] {
+    let c = q.counts;
+    [c.visible, c.in_flight, c.delayed].map(|n| n as u64)
 }

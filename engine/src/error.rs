@@ -153,7 +153,7 @@ impl SqsError {
     }
 
     /// `ReceiptHandleIsInvalid` for `handle` (semantics §5).
-    pub(crate) fn bad_handle(handle: &str) -> Self {
+    pub(crate) fn bad_handle(handle: impl fmt::Display) -> Self {
         SqsError::new(
             ErrorCode::ReceiptHandleIsInvalid,
             format!("The input receipt handle \"{handle}\" is not a valid receipt handle."),

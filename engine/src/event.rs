@@ -34,7 +34,7 @@ pub enum VisibleReason {
 }
 
 /// The kinds of state change. Queues are named by queue name, shared with the engine's own copy
-/// (`Arc<str>`), and messages by [`MessageId`], a value: recording an event copies no text.
+/// (`Arc<str>`), and messages by [`MessageId`], a `Copy` value: recording an event allocates nothing.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event")]
 #[allow(missing_docs)]

@@ -5,7 +5,6 @@
 use crate::lane::{warnings, Due, Failure, JobKind, Lane, Life};
 use crate::ledger::Attempt;
 use crate::narrate::secs;
-use crate::rng::IdKey;
 use crate::timers::Timer;
 use crate::worker::WorkerPolicy;
 use crate::world::{Actor, PollOwner, Who, World};
@@ -170,7 +169,7 @@ impl World {
             }
             None => {
                 for message in output.messages.unwrap_or_default() {
-                    self.holders.remove(&IdKey(message.message_id));
+                    self.holders.remove(&message.message_id);
                     let m = self.label(&message.message_id);
                     self.say(
                         Actor::Sqs,
@@ -553,7 +552,7 @@ impl World {
             job: job_id,
         });
         for task in &job.tasks {
-            let key = IdKey(task.message_id);
+            let key = task.message_id;
             if self.holders.get(&key) == Some(&lane_id) {
                 self.holders.remove(&key);
             }

@@ -57,8 +57,7 @@ impl World {
     /// One queue's messages per state ("visible", "in_flight", "delayed"), as
     /// GetQueueAttributes counts them (all 0 for a queue that does not exist).
     pub fn queue_depth(&self, queue: &str) -> BTreeMap<String, u64> {
-        let counts = self.engine.depths().find(|&(name, _)| name == queue);
-        let [visible, in_flight, delayed] = counts.map_or([0; 3], |(_, counts)| counts);
+        let [visible, in_flight, delayed] = self.engine.depth(queue).unwrap_or([0; 3]);
         BTreeMap::from([
             ("visible".into(), visible),
             ("in_flight".into(), in_flight),

@@ -1,7 +1,7 @@
 //! Plain words for what happened: the texts the UI shows verbatim in the event log and the live
 //! region. Short sentences, SQS's own words (ReceiveMessage, receipt handle, receive count).
 
-use crate::rng::{FastMap, IdKey};
+use crate::rng::FastMap;
 use crate::world::Actor;
 use sqs_engine::api::MessageId;
 use sqs_engine::event::VisibleReason;
@@ -10,7 +10,7 @@ use sqs_engine::{EventKind, Millis, EPOCH_MS};
 /// Short, readable names for messages: the body when it is short (`R-022`, `M`), else the
 /// start of the MessageId.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Labels(FastMap<IdKey, String>);
+pub(crate) struct Labels(FastMap<MessageId, String>);
 
 /// Bodies up to this length name their message.
 const MAX_BODY_LABEL: usize = 24;
@@ -24,23 +24,23 @@ impl Labels {
     /// Remembers the label of a message stored with a body whose [`body_label`] this is.
     pub(crate) fn learn_label(&mut self, message_id: MessageId, label: Option<String>) {
         let label = label.unwrap_or_else(|| short_id(&message_id));
-        self.0.insert(IdKey(message_id), label);
+        self.0.insert(message_id, label);
     }
 
     /// Forgets a message that no longer exists (the map holds only live messages: bounded).
     pub(crate) fn forget(&mut self, message_id: MessageId) {
-        self.0.remove(&IdKey(message_id));
+        self.0.remove(&message_id);
     }
 
     /// The remembered label, if any.
     pub(crate) fn known(&self, message_id: &str) -> Option<&str> {
-        self.0.get(&IdKey::of(message_id)?).map(String::as_str)
+        self.0.get(&MessageId::new(message_id)?).map(String::as_str)
     }
 
     /// A redriven message keeps the label of the message it was.
     pub(crate) fn alias(&mut self, new_id: MessageId, old_id: &str) {
         let label = self.get(old_id);
-        self.0.insert(IdKey(new_id), label);
+        self.0.insert(new_id, label);
     }
 
     /// How many labels are remembered.

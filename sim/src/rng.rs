@@ -2,8 +2,6 @@
 //! world's seed and the worker's name, so changing one lane in a what-if does not reshuffle the
 //! draws of the others, and the same seed and log always give the same world.
 
-use sqs_engine::api::MessageId;
-
 /// A deterministic stream of pseudo-random numbers.
 #[derive(Clone, Debug)]
 pub(crate) struct Rng(u64);
@@ -74,25 +72,6 @@ impl std::hash::Hasher for FxHasher {
 
     fn finish(&self) -> u64 {
         self.0
-    }
-}
-
-/// A MessageId as a key of the world's maps: it hashes its bytes as a `str` hashes its own (a
-/// MessageId's `Hash` checks that its text is UTF-8 first, on every lookup).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct IdKey(pub(crate) MessageId);
-
-impl std::hash::Hash for IdKey {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        state.write(self.0.as_bytes());
-        state.write_u8(0xff);
-    }
-}
-
-impl IdKey {
-    /// The key of a MessageId given as text (None: too long to be one, so in no map).
-    pub(crate) fn of(message_id: &str) -> Option<IdKey> {
-        MessageId::new(message_id).map(IdKey)
     }
 }
 

@@ -73,13 +73,12 @@ pub enum WorkerMode {
         batch_size: u32,
         /// The function timeout in seconds.
         function_timeout: u32,
-        /// FunctionResponseTypes = ["ReportBatchItemFailures"].
-        #[serde(default)]
+        /// FunctionResponseTypes = ["ReportBatchItemFailures"] (false when absent: see
+        /// `WorkerMode::from_input`).
         report_batch_item_failures: bool,
         /// The function's reserved concurrency: at most this many invocations at once (None: one
         /// per poller, [`LAMBDA_POLLERS`]). Batches received beyond it wait, throttled, while
-        /// their visibility timeout runs: the reason for the 6x rule.
-        #[serde(default)]
+        /// their visibility timeout runs: the reason for the 6x rule. None when absent.
         reserved_concurrency: Option<u32>,
     },
 }

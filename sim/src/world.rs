@@ -14,7 +14,7 @@ use crate::ledger::Ledger;
 use crate::metrics::Metrics;
 use crate::narrate::{self, Labels};
 use crate::producer::Producer;
-use crate::rng::{FastMap, IdKey};
+use crate::rng::FastMap;
 use crate::scenario::{self, Scenario, StepKind};
 use crate::timers::{Timer, Timers};
 use crate::worker::WorkerView;
@@ -99,7 +99,7 @@ pub struct World {
     /// Ids for lanes, jobs and producers.
     pub(crate) next_id: u64,
     /// MessageId -> the lane (by id) that received it last, while it is in flight.
-    pub(crate) holders: FastMap<IdKey, u64>,
+    pub(crate) holders: FastMap<MessageId, u64>,
     pub(crate) producers: Vec<Producer>,
     pub(crate) timers: Timers,
     /// Scenario steps waiting for their time.
@@ -555,17 +555,17 @@ impl World {
         match kind {
             EventKind::Received { message_id, .. } => match who {
                 Who::Lane(id) => {
-                    self.holders.insert(IdKey(*message_id), id);
+                    self.holders.insert(*message_id, id);
                     if let Some(lane) = self.lane_of_mut(who) {
                         lane.deliveries += 1;
                     }
                 }
                 _ => {
-                    self.holders.remove(&IdKey(*message_id));
+                    self.holders.remove(message_id);
                 }
             },
             EventKind::BecameVisible { message_id, .. } => {
-                if let Some(id) = self.holders.remove(&IdKey(*message_id)) {
+                if let Some(id) = self.holders.remove(message_id) {
                     let lane = self.lane_of_mut(Who::Lane(id));
                     if let Some(task) = lane.and_then(|l| l.task_mut(message_id)) {
                         task.lease_expired = true;
@@ -609,7 +609,7 @@ impl World {
     /// A message left the queue: nobody holds it any more. A manual lane (the user, who sees the
     /// whole world) lets go of it too; an automatic worker keeps working, unaware.
     fn gone(&mut self, message_id: MessageId) {
-        self.holders.remove(&IdKey(message_id));
+        self.holders.remove(&message_id);
         for lane in self.lanes.iter_mut().filter(|l| l.manual_jobs()) {
             lane.forget_manual(&message_id);
         }
@@ -754,7 +754,7 @@ impl World {
 
     /// The worker holding this message, if any.
     pub fn holder_of(&self, message_id: &str) -> Option<&str> {
-        let lane = self.holders.get(&IdKey::of(message_id)?)?;
+        let lane = self.holders.get(&MessageId::new(message_id)?)?;
         let lane = self.lanes.iter().find(|l| l.id == *lane)?;
         Some(&lane.name)
     }
@@ -790,10 +790,10 @@ fn response_json(response: &Response) -> Value {
     serde_json::to_value(response).unwrap_or(Value::Null)
 }
 
-/// The bodies a send request stores, by batch entry Id ("" for SendMessage).
+/// The bodies a SendMessageBatch stores, by batch entry Id (SendMessage's label is taken in
+/// [`World::call`] without a map).
 fn sent_bodies(request: &Request) -> HashMap<String, String> {
     match request {
-        Request::SendMessage(input) => HashMap::from([(String::new(), input.message_body.clone())]),
         Request::SendMessageBatch(input) => input
             .entries
             .iter()
@@ -803,7 +803,7 @@ fn sent_bodies(request: &Request) -> HashMap<String, String> {
     }
 }
 
-/// (MessageId, body) of each message a send stored.
+/// (MessageId, body) of each message a SendMessageBatch stored.
 fn sent_labels<'a>(
     bodies: &'a HashMap<String, String>,
     response: &Response,
@@ -811,7 +811,6 @@ fn sent_labels<'a>(
     let found =
         |id: &str, message_id: MessageId| bodies.get(id).map(|body| (message_id, body.as_str()));
     match response {
-        Response::SendMessage(output) => found("", output.message_id).into_iter().collect(),
         Response::SendMessageBatch(output) => output
             .successful
             .iter()

@@ -268,8 +268,9 @@ impl Session {
     /// Rebuilds the world at `t`. A rewind, or a jump past a checkpoint, starts from the latest
     /// checkpoint at or before `t` (or the start) with a fresh journal; then the world goes on one
     /// checkpoint interval at a time, leaving checkpoints behind for the next seek. Only the
-    /// last [`NARRATED_BEFORE_SEEK`] is narrated: what came before it would be replaced in the
-    /// event log anyway, and narrating a busy hour costs more than simulating it.
+    /// last [`NARRATED_BEFORE_SEEK`] is narrated one event at a time (narrating a busy hour costs
+    /// more than simulating it); each interval before it is logged as one line saying how many
+    /// events it held, so the event log shows the stretch it skipped.
     fn jump(&mut self, t: Millis) -> Result<(), String> {
         let start = self.checkpoints.latest_at_or_before(t);
         if t < self.now() || start > self.now() {
@@ -282,7 +283,7 @@ impl Session {
         while self.now() < quiet_until {
             let at = (self.now() + self.checkpoints.every()).min(quiet_until);
             self.play_to(at);
-            self.world.drain_events();
+            self.harvest(false);
             self.checkpoints.offer(&self.world, self.cursor);
         }
         // A checkpoint copies the world as it is, so a silent one may be restored above.
@@ -533,6 +534,24 @@ mod tests {
         s.seek(40_000);
         assert_eq!(stage(&s), later);
         assert_eq!(s.horizon(), 40_000);
+    }
+
+    #[test]
+    fn a_long_jump_ahead_says_in_the_event_log_what_it_skipped() {
+        let mut s = sandbox();
+        let id = send(&mut s, "order-1");
+        deliver(&mut s, "Worker 1", &id);
+        s.seek(120_000);
+        let quiet_until = 120_000 - NARRATED_BEFORE_SEEK;
+        let skipped = s
+            .journal
+            .events()
+            .iter()
+            .find(|e| e.text.starts_with("Fast-forward:"));
+        let at = skipped
+            .map(|e| e.at)
+            .expect("the skipped stretch is logged");
+        assert!(at > 0 && at <= quiet_until, "logged at {at}");
     }
 
     #[test]

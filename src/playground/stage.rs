@@ -307,16 +307,13 @@ impl Stage {
         let fifo = attributes
             .iter()
             .any(|(k, v)| k == "FifoQueue" && v == "true");
-        let [visible, in_flight, delayed] = COUNTS.map(|c| count(&attributes, c));
+        let [visible, in_flight, delayed] =
+            engine.depth(&name).unwrap_or_default().map(|n| n as usize);
         attributes.retain(|(k, _)| !COUNTS.contains(&k.as_str()));
-        let dead_letter = dlq.as_deref().map(|q| {
-            let attributes: Vec<(String, String)> = engine
-                .attributes(q)
-                .unwrap_or_default()
-                .into_iter()
-                .collect();
-            COUNTS.iter().map(|c| count(&attributes, c)).sum()
-        });
+        let dead_letter = dlq
+            .as_deref()
+            .and_then(|q| engine.depth(q))
+            .map(|d| d.iter().sum::<u64>() as usize);
         let queue = QueueInfo {
             name,
             fifo,
@@ -492,21 +489,12 @@ impl Stage {
     }
 }
 
-/// GetQueueAttributes' message counts: visible, in flight, delayed.
+/// GetQueueAttributes' message counts, left out of the settings shown (the stage draws them).
 const COUNTS: [&str; 3] = [
     "ApproximateNumberOfMessages",
     "ApproximateNumberOfMessagesNotVisible",
     "ApproximateNumberOfMessagesDelayed",
 ];
-
-/// A count attribute's value (0 if absent).
-fn count(attributes: &[(String, String)], name: &str) -> usize {
-    attributes
-        .iter()
-        .find(|(k, _)| k == name)
-        .and_then(|(_, v)| v.parse().ok())
-        .unwrap_or(0)
-}
 
 /// Whether the engine's in-flight message is hidden under this receipt handle.
 fn holds(m: &MessageView, handle: &str) -> bool {

@@ -109,7 +109,7 @@ impl Engine {
                 .map(|r| (*handle, r)),
             AnyReceiptHandle::Other(_) => None,
         }
-        .ok_or_else(|| SqsError::bad_handle(&given.to_string()))
+        .ok_or_else(|| SqsError::bad_handle(given))
     }
 
     /// DeleteMessage rules (§5): standard accepts any handle ever issued for the message and

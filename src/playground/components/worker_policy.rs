@@ -68,7 +68,6 @@ impl Draft {
         };
         let seconds = |text: &str, what: &str| {
             sqs_engine::decimal::parse(text.trim())
-                .filter(|s| s.is_finite())
                 .ok_or_else(|| format!("{what}: \"{text}\" is not a number."))
         };
         let mut p = base.clone();
