@@ -84,7 +84,10 @@ fn fingerprint(world: &World) -> serde_json::Value {
         .into_iter()
         .map(|q| json!({"name": q, "messages": world.engine().messages(&q), "attributes": world.engine().attributes(&q)}))
         .collect();
-    json!({"now": world.now(), "queues": queues, "workers": world.workers(), "summary": world.summary(), "ledger": world.ledger()})
+    let ledger = world.ledger();
+    let ledger = json!({"effects": ledger.effects, "performed": ledger.performed_by_name(),
+        "duplicates": ledger.duplicates(), "prevented": ledger.prevented()});
+    json!({"now": world.now(), "queues": queues, "workers": world.workers(), "summary": world.summary(), "ledger": ledger})
 }
 
 #[test]

@@ -7,10 +7,13 @@
 //! the latest one at or before the target and replays only the actions after it, so a seek costs
 //! at most one interval of simulation plus a clone.
 //!
-//! Bounded: at most [`MAX_CHECKPOINTS`] copies. When full, every other one is dropped and the
-//! interval doubles (as the metrics' samples are folded), so a long session keeps checkpoints
-//! spread over its whole length. A copy's size is the world's (queues, lanes, the ledger's keys):
-//! typically tens to hundreds of KB.
+//! Bounded: at most [`MAX_CHECKPOINTS`] copies, holding at most [`MAX_CHECKPOINT_MESSAGES`]
+//! stored messages together. When either is reached, every other copy is dropped and the interval
+//! doubles (as the metrics' samples are folded), so a long session keeps checkpoints spread over
+//! its whole length. A copy's size is the world's: a few hundred KB, plus ~700 bytes per message
+//! its queues hold (the ledger's remembered keys are shared between copies). A session whose
+//! queues fill up (a dead-letter queue collecting poison messages for days) keeps fewer copies,
+//! so a rewind in it replays a longer interval, rather than multiplying its memory.
 
 use crate::command::LoggedStep;
 use crate::scenario::Scenario;
@@ -19,6 +22,9 @@ use sqs_engine::Millis;
 
 /// The most checkpoints kept.
 pub const MAX_CHECKPOINTS: usize = 64;
+
+/// The most stored messages all copies may hold together (~70 MB).
+pub const MAX_CHECKPOINT_MESSAGES: u64 = 100_000;
 
 /// The default first interval between two checkpoints: one virtual minute.
 pub const CHECKPOINT_EVERY: Millis = 60_000;
@@ -29,8 +35,21 @@ pub struct Checkpoints {
     every: Millis,
     /// The most copies kept.
     limit: usize,
+    /// The most stored messages the copies may hold together.
+    budget: u64,
     /// (time, how many of the user's actions it had applied, the world then).
-    saved: Vec<(Millis, usize, World)>,
+    saved: Vec<Saved>,
+}
+
+/// One copy of the world.
+#[derive(Clone)]
+struct Saved {
+    at: Millis,
+    /// How many of the user's actions the world had applied.
+    applied: usize,
+    /// The messages its queues held.
+    messages: u64,
+    world: World,
 }
 
 impl Default for Checkpoints {
@@ -51,6 +70,7 @@ impl Checkpoints {
         Checkpoints {
             every: every.max(1),
             limit: limit.max(2),
+            budget: MAX_CHECKPOINT_MESSAGES,
             saved: Vec::new(),
         }
     }
@@ -78,11 +98,14 @@ impl Checkpoints {
         let due = self
             .saved
             .last()
-            .is_none_or(|&(at, ..)| now >= at + self.every);
+            .is_none_or(|saved| now >= saved.at + self.every);
         if !due {
             return;
         }
-        if self.saved.len() >= self.limit {
+        let messages = stored_messages(world);
+        while self.saved.len() > 1
+            && (self.saved.len() >= self.limit || self.messages() + messages > self.budget)
+        {
             // Keep the first and every other one after it; the interval doubles.
             let mut index = 0;
             self.saved.retain(|_| {
@@ -91,7 +114,20 @@ impl Checkpoints {
             });
             self.every *= 2;
         }
-        self.saved.push((now, applied, world.clone()));
+        if self.messages() + messages <= self.budget {
+            let world = world.clone();
+            self.saved.push(Saved {
+                at: now,
+                applied,
+                messages,
+                world,
+            });
+        }
+    }
+
+    /// The stored messages the copies hold together.
+    fn messages(&self) -> u64 {
+        self.saved.iter().map(|saved| saved.messages).sum()
     }
 
     /// The time of the latest checkpoint at or before `t` (0 when there is none): where a
@@ -100,14 +136,14 @@ impl Checkpoints {
         self.saved
             .iter()
             .rev()
-            .find(|&&(at, ..)| at <= t)
-            .map_or(0, |&(at, ..)| at)
+            .find(|saved| saved.at <= t)
+            .map_or(0, |saved| saved.at)
     }
 
     /// Forgets the checkpoints after `t` (the timeline was changed there: a new action at `t`
     /// makes every later copy wrong).
     pub fn truncate_after(&mut self, t: Millis) {
-        self.saved.retain(|&(at, ..)| at <= t);
+        self.saved.retain(|saved| saved.at <= t);
     }
 
     /// The world `scenario` and `actions` give at `until`: from the latest checkpoint at or
@@ -118,10 +154,10 @@ impl Checkpoints {
         actions: &[LoggedStep],
         until: Millis,
     ) -> Result<World, String> {
-        match self.saved.iter().rev().find(|&&(at, ..)| at <= until) {
-            Some((_, applied, world)) => {
-                let mut world = world.clone();
-                world.replay_from(&actions[(*applied).min(actions.len())..], until)?;
+        match self.saved.iter().rev().find(|saved| saved.at <= until) {
+            Some(saved) => {
+                let mut world = saved.world.clone();
+                world.replay_from(&actions[saved.applied.min(actions.len())..], until)?;
                 Ok(world)
             }
             None => World::replay(scenario, actions, until),
@@ -129,10 +165,17 @@ impl Checkpoints {
     }
 }
 
+/// The messages a world's queues hold (delayed, visible and in flight).
+fn stored_messages(world: &World) -> u64 {
+    let depths = world.engine().depths();
+    depths.map(|(_, counts)| counts.iter().sum::<u64>()).sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::bench::day_scenario;
+    use crate::scenario::Scenario;
 
     #[test]
     fn a_seek_from_a_checkpoint_gives_the_world_a_replay_gives() {
@@ -168,5 +211,40 @@ mod tests {
         }
         assert!(checkpoints.len() <= MAX_CHECKPOINTS);
         assert!(checkpoints.every() > 1_000);
+    }
+
+    #[test]
+    fn copies_of_full_queues_stay_within_the_message_budget() {
+        // A producer and no worker: the queue holds more messages with every copy.
+        let scenario = Scenario::parse(
+            "filling",
+            r#"{"title": "Filling", "steps": [
+                {"call": "CreateQueue", "input": {"QueueName": "q"}},
+                {"sim": "AddProducer", "input": {"name": "P", "queue": "q", "every": 1, "body": "m-{n}"}},
+                {"advance": 1000}]}"#,
+        )
+        .unwrap();
+        let mut world = World::load(&scenario).unwrap();
+        let mut checkpoints = Checkpoints {
+            budget: 2_000,
+            ..Checkpoints::new(10_000)
+        };
+        for t in (0..=900_000).step_by(10_000) {
+            world.advance_to(t);
+            checkpoints.offer(&world, 0);
+            assert!(checkpoints.messages() <= 2_000, "at {t}");
+        }
+        assert_eq!(
+            stored_messages(&world),
+            901,
+            "one sent at 0 s, then one a second"
+        );
+        assert!(checkpoints.len() >= 2 && checkpoints.every() > 10_000);
+        let until = 895_000;
+        assert!(checkpoints.latest_at_or_before(until) > 0);
+        let fast = checkpoints.seek(&scenario, &[], until).unwrap();
+        let slow = World::replay(&scenario, &[], until).unwrap();
+        assert_eq!(fast.summary(), slow.summary());
+        assert_eq!(fast.engine().messages("q"), slow.engine().messages("q"));
     }
 }

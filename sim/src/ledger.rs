@@ -9,16 +9,18 @@
 //! Bounded detail: [`Ledger::effects`] keeps the most recent entries only — at least
 //! [`LEDGER_DETAIL`] once that many were recorded, never more than twice that (about 200 bytes
 //! each, so under 0.5 MB); older entries are folded into the counts, which stay exact
-//! ([`Ledger::recorded`] counts every entry ever written). The idempotency check remembers every
-//! key performed, as a 64-bit fingerprint (8 bytes a key, plus the set's overhead): that is the
-//! durable database the check stands for, and it grows with the number of distinct business
-//! keys, not with time. Copies of the ledger (the world's checkpoints) share the older
-//! fingerprints: a copy costs the recent ones only ([`Fingerprints`]).
+//! ([`Ledger::recorded`] counts every entry ever written). The idempotency check remembers the
+//! keys performed as 64-bit fingerprints: the most recent [`REMEMBERED_KEYS`] of them (29 hours at
+//! 10 effects a second), like an application's idempotency table whose entries expire. A repeat of
+//! an older key is performed again and is not counted as a duplicate; no scenario repeats a key
+//! that late (a message comes back within its visibility timeout, at most 12 hours). Copies of the
+//! ledger (the world's checkpoints) share the remembered keys: a copy costs the newest 4,096 only
+//! ([`Remembered`]), so 64 checkpoints of a long session hold one set of keys, not 64.
 
 use serde::{Deserialize, Serialize};
 use sqs_engine::api::MessageId;
 use sqs_engine::Millis;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
@@ -48,17 +50,16 @@ pub struct Effect {
 
 /// The effects, in order (the most recent ones: see the module documentation), with running
 /// counts over all of them.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Ledger {
     /// The most recent effects performed or prevented, in order (between [`LEDGER_DETAIL`] and
     /// twice that once that many were recorded; older ones are folded into the counts).
     pub effects: Vec<Effect>,
     /// Entries dropped from the front of `effects`.
-    #[serde(default)]
     folded: u64,
     /// The fingerprints of the keys performed (the idempotency check reads this; whether a key
     /// was performed before is all it and the duplicate count need).
-    done: Fingerprints,
+    done: Remembered,
     /// Performed effects by name.
     by_name: BTreeMap<String, u64>,
     duplicates: u64,
@@ -142,7 +143,8 @@ impl Ledger {
         self.duplicates
     }
 
-    /// How many distinct idempotency keys have been performed.
+    /// How many distinct idempotency keys the check remembers (at most [`REMEMBERED_KEYS`] plus
+    /// 4,095).
     pub(crate) fn keys(&self) -> usize {
         self.done.len()
     }
@@ -156,72 +158,88 @@ impl Ledger {
 /// A set of fingerprints.
 type FingerprintSet = HashSet<u64, BuildHasherDefault<Prehashed>>;
 
-/// The fewest recent fingerprints folded into the shared set at once.
-const FOLD_AT: usize = 4_096;
+/// The fewest idempotency keys the ledger remembers: older ones are forgotten (see the module
+/// documentation). 8 MB of fingerprints, plus the live set's 16 MB or so.
+pub const REMEMBERED_KEYS: usize = 1 << 20;
 
-/// The fingerprints of the keys performed, in two sets: the older ones, shared by the copies of
-/// the ledger (a world's checkpoints), and the recent ones, which a copy copies. The recent set is
-/// folded into the shared one when it reaches a quarter of its size (at least [`FOLD_AT`]): a
-/// copy then costs at most a fifth of the fingerprints, and folding copies each one about five
-/// times in all while copies share the older set (in place when none does).
-#[derive(Clone, Debug, Default)]
-struct Fingerprints {
-    shared: Arc<FingerprintSet>,
-    recent: FingerprintSet,
+/// Fingerprints per shared chunk of [`Remembered`].
+const CHUNK: usize = 4_096;
+
+/// The fingerprints of the keys performed, oldest first: in full chunks of [`CHUNK`], shared by
+/// the copies of the ledger, then the newest ones, which a copy copies. Each fingerprint appears
+/// once (a key is recorded only when it is not remembered). A set of them answers the check; a
+/// copy starts without it and builds it from the chunks when it first records something, since
+/// most copies (checkpoints) never do.
+#[derive(Debug, Default)]
+struct Remembered {
+    chunks: VecDeque<Arc<[u64]>>,
+    newest: Vec<u64>,
+    index: Option<FingerprintSet>,
 }
 
-impl Fingerprints {
-    fn contains(&self, fingerprint: u64) -> bool {
-        self.recent.contains(&fingerprint) || self.shared.contains(&fingerprint)
+impl Remembered {
+    fn contains(&mut self, fingerprint: u64) -> bool {
+        self.index().contains(&fingerprint)
     }
 
-    /// Adds a fingerprint that is not in the set yet.
+    /// Adds a fingerprint that is not remembered yet; forgets the oldest chunk when more than
+    /// [`REMEMBERED_KEYS`] are.
     fn insert(&mut self, fingerprint: u64) {
-        self.recent.insert(fingerprint);
-        if self.recent.len() < FOLD_AT.max(self.shared.len() / 4) {
+        self.index().insert(fingerprint);
+        self.newest.push(fingerprint);
+        if self.newest.len() < CHUNK {
             return;
         }
-        match Arc::get_mut(&mut self.shared) {
-            Some(shared) => shared.extend(self.recent.drain()),
-            None => {
-                let mut folded = FingerprintSet::with_capacity_and_hasher(
-                    self.shared.len() + self.recent.len(),
-                    Default::default(),
-                );
-                folded.extend(self.shared.iter().copied());
-                folded.extend(self.recent.drain());
-                self.shared = Arc::new(folded);
+        self.chunks
+            .push_back(std::mem::take(&mut self.newest).into());
+        if self.chunks.len() * CHUNK > REMEMBERED_KEYS {
+            let oldest = self.chunks.pop_front().expect("more than one chunk");
+            let index = self.index();
+            for fingerprint in oldest.iter() {
+                index.remove(fingerprint);
             }
         }
     }
 
-    fn len(&self) -> usize {
-        self.shared.len() + self.recent.len()
-    }
-}
-
-/// The same fingerprints, however they are split.
-impl PartialEq for Fingerprints {
-    fn eq(&self, other: &Self) -> bool {
-        let mut mine = self.shared.iter().chain(self.recent.iter());
-        self.len() == other.len() && mine.all(|&n| other.contains(n))
-    }
-}
-
-/// Written as one list of fingerprints (the older ones first).
-impl Serialize for Fingerprints {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.shared.iter().chain(self.recent.iter()))
-    }
-}
-
-impl<'de> Deserialize<'de> for Fingerprints {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let shared = Arc::new(FingerprintSet::deserialize(d)?);
-        Ok(Fingerprints {
-            shared,
-            recent: FingerprintSet::default(),
+    fn index(&mut self) -> &mut FingerprintSet {
+        let (chunks, newest) = (&self.chunks, &self.newest);
+        self.index.get_or_insert_with(|| {
+            let mut index = FingerprintSet::with_capacity_and_hasher(
+                chunks.len() * CHUNK + newest.len(),
+                Default::default(),
+            );
+            index.extend(chunks.iter().flat_map(|chunk| chunk.iter()).chain(newest));
+            index
         })
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &u64> {
+        self.chunks
+            .iter()
+            .flat_map(|chunk| chunk.iter())
+            .chain(&self.newest)
+    }
+
+    fn len(&self) -> usize {
+        self.chunks.len() * CHUNK + self.newest.len()
+    }
+}
+
+/// Shares the chunks; the copy builds its set when it first needs it.
+impl Clone for Remembered {
+    fn clone(&self) -> Self {
+        Remembered {
+            chunks: self.chunks.clone(),
+            newest: self.newest.clone(),
+            index: None,
+        }
+    }
+}
+
+/// The same fingerprints in the same order (the set is derived from them).
+impl PartialEq for Remembered {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
     }
 }
 
@@ -316,30 +334,48 @@ mod tests {
     fn copies_share_the_older_fingerprints_and_check_them_all() {
         let mut ledger = Ledger::default();
         let key = |n: usize| format!("R-{n}/notice");
-        for n in 0..3 * FOLD_AT {
+        for n in 0..3 * CHUNK + 10 {
             ledger.record(attempt(&key(n), true));
         }
         let copy = ledger.clone();
-        assert!(Arc::ptr_eq(&copy.done.shared, &ledger.done.shared));
-        assert!(copy.done.recent.len() < FOLD_AT);
+        assert!(Arc::ptr_eq(&copy.done.chunks[2], &ledger.done.chunks[2]));
+        assert_eq!(
+            (copy.done.newest.len(), copy.done.index.is_none()),
+            (10, true)
+        );
         assert_eq!(copy, ledger);
-        for n in 3 * FOLD_AT..6 * FOLD_AT {
+        for n in 3 * CHUNK + 10..6 * CHUNK {
             ledger.record(attempt(&key(n), true));
         }
-        // The copy keeps what it had; the ledger folded its recent keys into a set of its own.
-        assert_eq!((copy.keys(), ledger.keys()), (3 * FOLD_AT, 6 * FOLD_AT));
+        // The copy keeps what it had.
+        assert_eq!((copy.keys(), ledger.keys()), (3 * CHUNK + 10, 6 * CHUNK));
         assert_ne!(copy, ledger);
-        for n in [0, FOLD_AT, 3 * FOLD_AT - 1, 3 * FOLD_AT, 6 * FOLD_AT - 1] {
+        for n in [0, CHUNK, 3 * CHUNK - 1, 3 * CHUNK + 10, 6 * CHUNK - 1] {
             assert!(ledger.record(attempt(&key(n), true)).prevented, "{n}");
         }
-        assert!(
-            !copy
-                .clone()
-                .record(attempt(&key(3 * FOLD_AT), true))
-                .prevented
-        );
-        let json = serde_json::to_value(&ledger).unwrap();
-        assert_eq!(serde_json::from_value::<Ledger>(json).unwrap(), ledger);
+        // A copy builds its check from the shared chunks: it knows the old keys, not the new.
+        let mut copy = copy.clone();
+        assert!(copy.record(attempt(&key(CHUNK + 1), true)).prevented);
+        assert!(!copy.record(attempt(&key(3 * CHUNK + 10), true)).prevented);
+    }
+
+    #[test]
+    fn the_check_forgets_the_oldest_keys_past_its_bound() {
+        let mut remembered = Remembered::default();
+        let total = REMEMBERED_KEYS + CHUNK + 5;
+        for n in 0..total as u64 {
+            assert!(!remembered.contains(n));
+            remembered.insert(n);
+        }
+        // The oldest chunk went; everything after it is still known, in order.
+        assert_eq!(remembered.len(), REMEMBERED_KEYS + 5);
+        assert!((0..CHUNK as u64).all(|n| !remembered.contains(n)));
+        assert!(remembered.contains(CHUNK as u64) && remembered.contains(total as u64 - 1));
+        assert_eq!(remembered.index().len(), remembered.len());
+        assert!(remembered.iter().copied().eq(CHUNK as u64..total as u64));
+        // A copy's check, built from the chunks, agrees.
+        let mut copy = remembered.clone();
+        assert!(!copy.contains(CHUNK as u64 - 1) && copy.contains(CHUNK as u64));
     }
 
     #[test]
