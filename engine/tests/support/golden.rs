@@ -25,7 +25,7 @@ pub fn scenarios() -> Vec<PathBuf> {
         env!("CARGO_MANIFEST_DIR"),
         "/../engine/tests/golden"
     ));
-    let mut files: Vec<PathBuf> = fs::read_dir(&dir)
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|entry| entry.expect("directory entry").path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
