@@ -113,11 +113,15 @@ impl Engine {
     }
 
     /// DeleteMessage rules (§5): standard accepts any handle ever issued for the message and
-    /// succeeds for a message already gone; FIFO only the latest handle while in flight.
+    /// succeeds for a message already gone; FIFO only the latest handle while in flight (a
+    /// message already gone has none: its handles have expired).
     fn delete_one(&mut self, uid: u32, text: &AnyReceiptHandle) -> Result<(), SqsError> {
         let (handle, r) = self.receipt(uid, text)?;
         let q = self.q(uid);
         let Some(m) = q.lookup(r.slot, r.slot_gen) else {
+            if q.fifo() {
+                return Err(expired_handle(text));
+            }
             self.emit_with(|e| EventKind::StaleDelete {
                 queue: e.q(uid).name.clone(),
                 receipt_handle: handle,

@@ -117,7 +117,9 @@ impl Engine {
             .visibility_timeout
             .unwrap_or(q.config.visibility_timeout() as i64);
         crate::validate::visibility_timeout(visibility)?;
-        if let Some(id) = &input.receive_request_attempt_id {
+        // Attempt ids apply to FIFO queues only: a standard queue ignores them, unchecked (§4.1).
+        let attempt_id = input.receive_request_attempt_id.filter(|_| q.fifo());
+        if let Some(id) = &attempt_id {
             let legal = (1..=128).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_graphic());
             if !legal {
                 return Err(SqsError::invalid_value(
@@ -133,8 +135,7 @@ impl Engine {
             max: max as usize,
             visibility: visibility as Millis * 1000,
             selection: Selection::new(system, input.message_attribute_names.unwrap_or_default()),
-            // Attempt ids apply to FIFO queues only (§4.1).
-            attempt_id: input.receive_request_attempt_id.filter(|_| q.fifo()),
+            attempt_id,
             short_poll: wait == 0,
         };
         Ok((uid, params, wait as Millis))
