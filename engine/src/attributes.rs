@@ -285,12 +285,11 @@ fn redrive_policy(
         .ok_or_else(|| {
             invalid("Redrive policy does not contain mandatory attribute: deadLetterTargetArn.")
         })?;
-    let count = json.get("maxReceiveCount").ok_or_else(|| {
-        invalid("Redrive policy does not contain mandatory attribute: maxReceiveCount.")
-    })?;
-    let count_text = match count {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
+    // maxReceiveCount defaults to 10 (§2.3, the CreateQueue API reference).
+    let count_text = match json.get("maxReceiveCount") {
+        None => "10".to_string(),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
     };
     let max_receive_count = count_text
         .parse::<u32>()
