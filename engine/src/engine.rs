@@ -355,11 +355,22 @@ impl Engine {
 
     /// Marks a message receivable now and says why.
     pub(crate) fn reveal(&mut self, uid: u32, slot: u32, reason: VisibleReason) {
-        let now = self.now;
+        self.reveal_since(uid, slot, reason, self.now);
+    }
+
+    /// [`Engine::reveal`], visible since `since` (no later than now): a FIFO message whose
+    /// shortened delay ended in the past takes its place among the groups from then (§13.1).
+    pub(crate) fn reveal_since(
+        &mut self,
+        uid: u32,
+        slot: u32,
+        reason: VisibleReason,
+        since: Millis,
+    ) {
         let q = self.q_mut(uid);
         q.hidden.remove(slot);
         q.modify(slot, |m| {
-            m.state = State::Visible { since: now };
+            m.state = State::Visible { since };
         });
         self.emit_with(|e| {
             let q = e.q(uid);

@@ -199,7 +199,7 @@ impl Engine {
             .collect();
         for (slot, until) in delayed {
             if until <= self.now {
-                self.reveal(uid, slot, VisibleReason::DelayEnded);
+                self.reveal_since(uid, slot, VisibleReason::DelayEnded, until);
             } else {
                 self.q_mut(uid).modify(slot, |m| {
                     m.state = State::Delayed { until };
