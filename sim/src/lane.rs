@@ -263,12 +263,14 @@ impl Lane {
         }
     }
 
-    /// A job for the messages just received, per the current policy.
+    /// A job for the messages just received, per the current policy; `receive_count` gives
+    /// each message's ApproximateReceiveCount.
     pub(crate) fn job_for(
         &mut self,
         id: u64,
         queue_url: String,
         messages: Vec<Message>,
+        receive_count: impl Fn(&Message) -> u32,
         now: Millis,
     ) -> Job {
         let kind = match self.policy.mode {
@@ -420,16 +422,6 @@ impl Lane {
             deliveries: self.deliveries,
         }
     }
-}
-
-/// ApproximateReceiveCount from a received message's attributes (1 when absent).
-fn receive_count(message: &Message) -> u32 {
-    message
-        .attributes
-        .as_ref()
-        .and_then(|a| a.get("ApproximateReceiveCount"))
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(1)
 }
 
 /// Draws a job's duration in milliseconds.

@@ -74,6 +74,15 @@ pub(crate) enum Who {
     Producer(u64),
 }
 
+/// The lane holding a message in flight, and the message's ApproximateReceiveCount at that
+/// delivery, read from the Received event: a worker that asked SQS for the attribute would make
+/// it build a map of strings for every message received.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Holder {
+    pub(crate) lane: u64,
+    pub(crate) receive_count: u32,
+}
+
 /// Who is waiting on a long poll.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PollOwner {
@@ -98,8 +107,8 @@ pub struct World {
     pub(crate) lanes: Vec<Lane>,
     /// Ids for lanes, jobs and producers.
     pub(crate) next_id: u64,
-    /// MessageId -> the lane (by id) that received it last, while it is in flight.
-    pub(crate) holders: FastMap<MessageId, u64>,
+    /// MessageId -> who received it last, while it is in flight.
+    pub(crate) holders: FastMap<MessageId, Holder>,
     pub(crate) producers: Vec<Producer>,
     pub(crate) timers: Timers,
     /// Scenario steps waiting for their time.
@@ -553,9 +562,17 @@ impl World {
     /// Keeps the holder map, labels and lane warnings in step with what SQS did.
     fn track(&mut self, who: Who, kind: &EventKind) {
         match kind {
-            EventKind::Received { message_id, .. } => match who {
+            EventKind::Received {
+                message_id,
+                receive_count,
+                ..
+            } => match who {
                 Who::Lane(id) => {
-                    self.holders.insert(*message_id, id);
+                    let holder = Holder {
+                        lane: id,
+                        receive_count: *receive_count,
+                    };
+                    self.holders.insert(*message_id, holder);
                     if let Some(lane) = self.lane_of_mut(who) {
                         lane.deliveries += 1;
                     }
@@ -565,8 +582,8 @@ impl World {
                 }
             },
             EventKind::BecameVisible { message_id, .. } => {
-                if let Some(id) = self.holders.remove(message_id) {
-                    let lane = self.lane_of_mut(Who::Lane(id));
+                if let Some(holder) = self.holders.remove(message_id) {
+                    let lane = self.lane_of_mut(Who::Lane(holder.lane));
                     if let Some(task) = lane.and_then(|l| l.task_mut(message_id)) {
                         task.lease_expired = true;
                     }
@@ -754,8 +771,8 @@ impl World {
 
     /// The worker holding this message, if any.
     pub fn holder_of(&self, message_id: &str) -> Option<&str> {
-        let lane = self.holders.get(&MessageId::new(message_id)?)?;
-        let lane = self.lanes.iter().find(|l| l.id == *lane)?;
+        let holder = self.holders.get(&MessageId::new(message_id)?)?;
+        let lane = &self.lanes[self.lane_pos(holder.lane)?];
         Some(&lane.name)
     }
 
