@@ -30,8 +30,10 @@ impl World {
             .ok_or_else(|| format!("There is no worker named {name:?}."))
     }
 
+    /// The lane with this id: lanes are only ever pushed with a fresh (larger) id or removed,
+    /// so they stay sorted by id.
     pub(crate) fn lane_pos(&self, id: u64) -> Option<usize> {
-        self.lanes.iter().position(|l| l.id == id)
+        self.lanes.binary_search_by_key(&id, |l| l.id).ok()
     }
 
     pub(crate) fn actor(&self, i: usize) -> Actor {

@@ -406,7 +406,7 @@ impl World {
     /// One SQS call on someone's behalf: counted, made, and its events narrated. A user's call
     /// that fails is not counted (a failed user action changes nothing).
     pub(crate) fn call(&mut self, who: Who, request: Request) -> Reply {
-        let action = request.action();
+        let (action, action_index) = (request.action(), request.action_index());
         // SendMessage (the hot path): the label is taken from the request without a map.
         let (single, bodies) = match &request {
             Request::SendMessage(input) => (
@@ -418,7 +418,7 @@ impl World {
         let reply = self.engine.call(request);
         let failed = matches!(reply, Reply::Done(Err(_)));
         if !(failed && who == Who::User) {
-            self.metrics.count_call(action);
+            self.metrics.count_call(action_index);
             if let Some(lane) = self.lane_of_mut(who) {
                 lane.api_calls += 1;
             }
@@ -484,7 +484,10 @@ impl World {
     /// The lane acting, if a lane acts.
     fn lane_of_mut(&mut self, who: Who) -> Option<&mut Lane> {
         match who {
-            Who::Lane(id) => self.lanes.iter_mut().find(|l| l.id == id),
+            Who::Lane(id) => {
+                let i = self.lane_pos(id)?;
+                Some(&mut self.lanes[i])
+            }
             _ => None,
         }
     }
@@ -495,10 +498,8 @@ impl World {
             Who::Sqs => Actor::Sqs,
             Who::User => Actor::User,
             Who::Lane(id) => self
-                .lanes
-                .iter()
-                .find(|l| l.id == id)
-                .map_or(Actor::User, |l| Actor::Worker(l.name.to_string())),
+                .lane_pos(id)
+                .map_or(Actor::User, |i| Actor::Worker(self.lanes[i].name.to_string())),
             Who::Producer(id) => self
                 .producers
                 .iter()
