@@ -60,9 +60,12 @@ impl Timers {
 
     /// Schedules `timer` at `at` in a place [`Timers::reserve`] took.
     pub(crate) fn schedule_as(&mut self, at: Millis, order: u64, timer: Timer) {
-        self.live.insert(timer, order);
+        let moved = self.live.insert(timer, order).is_some();
         self.heap.push(Reverse((at, order, timer)));
-        self.drop_stale();
+        // Only a moved timer leaves a stale entry, which may be the first.
+        if moved {
+            self.drop_stale();
+        }
     }
 
     /// Whether this timer is scheduled.
@@ -72,8 +75,9 @@ impl Timers {
 
     /// Drops this timer if it is scheduled.
     pub(crate) fn cancel(&mut self, timer: Timer) {
-        self.live.remove(&timer);
-        self.drop_stale();
+        if self.live.remove(&timer).is_some() {
+            self.drop_stale();
+        }
     }
 
     /// Drops the timers matching `drop`.

@@ -515,15 +515,23 @@ impl World {
         // One buffer for every drain (taken out while its events are read).
         let mut events = std::mem::take(&mut self.drained);
         self.engine.drain_events_into(&mut events);
+        // The run of Received events being read: where it ends, and the poll its tail answered.
+        let (mut run_end, mut run_poll) = (0, None);
         for (i, event) in events.iter().enumerate() {
             let (who, action) = match &event.kind {
-                EventKind::Received { .. } => match answered_poll(&events[i..]) {
-                    Some(poll) => {
-                        matched += 1;
-                        (self.poll_who(poll), Some("ReceiveMessage"))
+                EventKind::Received { .. } => {
+                    if i >= run_end {
+                        let (len, poll) = received_run(&events[i..]);
+                        (run_end, run_poll) = (i + len, poll);
                     }
-                    None => (who, action),
-                },
+                    match run_poll.filter(|&(_, count)| run_end - i <= count) {
+                        Some((poll, _)) => {
+                            matched += 1;
+                            (self.poll_who(poll), Some("ReceiveMessage"))
+                        }
+                        None => (who, action),
+                    }
+                }
                 // Named only for the narration (`track` does not read who ends a poll).
                 EventKind::LongPollAnswered { poll, .. }
                 | EventKind::LongPollTimedOut { poll, .. }
@@ -854,15 +862,17 @@ fn event_message(kind: &EventKind) -> Option<String> {
     }
 }
 
-/// The long poll whose answer includes the Received event that starts `events`, if any: the
-/// engine emits the Received events of a poll's answer together, right before its
-/// LongPollAnswered (those of a direct receive are not followed by one within `count`).
-fn answered_poll(events: &[Event]) -> Option<PollId> {
-    let run = events
+/// The run of Received events that starts `events`: its length, and the long poll (with its
+/// count) whose LongPollAnswered follows it. The engine emits the Received events of a poll's
+/// answer together, right before its LongPollAnswered: the run's last `count` events are that
+/// poll's, any before them a direct receive's.
+fn received_run(events: &[Event]) -> (usize, Option<(PollId, usize)>) {
+    let len = events
         .iter()
-        .position(|e| !matches!(e.kind, EventKind::Received { .. }))?;
-    match events[run].kind {
-        EventKind::LongPollAnswered { poll, count, .. } if run <= count => Some(poll),
-        _ => None,
+        .position(|e| !matches!(e.kind, EventKind::Received { .. }))
+        .unwrap_or(events.len());
+    match events.get(len).map(|e| &e.kind) {
+        Some(&EventKind::LongPollAnswered { poll, count, .. }) => (len, Some((poll, count))),
+        _ => (len, None),
     }
 }
