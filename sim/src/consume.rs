@@ -207,6 +207,7 @@ impl World {
         let holders = &self.holders;
         let receive_count = |m: &Message| holders.get(&m.message_id).map_or(1, |h| h.receive_count);
         let job = self.lanes[i].job_for(job, queue_url, messages, receive_count, now);
+        self.held_by_hand |= job.kind == JobKind::Manual;
         self.lanes[i].jobs.push(job);
         self.start_ready_jobs(i);
     }

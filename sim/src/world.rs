@@ -133,6 +133,9 @@ pub struct World {
     pub(crate) dead_letter_cache: Option<std::collections::BTreeSet<String>>,
     /// The buffer the engine's events are drained into (empty between two calls).
     drained: Vec<Event>,
+    /// Whether a lane has ever held messages by hand (manual mode): until one has, a message
+    /// leaving the queue has no manual job to leave.
+    pub(crate) held_by_hand: bool,
 }
 
 impl World {
@@ -163,6 +166,7 @@ impl World {
             labels: Labels::default(),
             dead_letter_cache: None,
             drained: Vec::new(),
+            held_by_hand: false,
         }
     }
 
@@ -465,6 +469,10 @@ impl World {
             delivered.count(),
             "Received events matched to long polls"
         );
+        // Most calls answer no poll: no iterator to build and drop.
+        if answered.is_empty() {
+            return;
+        }
         for (poll, output) in answered {
             match self.polls.remove(&poll) {
                 Some(owner) => self.poll_answered(owner, output),
@@ -636,6 +644,9 @@ impl World {
     /// whole world) lets go of it too; an automatic worker keeps working, unaware.
     fn gone(&mut self, message_id: MessageId) {
         self.holders.remove(&message_id);
+        if !self.held_by_hand {
+            return;
+        }
         for lane in self.lanes.iter_mut().filter(|l| l.manual_jobs()) {
             lane.forget_manual(&message_id);
         }
