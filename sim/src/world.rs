@@ -452,6 +452,11 @@ impl World {
 
     /// Moves the engine's clock to `t`, doing the work due by then.
     fn advance_engine(&mut self, t: Millis) {
+        // The engine settles after every call and advance: at its own time with nothing due (a
+        // timer of the world at the instant of the last one), there is nothing to do.
+        if t == self.engine.now() && self.engine.next_deadline().is_none_or(|d| d > t) {
+            return;
+        }
         self.engine.advance_to(t);
         self.settle(Who::Sqs, None);
     }
