@@ -411,8 +411,14 @@ impl World {
     /// that fails is not counted (a failed user action changes nothing).
     pub(crate) fn call(&mut self, who: Who, request: Request) -> Reply {
         let (action, action_index) = (request.action(), request.action_index());
+        // Labels serve the narration only: a send nobody narrates lets them lapse.
+        let labelled = self.narrating();
+        if !labelled && matches!(request, Request::SendMessage(_) | Request::SendMessageBatch(_)) {
+            self.labels.lapse();
+        }
         // SendMessage (the hot path): the label is taken from the request without a map.
         let (single, bodies) = match &request {
+            _ if !labelled => (None, HashMap::new()),
             Request::SendMessage(input) => (
                 Some(narrate::body_label(&input.message_body)),
                 HashMap::new(),
@@ -719,6 +725,25 @@ impl World {
     /// counted, not narrated. The state, the metrics and the ledger never depend on it.
     pub fn set_event_buffer(&mut self, events: usize) {
         self.event_buffer = events;
+        self.relabel();
+    }
+
+    /// Names the stored messages again if their labels lapsed and the narration resumes (it
+    /// resumes only here and on a drain).
+    fn relabel(&mut self) {
+        if !self.labels.lapsed() || !self.narrating() {
+            return;
+        }
+        let engine = &self.engine;
+        let views: Vec<_> = engine
+            .queue_names()
+            .iter()
+            .flat_map(|queue| engine.messages(queue))
+            .collect();
+        let stored = views
+            .iter()
+            .filter_map(|m| Some((MessageId::new(&m.message_id)?, m.body.as_str())));
+        self.labels.rebuild(stored);
     }
 
     /// Records a world event that is not an engine event.
@@ -776,7 +801,9 @@ impl World {
                 ),
             });
         }
-        std::mem::take(&mut self.events)
+        let events = std::mem::take(&mut self.events);
+        self.relabel();
+        events
     }
 
     /// The engine, read-only (queues, messages, attributes).
