@@ -413,7 +413,12 @@ impl World {
         let (action, action_index) = (request.action(), request.action_index());
         // Labels serve the narration only: a send nobody narrates lets them lapse.
         let labelled = self.narrating();
-        if !labelled && matches!(request, Request::SendMessage(_) | Request::SendMessageBatch(_)) {
+        if !labelled
+            && matches!(
+                request,
+                Request::SendMessage(_) | Request::SendMessageBatch(_)
+            )
+        {
             self.labels.lapse();
         }
         // SendMessage (the hot path): the label is taken from the request without a map.
@@ -516,9 +521,9 @@ impl World {
         match who {
             Who::Sqs => Actor::Sqs,
             Who::User => Actor::User,
-            Who::Lane(id) => self
-                .lane_pos(id)
-                .map_or(Actor::User, |i| Actor::Worker(self.lanes[i].name.to_string())),
+            Who::Lane(id) => self.lane_pos(id).map_or(Actor::User, |i| {
+                Actor::Worker(self.lanes[i].name.to_string())
+            }),
             Who::Producer(id) => self
                 .producers
                 .iter()

@@ -190,7 +190,11 @@ fn redrive_story(narrate_from: sqs_engine::Millis) -> Vec<String> {
     if narrate_from > 0 {
         world.set_event_buffer(0);
     }
-    call(&mut world, "CreateQueue", serde_json::json!({"QueueName": "orders-dlq"}));
+    call(
+        &mut world,
+        "CreateQueue",
+        serde_json::json!({"QueueName": "orders-dlq"}),
+    );
     let arn = world.engine().queue_arn("orders-dlq").unwrap();
     let policy = format!(r#"{{"deadLetterTargetArn":"{arn}","maxReceiveCount":"1"}}"#);
     let q = call(
@@ -212,7 +216,11 @@ fn redrive_story(narrate_from: sqs_engine::Millis) -> Vec<String> {
         world.advance_to(t);
         call(&mut world, "ReceiveMessage", receive.clone());
     }
-    assert_eq!(world.queue_depth("orders-dlq")["visible"], 2, "both dead-lettered");
+    assert_eq!(
+        world.queue_depth("orders-dlq")["visible"],
+        2,
+        "both dead-lettered"
+    );
     call(
         &mut world,
         "StartMessageMoveTask",
