@@ -183,7 +183,7 @@ fn a_world_that_narrates_nothing_reaches_the_same_state() {
 /// returns what that receive narrates.
 fn redrive_story(narrate_from: sqs_engine::Millis) -> Vec<String> {
     let mut world = World::new(3);
-    let mut call = |world: &mut World, action: &str, input: serde_json::Value| {
+    let call = |world: &mut World, action: &str, input: serde_json::Value| {
         let step = serde_json::from_value(serde_json::json!({"call": action, "input": input}));
         world.apply(step.unwrap()).unwrap()
     };
