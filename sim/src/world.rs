@@ -463,13 +463,15 @@ impl World {
 
     /// Moves the engine's clock to `t`, doing the work due by then.
     fn advance_engine(&mut self, t: Millis) {
-        // The engine settles after every call and advance: at its own time with nothing due (a
-        // timer of the world at the instant of the last one), there is nothing to do.
-        if t == self.engine.now() && self.engine.next_deadline().is_none_or(|d| d > t) {
-            return;
+        // The engine settles after every call and advance: with nothing due by `t` it only
+        // moves its clock (nothing at all at its own time), and has nothing to settle.
+        let due = self.engine.next_deadline().is_some_and(|d| d <= t);
+        if due {
+            self.engine.advance_to(t);
+            self.settle(Who::Sqs, None);
+        } else if t > self.engine.now() {
+            self.engine.advance_to(t);
         }
-        self.engine.advance_to(t);
-        self.settle(Who::Sqs, None);
     }
 
     /// Narrates what the engine did for `who`'s `action` (None: its timers) and hands the long
