@@ -222,6 +222,20 @@ macro_rules! actions {
                 }
             }
 
+            /// Every action's name, in the order of [`Request::action_index`].
+            pub const ACTIONS: &'static [&'static str] = &[$(stringify!($action)),*];
+
+            /// Where [`Request::action`] is in [`Request::ACTIONS`]: a caller counting calls
+            /// per action indexes an array rather than hashing or comparing names.
+            pub fn action_index(&self) -> usize {
+                enum Index {
+                    $($action,)*
+                }
+                match self {
+                    $(Request::$action(_) => Index::$action as usize,)*
+                }
+            }
+
             /// Reads `input` as the input of the action named `action` (`"SendMessage"`).
             pub fn from_input(action: &str, input: Value) -> Result<Request, serde_json::Error> {
                 match action {
@@ -725,6 +739,20 @@ pub struct CancelMessageMoveTaskOutput {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_action_index_points_at_the_action_name() {
+        let requests = [
+            Request::CreateQueue(Default::default()),
+            Request::ReceiveMessage(Default::default()),
+            Request::DeleteMessageBatch(Default::default()),
+            Request::CancelMessageMoveTask(Default::default()),
+        ];
+        for request in &requests {
+            assert_eq!(Request::ACTIONS[request.action_index()], request.action());
+        }
+        assert_eq!(Request::ACTIONS.len(), 18);
+    }
 
     #[test]
     fn message_ids_read_display_and_serialise_as_their_text() {

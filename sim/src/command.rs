@@ -131,6 +131,12 @@ const SIM_ACTIONS: &[&str] = &[
 ];
 
 impl SimAction {
+    /// Reads a `{"sim": ..., "input": ...}` step.
+    pub(crate) fn from_step(step: Value) -> Result<SimAction, serde_json::Error> {
+        let (action, input) = split_tagged(step, "sim")?;
+        SimAction::from_input(&action, input)
+    }
+
     /// Reads `input` as the input of the action named `action` (`"AddWorker"`).
     pub fn from_input(action: &str, input: Value) -> Result<SimAction, serde_json::Error> {
         let mut input = Input(input);
@@ -239,8 +245,7 @@ impl Step {
             let (action, input) = split_tagged(step, "call")?;
             Request::from_input(&action, input).map(Step::Call)
         } else {
-            let (action, input) = split_tagged(step, "sim")?;
-            SimAction::from_input(&action, input).map(Step::Sim)
+            SimAction::from_step(step).map(Step::Sim)
         }
     }
 }

@@ -30,8 +30,10 @@ impl World {
             .ok_or_else(|| format!("There is no worker named {name:?}."))
     }
 
+    /// The lane with this id: lanes are only ever pushed with a fresh (larger) id or removed,
+    /// so they stay sorted by id.
     pub(crate) fn lane_pos(&self, id: u64) -> Option<usize> {
-        self.lanes.iter().position(|l| l.id == id)
+        self.lanes.binary_search_by_key(&id, |l| l.id).ok()
     }
 
     pub(crate) fn actor(&self, i: usize) -> Actor {
@@ -78,7 +80,7 @@ impl World {
         let i = self.lane_index(name)?;
         let lane = self.lanes.remove(i);
         self.cancel_lane(lane.id);
-        self.holders.retain(|_, holder| *holder != lane.id);
+        self.holders.retain(|_, holder| holder.lane != lane.id);
         self.say(
             Actor::Worker(name.into()),
             None,
@@ -133,9 +135,6 @@ impl World {
         };
         let request = Request::ReceiveMessage(ReceiveMessageInput {
             queue_url,
-            // The only attribute a worker reads (lane::receive_count): asking for "All" would
-            // build and drop eight strings per message received.
-            message_system_attribute_names: Some(vec!["ApproximateReceiveCount".into()]),
             max_number_of_messages: Some(i64::from(lane.batch_size())),
             visibility_timeout: lane.policy.visibility_timeout.map(i64::from),
             wait_time_seconds: Some(i64::from(lane.policy.wait_time_seconds.min(20))),
@@ -204,7 +203,11 @@ impl World {
         let Some(queue_url) = self.engine.queue_url(&self.lanes[i].policy.queue) else {
             return;
         };
-        let job = self.lanes[i].job_for(job, queue_url, messages, now);
+        // ApproximateReceiveCount as the Received events (just absorbed) told it.
+        let holders = &self.holders;
+        let receive_count = |m: &Message| holders.get(&m.message_id).map_or(1, |h| h.receive_count);
+        let job = self.lanes[i].job_for(job, queue_url, messages, receive_count, now);
+        self.held_by_hand |= job.kind == JobKind::Manual;
         self.lanes[i].jobs.push(job);
         self.start_ready_jobs(i);
     }
@@ -553,7 +556,7 @@ impl World {
         });
         for task in &job.tasks {
             let key = task.message_id;
-            if self.holders.get(&key) == Some(&lane_id) {
+            if self.holders.get(&key).is_some_and(|h| h.lane == lane_id) {
                 self.holders.remove(&key);
             }
         }

@@ -54,7 +54,7 @@ impl World {
         lane.epoch += 1;
         lane.jobs.clear();
         let id = lane.id;
-        self.holders.retain(|_, holder| *holder != id);
+        self.holders.retain(|_, holder| holder.lane != id);
         self.say(
             self.actor(i),
             None,

@@ -25,7 +25,8 @@ impl World {
             .engine
             .receive_specific(&queue_url, message_id, visibility)
             .map_err(|e| e.to_string())?;
-        self.metrics.count_call("ReceiveMessage");
+        let receive = Request::ReceiveMessage(Default::default());
+        self.metrics.count_call(receive.action_index());
         self.lanes[i].api_calls += 1;
         self.settle(self.who(i), Some("ReceiveMessage"));
         let messages = output.messages.clone().unwrap_or_default();

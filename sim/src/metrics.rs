@@ -6,7 +6,7 @@
 //! session keeps at most 720 samples (about 100 KB) spread over its whole length.
 
 use serde::{Deserialize, Serialize};
-use sqs_engine::{EventKind, Millis};
+use sqs_engine::{EventKind, Millis, Request};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -14,6 +14,8 @@ use std::sync::Arc;
 pub const SAMPLE_EVERY: Millis = 1000;
 /// The most samples kept; older ones are folded into coarser intervals.
 pub const MAX_SAMPLES: usize = 720;
+/// How many SQS actions there are.
+const ACTIONS: usize = Request::ACTIONS.len();
 /// SQS's list price, USD per million requests (a batch is one request).
 pub const USD_PER_MILLION_REQUESTS: f64 = 0.40;
 
@@ -70,8 +72,10 @@ pub struct Metrics {
     pub duplicate_effects: u64,
     /// Repeats the ledger stopped.
     pub prevented_effects: u64,
-    /// SQS API requests made, by action (a batch is one request).
-    pub api_calls: BTreeMap<String, u64>,
+    /// SQS API requests made, by [`Request::action_index`] (a batch is one request); read
+    /// through [`Metrics::api_calls`].
+    #[serde(rename = "api_calls", with = "by_action")]
+    calls: [u64; ACTIONS],
     /// ReceiveMessage calls that returned no message.
     pub empty_receives: u64,
     /// Depth samples (bounded; older ones folded).
@@ -123,9 +127,20 @@ impl Metrics {
         }
     }
 
+    /// SQS API requests made, by action (a batch is one request); actions never called are
+    /// left out.
+    pub fn api_calls(&self) -> BTreeMap<&'static str, u64> {
+        Request::ACTIONS
+            .iter()
+            .zip(self.calls)
+            .filter(|&(_, n)| n > 0)
+            .map(|(&action, n)| (action, n))
+            .collect()
+    }
+
     /// API requests in all.
     pub fn api_calls_total(&self) -> u64 {
-        self.api_calls.values().sum()
+        self.calls.iter().sum()
     }
 
     /// The requests' cost at SQS's list price (rounded to a billionth of a dollar, so that it
@@ -140,14 +155,9 @@ impl Metrics {
         self.sample_interval
     }
 
-    /// Counts one API request.
-    pub(crate) fn count_call(&mut self, action: &str) {
-        match self.api_calls.get_mut(action) {
-            Some(n) => *n += 1,
-            None => {
-                self.api_calls.insert(action.to_string(), 1);
-            }
-        }
+    /// Counts one API request, by its [`Request::action_index`].
+    pub(crate) fn count_call(&mut self, action_index: usize) {
+        self.calls[action_index] += 1;
     }
 
     /// Counts what SQS did.
@@ -194,6 +204,31 @@ impl Metrics {
     }
 }
 
+/// (De)serializes the counts per action as a map from action name to count, zeros left out.
+mod by_action {
+    use super::ACTIONS;
+    use serde::{de, Deserialize, Deserializer, Serializer};
+    use sqs_engine::Request;
+    use std::collections::BTreeMap;
+
+    pub fn serialize<S: Serializer>(calls: &[u64; ACTIONS], s: S) -> Result<S::Ok, S::Error> {
+        let named = Request::ACTIONS.iter().zip(calls).filter(|(_, &n)| n > 0);
+        s.collect_map(named.collect::<BTreeMap<_, _>>())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u64; ACTIONS], D::Error> {
+        let mut calls = [0; ACTIONS];
+        for (action, n) in BTreeMap::<String, u64>::deserialize(d)? {
+            let i = Request::ACTIONS
+                .iter()
+                .position(|a| *a == action)
+                .ok_or_else(|| de::Error::unknown_variant(&action, Request::ACTIONS))?;
+            calls[i] = n;
+        }
+        Ok(calls)
+    }
+}
+
 /// (De)serializes an `Arc<T>` as the `T` it holds.
 mod shared {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -224,6 +259,27 @@ mod tests {
         let json = serde_json::to_value(&sample).unwrap();
         assert_eq!(json["held_by_worker"], serde_json::json!({"Worker A": 2}));
         assert_eq!(serde_json::from_value::<Sample>(json).unwrap(), sample);
+    }
+
+    #[test]
+    fn calls_count_by_action_and_read_and_write_as_a_map_of_names() {
+        let mut metrics = Metrics::new();
+        let receive = Request::ReceiveMessage(Default::default()).action_index();
+        let delete = Request::DeleteMessage(Default::default()).action_index();
+        metrics.count_call(receive);
+        metrics.count_call(delete);
+        metrics.count_call(receive);
+        let expected = BTreeMap::from([("DeleteMessage", 1), ("ReceiveMessage", 2)]);
+        assert_eq!(metrics.api_calls(), expected);
+        assert_eq!(metrics.api_calls_total(), 3);
+        let json = serde_json::to_value(&metrics).unwrap();
+        assert_eq!(
+            json["api_calls"],
+            serde_json::json!({"DeleteMessage": 1, "ReceiveMessage": 2})
+        );
+        assert_eq!(serde_json::from_value::<Metrics>(json).unwrap(), metrics);
+        let unknown = serde_json::json!({"api_calls": {"Nope": 1}});
+        assert!(serde_json::from_value::<Metrics>(unknown).is_err());
     }
 
     #[test]

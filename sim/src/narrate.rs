@@ -8,9 +8,18 @@ use sqs_engine::event::VisibleReason;
 use sqs_engine::{EventKind, Millis, EPOCH_MS};
 
 /// Short, readable names for messages: the body when it is short (`R-022`, `M`), else the
-/// start of the MessageId.
+/// start of the MessageId. They serve the narration only: while it is off (a fast-forward) they
+/// lapse, and [`Labels::rebuild`] names the stored messages again when it resumes.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Labels(FastMap<MessageId, String>);
+pub(crate) struct Labels {
+    /// The stored messages' labels (empty while lapsed).
+    known: FastMap<MessageId, String>,
+    /// Each stored redriven message's label should its body be too long to name it: the label
+    /// of the message it was (kept while lapsed too: it cannot be told from the body).
+    redriven: FastMap<MessageId, String>,
+    /// Whether sends went unlabelled since the last rebuild.
+    lapsed: bool,
+}
 
 /// Bodies up to this length name their message.
 const MAX_BODY_LABEL: usize = 24;
@@ -24,28 +33,65 @@ impl Labels {
     /// Remembers the label of a message stored with a body whose [`body_label`] this is.
     pub(crate) fn learn_label(&mut self, message_id: MessageId, label: Option<String>) {
         let label = label.unwrap_or_else(|| short_id(&message_id));
-        self.0.insert(message_id, label);
+        self.known.insert(message_id, label);
     }
 
-    /// Forgets a message that no longer exists (the map holds only live messages: bounded).
+    /// Stops labelling (a message was sent unnarrated) until [`Labels::rebuild`].
+    pub(crate) fn lapse(&mut self) {
+        if !self.lapsed {
+            self.lapsed = true;
+            self.known = FastMap::default();
+        }
+    }
+
+    /// Whether [`Labels::rebuild`] is due before the next narrated event.
+    pub(crate) fn lapsed(&self) -> bool {
+        self.lapsed
+    }
+
+    /// Labels the stored messages, (MessageId, body) each, as if they had been labelled all along.
+    pub(crate) fn rebuild<'a>(&mut self, stored: impl Iterator<Item = (MessageId, &'a str)>) {
+        let redriven = &self.redriven;
+        let label = |id: &MessageId, body: &str| {
+            body_label(body)
+                .or_else(|| redriven.get(id).cloned())
+                .unwrap_or_else(|| short_id(id))
+        };
+        self.known = stored.map(|(id, body)| (id, label(&id, body))).collect();
+        self.lapsed = false;
+    }
+
+    /// Forgets a message that no longer exists (the maps hold only live messages: bounded).
     pub(crate) fn forget(&mut self, message_id: MessageId) {
-        self.0.remove(&message_id);
+        if !self.lapsed {
+            self.known.remove(&message_id);
+        }
+        if !self.redriven.is_empty() {
+            self.redriven.remove(&message_id);
+        }
     }
 
     /// The remembered label, if any.
     pub(crate) fn known(&self, message_id: &str) -> Option<&str> {
-        self.0.get(&MessageId::new(message_id)?).map(String::as_str)
+        self.known
+            .get(&MessageId::new(message_id)?)
+            .map(String::as_str)
     }
 
     /// A redriven message keeps the label of the message it was.
-    pub(crate) fn alias(&mut self, new_id: MessageId, old_id: &str) {
-        let label = self.get(old_id);
-        self.0.insert(new_id, label);
+    pub(crate) fn alias(&mut self, new_id: MessageId, old_id: &MessageId) {
+        let old = self.redriven.remove(old_id);
+        if !self.lapsed {
+            let label = self.get(old_id);
+            self.known.insert(new_id, label);
+        }
+        let long = old.unwrap_or_else(|| short_id(old_id));
+        self.redriven.insert(new_id, long);
     }
 
     /// How many labels are remembered.
     pub(crate) fn len(&self) -> usize {
-        self.0.len()
+        self.known.len()
     }
 
     /// The message's label.

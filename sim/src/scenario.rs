@@ -30,7 +30,6 @@ use crate::command::SimAction;
 use crate::world::World;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use sqs_engine::api::split_tagged;
 use sqs_engine::script::parse_request;
 use sqs_engine::Millis;
 
@@ -91,9 +90,7 @@ pub(crate) fn step_kind(step: &Value) -> Result<StepKind, String> {
 
 /// A `{"sim": ..., "input": ...}` step as a [`SimAction`].
 pub(crate) fn sim_action(step: &Value) -> Result<SimAction, String> {
-    split_tagged(step.clone(), "sim")
-        .and_then(|(action, input)| SimAction::from_input(&action, input))
-        .map_err(|e| format!("sim step: {e}"))
+    SimAction::from_step(step.clone()).map_err(|e| format!("sim step: {e}"))
 }
 
 impl Scenario {

@@ -1,12 +1,12 @@
 //! The world's own timers (a worker's next poll, job step or heartbeat; a producer's next send),
-//! in firing order. The clock loop schedules, moves and cancels a few per message: a binary heap
-//! with an index of the live entries makes each of those O(log n) with no scan, a moved or
-//! cancelled timer's old entry being dropped when it reaches the top.
+//! in firing order. The clock loop schedules, moves and cancels a few per message, and a world
+//! has a few dozen at a time: a deque sorted by firing order (the next one first, found by
+//! binary search to insert or remove) with an index of where each timer is costs less per
+//! timer than a binary heap, and holds no stale entries.
 
 use crate::rng::FastMap;
 use sqs_engine::Millis;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::VecDeque;
 
 /// Work the world has scheduled for itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -35,11 +35,10 @@ impl Timer {
 /// Timers by (time, order of scheduling); each timer is scheduled at most once.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Timers {
-    /// (time, order of scheduling, timer), earliest first; an entry whose order is not the
-    /// timer's in `live` was moved or cancelled. The first entry is always live.
-    heap: BinaryHeap<Reverse<(Millis, u64, Timer)>>,
-    /// The order of scheduling of each scheduled timer.
-    live: FastMap<Timer, u64>,
+    /// (time, order of scheduling, timer) of every scheduled timer, earliest first.
+    queue: VecDeque<(Millis, u64, Timer)>,
+    /// The (time, order of scheduling) of each scheduled timer: its place in `queue`.
+    live: FastMap<Timer, (Millis, u64)>,
     seq: u64,
 }
 
@@ -60,9 +59,11 @@ impl Timers {
 
     /// Schedules `timer` at `at` in a place [`Timers::reserve`] took.
     pub(crate) fn schedule_as(&mut self, at: Millis, order: u64, timer: Timer) {
-        self.live.insert(timer, order);
-        self.heap.push(Reverse((at, order, timer)));
-        self.drop_stale();
+        if let Some(old) = self.live.insert(timer, (at, order)) {
+            self.unqueue(old);
+        }
+        let place = self.place(at, order);
+        self.queue.insert(place, (at, order, timer));
     }
 
     /// Whether this timer is scheduled.
@@ -72,26 +73,26 @@ impl Timers {
 
     /// Drops this timer if it is scheduled.
     pub(crate) fn cancel(&mut self, timer: Timer) {
-        self.live.remove(&timer);
-        self.drop_stale();
+        if let Some(old) = self.live.remove(&timer) {
+            self.unqueue(old);
+        }
     }
 
     /// Drops the timers matching `drop`.
     pub(crate) fn cancel_where(&mut self, drop: impl Fn(&Timer) -> bool) {
         self.live.retain(|timer, _| !drop(timer));
-        self.drop_stale();
+        self.queue.retain(|(_, _, timer)| !drop(timer));
     }
 
     /// When the first timer is due.
     pub(crate) fn first_at(&self) -> Option<Millis> {
-        self.heap.peek().map(|Reverse((at, ..))| *at)
+        self.queue.front().map(|&(at, ..)| at)
     }
 
     /// Takes the first timer.
     pub(crate) fn pop(&mut self) -> Option<Timer> {
-        let Reverse((_, _, timer)) = self.heap.pop()?;
+        let (_, _, timer) = self.queue.pop_front()?;
         self.live.remove(&timer);
-        self.drop_stale();
         Some(timer)
     }
 
@@ -100,14 +101,17 @@ impl Timers {
         self.live.len()
     }
 
-    /// Pops moved or cancelled entries off the top, so that the first entry is a live one.
-    fn drop_stale(&mut self) {
-        while let Some(Reverse((_, seq, timer))) = self.heap.peek() {
-            if self.live.get(timer) == Some(seq) {
-                break;
-            }
-            self.heap.pop();
-        }
+    /// Where the entry (at, order) is, or goes, in `queue`.
+    fn place(&self, at: Millis, order: u64) -> usize {
+        self.queue
+            .partition_point(|&(a, o, _)| (a, o) < (at, order))
+    }
+
+    /// Removes the entry of a timer that was at (at, order).
+    fn unqueue(&mut self, (at, order): (Millis, u64)) {
+        let place = self.place(at, order);
+        debug_assert_eq!(self.queue.get(place).map(|e| (e.0, e.1)), Some((at, order)));
+        self.queue.remove(place);
     }
 }
 

@@ -74,6 +74,15 @@ pub(crate) enum Who {
     Producer(u64),
 }
 
+/// The lane holding a message in flight, and the message's ApproximateReceiveCount at that
+/// delivery, read from the Received event: a worker that asked SQS for the attribute would make
+/// it build a map of strings for every message received.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Holder {
+    pub(crate) lane: u64,
+    pub(crate) receive_count: u32,
+}
+
 /// Who is waiting on a long poll.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PollOwner {
@@ -98,8 +107,8 @@ pub struct World {
     pub(crate) lanes: Vec<Lane>,
     /// Ids for lanes, jobs and producers.
     pub(crate) next_id: u64,
-    /// MessageId -> the lane (by id) that received it last, while it is in flight.
-    pub(crate) holders: FastMap<MessageId, u64>,
+    /// MessageId -> who received it last, while it is in flight.
+    pub(crate) holders: FastMap<MessageId, Holder>,
     pub(crate) producers: Vec<Producer>,
     pub(crate) timers: Timers,
     /// Scenario steps waiting for their time.
@@ -124,6 +133,9 @@ pub struct World {
     pub(crate) dead_letter_cache: Option<std::collections::BTreeSet<String>>,
     /// The buffer the engine's events are drained into (empty between two calls).
     drained: Vec<Event>,
+    /// Whether a lane has ever held messages by hand (manual mode): until one has, a message
+    /// leaving the queue has no manual job to leave.
+    pub(crate) held_by_hand: bool,
 }
 
 impl World {
@@ -154,6 +166,7 @@ impl World {
             labels: Labels::default(),
             dead_letter_cache: None,
             drained: Vec::new(),
+            held_by_hand: false,
         }
     }
 
@@ -397,9 +410,20 @@ impl World {
     /// One SQS call on someone's behalf: counted, made, and its events narrated. A user's call
     /// that fails is not counted (a failed user action changes nothing).
     pub(crate) fn call(&mut self, who: Who, request: Request) -> Reply {
-        let action = request.action();
+        let (action, action_index) = (request.action(), request.action_index());
+        // Labels serve the narration only: a send nobody narrates lets them lapse.
+        let labelled = self.narrating();
+        if !labelled
+            && matches!(
+                request,
+                Request::SendMessage(_) | Request::SendMessageBatch(_)
+            )
+        {
+            self.labels.lapse();
+        }
         // SendMessage (the hot path): the label is taken from the request without a map.
         let (single, bodies) = match &request {
+            _ if !labelled => (None, HashMap::new()),
             Request::SendMessage(input) => (
                 Some(narrate::body_label(&input.message_body)),
                 HashMap::new(),
@@ -409,7 +433,7 @@ impl World {
         let reply = self.engine.call(request);
         let failed = matches!(reply, Reply::Done(Err(_)));
         if !(failed && who == Who::User) {
-            self.metrics.count_call(action);
+            self.metrics.count_call(action_index);
             if let Some(lane) = self.lane_of_mut(who) {
                 lane.api_calls += 1;
             }
@@ -439,8 +463,15 @@ impl World {
 
     /// Moves the engine's clock to `t`, doing the work due by then.
     fn advance_engine(&mut self, t: Millis) {
-        self.engine.advance_to(t);
-        self.settle(Who::Sqs, None);
+        // The engine settles after every call and advance: with nothing due by `t` it only
+        // moves its clock (nothing at all at its own time), and has nothing to settle.
+        let due = self.engine.next_deadline().is_some_and(|d| d <= t);
+        if due {
+            self.engine.advance_to(t);
+            self.settle(Who::Sqs, None);
+        } else if t > self.engine.now() {
+            self.engine.advance_to(t);
+        }
     }
 
     /// Narrates what the engine did for `who`'s `action` (None: its timers) and hands the long
@@ -456,6 +487,10 @@ impl World {
             delivered.count(),
             "Received events matched to long polls"
         );
+        // Most calls answer no poll: no iterator to build and drop.
+        if answered.is_empty() {
+            return;
+        }
         for (poll, output) in answered {
             match self.polls.remove(&poll) {
                 Some(owner) => self.poll_answered(owner, output),
@@ -475,7 +510,10 @@ impl World {
     /// The lane acting, if a lane acts.
     fn lane_of_mut(&mut self, who: Who) -> Option<&mut Lane> {
         match who {
-            Who::Lane(id) => self.lanes.iter_mut().find(|l| l.id == id),
+            Who::Lane(id) => {
+                let i = self.lane_pos(id)?;
+                Some(&mut self.lanes[i])
+            }
             _ => None,
         }
     }
@@ -485,11 +523,9 @@ impl World {
         match who {
             Who::Sqs => Actor::Sqs,
             Who::User => Actor::User,
-            Who::Lane(id) => self
-                .lanes
-                .iter()
-                .find(|l| l.id == id)
-                .map_or(Actor::User, |l| Actor::Worker(l.name.to_string())),
+            Who::Lane(id) => self.lane_pos(id).map_or(Actor::User, |i| {
+                Actor::Worker(self.lanes[i].name.to_string())
+            }),
             Who::Producer(id) => self
                 .producers
                 .iter()
@@ -505,15 +541,23 @@ impl World {
         // One buffer for every drain (taken out while its events are read).
         let mut events = std::mem::take(&mut self.drained);
         self.engine.drain_events_into(&mut events);
+        // The run of Received events being read: where it ends, and the poll its tail answered.
+        let (mut run_end, mut run_poll) = (0, None);
         for (i, event) in events.iter().enumerate() {
             let (who, action) = match &event.kind {
-                EventKind::Received { .. } => match answered_poll(&events[i..]) {
-                    Some(poll) => {
-                        matched += 1;
-                        (self.poll_who(poll), Some("ReceiveMessage"))
+                EventKind::Received { .. } => {
+                    if i >= run_end {
+                        let (len, poll) = received_run(&events[i..]);
+                        (run_end, run_poll) = (i + len, poll);
                     }
-                    None => (who, action),
-                },
+                    match run_poll.filter(|&(_, count)| run_end - i <= count) {
+                        Some((poll, _)) => {
+                            matched += 1;
+                            (self.poll_who(poll), Some("ReceiveMessage"))
+                        }
+                        None => (who, action),
+                    }
+                }
                 // Named only for the narration (`track` does not read who ends a poll).
                 EventKind::LongPollAnswered { poll, .. }
                 | EventKind::LongPollTimedOut { poll, .. }
@@ -553,9 +597,17 @@ impl World {
     /// Keeps the holder map, labels and lane warnings in step with what SQS did.
     fn track(&mut self, who: Who, kind: &EventKind) {
         match kind {
-            EventKind::Received { message_id, .. } => match who {
+            EventKind::Received {
+                message_id,
+                receive_count,
+                ..
+            } => match who {
                 Who::Lane(id) => {
-                    self.holders.insert(*message_id, id);
+                    let holder = Holder {
+                        lane: id,
+                        receive_count: *receive_count,
+                    };
+                    self.holders.insert(*message_id, holder);
                     if let Some(lane) = self.lane_of_mut(who) {
                         lane.deliveries += 1;
                     }
@@ -565,8 +617,8 @@ impl World {
                 }
             },
             EventKind::BecameVisible { message_id, .. } => {
-                if let Some(id) = self.holders.remove(message_id) {
-                    let lane = self.lane_of_mut(Who::Lane(id));
+                if let Some(holder) = self.holders.remove(message_id) {
+                    let lane = self.lane_of_mut(Who::Lane(holder.lane));
                     if let Some(task) = lane.and_then(|l| l.task_mut(message_id)) {
                         task.lease_expired = true;
                     }
@@ -610,6 +662,9 @@ impl World {
     /// whole world) lets go of it too; an automatic worker keeps working, unaware.
     fn gone(&mut self, message_id: MessageId) {
         self.holders.remove(&message_id);
+        if !self.held_by_hand {
+            return;
+        }
         for lane in self.lanes.iter_mut().filter(|l| l.manual_jobs()) {
             lane.forget_manual(&message_id);
         }
@@ -677,6 +732,25 @@ impl World {
     /// counted, not narrated. The state, the metrics and the ledger never depend on it.
     pub fn set_event_buffer(&mut self, events: usize) {
         self.event_buffer = events;
+        self.relabel();
+    }
+
+    /// Names the stored messages again if their labels lapsed and the narration resumes (it
+    /// resumes only here and on a drain).
+    fn relabel(&mut self) {
+        if !self.labels.lapsed() || !self.narrating() {
+            return;
+        }
+        let engine = &self.engine;
+        let views: Vec<_> = engine
+            .queue_names()
+            .iter()
+            .flat_map(|queue| engine.messages(queue))
+            .collect();
+        let stored = views
+            .iter()
+            .filter_map(|m| Some((MessageId::new(&m.message_id)?, m.body.as_str())));
+        self.labels.rebuild(stored);
     }
 
     /// Records a world event that is not an engine event.
@@ -734,7 +808,9 @@ impl World {
                 ),
             });
         }
-        std::mem::take(&mut self.events)
+        let events = std::mem::take(&mut self.events);
+        self.relabel();
+        events
     }
 
     /// The engine, read-only (queues, messages, attributes).
@@ -754,8 +830,8 @@ impl World {
 
     /// The worker holding this message, if any.
     pub fn holder_of(&self, message_id: &str) -> Option<&str> {
-        let lane = self.holders.get(&MessageId::new(message_id)?)?;
-        let lane = self.lanes.iter().find(|l| l.id == *lane)?;
+        let holder = self.holders.get(&MessageId::new(message_id)?)?;
+        let lane = &self.lanes[self.lane_pos(holder.lane)?];
         Some(&lane.name)
     }
 
@@ -836,15 +912,17 @@ fn event_message(kind: &EventKind) -> Option<String> {
     }
 }
 
-/// The long poll whose answer includes the Received event that starts `events`, if any: the
-/// engine emits the Received events of a poll's answer together, right before its
-/// LongPollAnswered (those of a direct receive are not followed by one within `count`).
-fn answered_poll(events: &[Event]) -> Option<PollId> {
-    let run = events
+/// The run of Received events that starts `events`: its length, and the long poll (with its
+/// count) whose LongPollAnswered follows it. The engine emits the Received events of a poll's
+/// answer together, right before its LongPollAnswered: the run's last `count` events are that
+/// poll's, any before them a direct receive's.
+fn received_run(events: &[Event]) -> (usize, Option<(PollId, usize)>) {
+    let len = events
         .iter()
-        .position(|e| !matches!(e.kind, EventKind::Received { .. }))?;
-    match events[run].kind {
-        EventKind::LongPollAnswered { poll, count, .. } if run <= count => Some(poll),
-        _ => None,
+        .position(|e| !matches!(e.kind, EventKind::Received { .. }))
+        .unwrap_or(events.len());
+    match events.get(len).map(|e| &e.kind) {
+        Some(&EventKind::LongPollAnswered { poll, count, .. }) => (len, Some((poll, count))),
+        _ => (len, None),
     }
 }

@@ -83,7 +83,7 @@ fn a_lost_delete_response_makes_the_handler_repeat_its_effect() {
 #[test]
 fn a_heartbeat_keeps_the_job_with_one_worker() {
     let world = run("heartbeat");
-    assert_eq!(world.metrics().api_calls["ChangeMessageVisibility"], 2);
+    assert_eq!(world.metrics().api_calls()["ChangeMessageVisibility"], 2);
     assert_eq!(world.summary().redeliveries, 0);
 }
 

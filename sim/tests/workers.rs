@@ -182,7 +182,7 @@ fn lambda_with_report_batch_item_failures_deletes_all_but_the_failed_message() {
     add(&mut world, "Lambda", lambda(true));
     world.advance_to(10_000);
     assert_eq!(world.summary().deleted, 3);
-    assert_eq!(world.metrics().api_calls["DeleteMessageBatch"], 1);
+    assert_eq!(world.metrics().api_calls()["DeleteMessageBatch"], 1);
     let left = world.engine().messages("q");
     assert_eq!(left.len(), 1);
     assert_eq!(left[0].message_id, ids[1]);
@@ -230,7 +230,7 @@ fn the_heartbeat_stops_at_its_cap_and_the_message_comes_back() {
     };
     add(&mut world, "A", policy);
     world.advance_to(45_000);
-    assert_eq!(world.metrics().api_calls["ChangeMessageVisibility"], 2);
+    assert_eq!(world.metrics().api_calls()["ChangeMessageVisibility"], 2);
     assert!(
         world.workers()[0].holding[0].lease_expired,
         "hidden until 40 s, then visible"
@@ -254,7 +254,7 @@ fn a_hung_worker_stops_heartbeating() {
     world.advance_to(15_000);
     sim(&mut world, SimAction::Hang { worker: "A".into() }).unwrap();
     world.advance_to(60_000);
-    assert_eq!(world.metrics().api_calls["ChangeMessageVisibility"], 1);
+    assert_eq!(world.metrics().api_calls()["ChangeMessageVisibility"], 1);
     assert_eq!(world.workers()[0].status, WorkerStatus::Hung);
     assert_eq!(world.engine().messages("q").len(), 1);
 }
@@ -372,7 +372,7 @@ fn the_heartbeat_stops_once_its_total_time_cap_is_reached() {
     add(&mut world, "A", policy);
     world.advance_to(80_000);
     // Extensions at 10 s and 20 s; at 30 s the job has run past 25 s, so no more.
-    assert_eq!(world.metrics().api_calls["ChangeMessageVisibility"], 2);
+    assert_eq!(world.metrics().api_calls()["ChangeMessageVisibility"], 2);
     assert!(world
         .drain_events()
         .iter()

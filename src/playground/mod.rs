@@ -628,7 +628,7 @@ fn tally(s: &Session) -> Tally {
         api_calls: m.api_calls_total(),
         cost_usd: m.cost_usd(),
         by_action: m
-            .api_calls
+            .api_calls()
             .iter()
             .map(|(a, n)| format!("{a} {n}"))
             .collect::<Vec<_>>()
