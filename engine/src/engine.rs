@@ -74,7 +74,8 @@ pub struct Engine {
     pub(crate) timers: Timers,
     /// Global send order, shared by all queues.
     pub(crate) next_seq: u64,
-    pub(crate) polls: HashMap<PollId, crate::actions::receive::Poll>,
+    /// Waiting long polls by id (ids only grow, and few wait at once: a B-tree beats hashing).
+    pub(crate) polls: BTreeMap<PollId, crate::actions::receive::Poll>,
     pub(crate) next_poll: PollId,
     /// Queues where a message became receivable while long polls wait.
     pub(crate) woken: Vec<u32>,
@@ -105,7 +106,7 @@ impl Engine {
             deleted_at: HashMap::new(),
             timers: Timers::default(),
             next_seq: 0,
-            polls: HashMap::new(),
+            polls: BTreeMap::new(),
             next_poll: 1,
             woken: Vec::new(),
             completed: Vec::new(),

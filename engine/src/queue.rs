@@ -232,6 +232,15 @@ impl Queue {
         self.groups.set_ready(group, key);
     }
 
+    /// Whether a receive could return a message now (before limits and dead-letter checks).
+    pub(crate) fn any_receivable(&self) -> bool {
+        if self.fifo() {
+            !self.groups.ready.is_empty()
+        } else {
+            !self.ready.is_empty()
+        }
+    }
+
     /// FIFO: the visible prefix of a group (§4.5): its messages in order up to the first one
     /// that is not visible.
     pub(crate) fn visible_prefix(&self, group: u32) -> impl Iterator<Item = u32> + '_ {
