@@ -242,7 +242,7 @@ impl Engine {
                 };
                 let view = MessageView {
                     message_id: m.id.to_string(),
-                    body: m.body.clone(),
+                    body: m.body.to_string(),
                     state,
                     receive_count: m.receive_count,
                     group_id: m.group.clone(),

@@ -1,6 +1,6 @@
 //! A stored message and how ReceiveMessage presents it (semantics §4.1–§4.2).
 
-use crate::api::{self, Attributes, Md5, MessageAttributes, MessageId};
+use crate::api::{self, Attributes, Body, Md5, MessageAttributes, MessageId};
 use crate::Millis;
 
 /// SenderId every message reports: a fixed fake IAM user id.
@@ -28,7 +28,7 @@ pub(crate) struct Extras {
 #[derive(Clone, Debug)]
 pub(crate) struct Message {
     pub id: MessageId,
-    pub body: String,
+    pub body: Body,
     /// MD5 of the body, formatted as hex only where a response shows it.
     pub md5_of_body: Md5,
     pub extras: Option<Box<Extras>>,
@@ -59,7 +59,7 @@ impl Message {
     /// handle yet, no extras.
     pub(crate) fn new(
         id: MessageId,
-        body: String,
+        body: Body,
         md5_of_body: Md5,
         group: Option<String>,
         seq: u64,
@@ -237,7 +237,7 @@ mod tests {
             let sel = Selection::new(asked.iter().map(|n| n.to_string()).collect(), vec![]);
             let mut msg = Message::new(
                 "m".into(),
-                String::new(),
+                Body::default(),
                 Md5::default(),
                 None,
                 1,

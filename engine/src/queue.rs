@@ -292,7 +292,7 @@ mod tests {
         let id = format!("m{seq}").as_str().into();
         Message::new(
             id,
-            String::new(),
+            crate::api::Body::default(),
             crate::api::Md5::default(),
             Some(group.into()),
             seq,
