@@ -294,9 +294,10 @@ impl Engine {
 
     /// The uid of the queue a QueueUrl names (`…/000000000000/<name>`), or QueueDoesNotExist.
     pub(crate) fn resolve(&self, url: &str) -> Result<u32, SqsError> {
+        // A byte loop: names are short, and a call to memchr costs more than the scan.
         let issued = url
             .strip_prefix(crate::queue::URL_PREFIX)
-            .filter(|name| !name.contains('/'));
+            .filter(|name| !name.bytes().any(|b| b == b'/'));
         let (account, name) = match issued {
             // The form the engine hands out, checked without splitting.
             Some(name) => ("000000000000", name),
@@ -454,6 +455,10 @@ impl Engine {
         // Drop dead entries at the top so that `next_deadline` is exact.
         while let Some((at, timer)) = self.timers.peek() {
             if let Timer::Reveal { queue, key } = timer {
+                // The usual top, checked first: a live reveal (it cannot also be early).
+                if self.is_live(at, timer) {
+                    break;
+                }
                 // Armed for a message deleted or revealed since: re-aim at the earliest one.
                 let early = self.q_opt(queue).is_some_and(|q| {
                     q.reveal_timer == Some(key) && q.hidden.first().is_none_or(|(k, _)| k != key)
@@ -521,7 +526,7 @@ impl Engine {
         let expired = q.expired(now);
         for slot in &expired {
             let q = self.q_mut(uid);
-            let (queue, message_id) = (q.name.clone(), q.remove(*slot).id);
+            let (queue, message_id) = (q.name.clone(), q.delete(*slot));
             self.emit(EventKind::RetentionExpired { queue, message_id });
         }
         if !expired.is_empty() && self.q(uid).fifo() {

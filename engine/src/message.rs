@@ -116,15 +116,15 @@ type SystemAttribute = (&'static str, fn(&Message) -> Option<String>);
 
 const SYSTEM_ATTRIBUTES: [SystemAttribute; 9] = [
     ("ApproximateFirstReceiveTimestamp", |m| {
-        m.first_receive.map(|t| (crate::EPOCH_MS + t).to_string())
+        m.first_receive.map(|t| decimal(crate::EPOCH_MS + t))
     }),
     ("ApproximateReceiveCount", |m| {
-        Some(m.receive_count.to_string())
+        Some(decimal(m.receive_count.into()))
     }),
     ("AWSTraceHeader", |m| m.extras()?.trace_header.clone()),
     ("SenderId", |_| Some(SENDER_ID.into())),
     ("SentTimestamp", |m| {
-        Some((crate::EPOCH_MS + m.sent_at).to_string())
+        Some(decimal(crate::EPOCH_MS + m.sent_at))
     }),
     ("MessageDeduplicationId", |m| m.dedup_id().map(String::from)),
     ("MessageGroupId", |m| m.group.clone()),
@@ -136,6 +136,14 @@ const SYSTEM_ATTRIBUTES: [SystemAttribute; 9] = [
         m.extras()?.dlq_source_arn.clone()
     }),
 ];
+
+/// `n` in decimal, without the formatting machinery (a worker may ask for the receive count on
+/// every receive).
+fn decimal(n: u64) -> String {
+    let mut text = String::new();
+    crate::decimal::push_decimal(&mut text, n);
+    text
+}
 
 /// Which system attributes a ReceiveMessage asked for (the union of AttributeNames and
 /// MessageSystemAttributeNames, §4.1), and which message attributes.
