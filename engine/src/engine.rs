@@ -455,10 +455,6 @@ impl Engine {
         // Drop dead entries at the top so that `next_deadline` is exact.
         while let Some((at, timer)) = self.timers.peek() {
             if let Timer::Reveal { queue, key } = timer {
-                // The usual top, checked first: a live reveal (it cannot also be early).
-                if self.is_live(at, timer) {
-                    break;
-                }
                 // Armed for a message deleted or revealed since: re-aim at the earliest one.
                 let early = self.q_opt(queue).is_some_and(|q| {
                     q.reveal_timer == Some(key) && q.hidden.first().is_none_or(|(k, _)| k != key)
