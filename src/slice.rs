@@ -85,7 +85,7 @@ impl SliceModel {
         let body = format!("message {}", self.sent);
         let reply = self.engine.call(Request::SendMessage(SendMessageInput {
             queue_url: self.queue_url.clone(),
-            message_body: body.clone(),
+            message_body: body.as_str().into(),
             ..Default::default()
         }));
         match reply {

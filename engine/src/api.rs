@@ -9,6 +9,7 @@ use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 pub use crate::receipt::{AnyReceiptHandle, ReceiptHandle};
 
@@ -127,6 +128,70 @@ impl<'de> Deserialize<'de> for MessageId {
         MessageId::new(&text).ok_or_else(|| {
             serde::de::Error::custom(format!("a MessageId is at most 36 bytes: {text}"))
         })
+    }
+}
+
+/// A message body. The text is shared (`Arc<str>`) by the send request, the stored message and
+/// every answer that returns it, so a receive does not copy the body. It reads as a `&str` and
+/// displays and serialises as that text.
+#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Body(Arc<str>);
+
+impl Body {
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for Body {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for Body {
+    fn from(text: &str) -> Self {
+        Body(Arc::from(text))
+    }
+}
+
+impl From<String> for Body {
+    fn from(text: String) -> Self {
+        Body(Arc::from(text))
+    }
+}
+
+/// Compares with text, as tests and scripts write a body.
+impl PartialEq<&str> for Body {
+    fn eq(&self, other: &&str) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl fmt::Display for Body {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Debug for Body {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl Serialize for Body {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Body {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        Ok(Body::from(&*text))
     }
 }
 
@@ -413,7 +478,7 @@ pub type MessageAttributes = BTreeMap<String, MessageAttributeValue>;
 #[allow(missing_docs)]
 pub struct SendMessageInput {
     pub queue_url: String,
-    pub message_body: String,
+    pub message_body: Body,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delay_seconds: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -462,7 +527,7 @@ pub struct SendMessageBatchInput {
 #[allow(missing_docs)]
 pub struct SendMessageBatchEntry {
     pub id: String,
-    pub message_body: String,
+    pub message_body: Body,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delay_seconds: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -562,7 +627,7 @@ pub struct Message {
     pub receipt_handle: ReceiptHandle,
     #[serde(rename = "MD5OfBody")]
     pub md5_of_body: Md5,
-    pub body: String,
+    pub body: Body,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attributes: Option<Attributes>,
     #[serde(
@@ -770,6 +835,19 @@ mod tests {
         assert_ne!(MessageId::from("m1"), MessageId::from("m2"));
         assert_eq!(MessageId::new(&"x".repeat(37)), None);
         assert!(serde_json::from_str::<MessageId>(&format!("\"{}\"", "x".repeat(37))).is_err());
+    }
+
+    #[test]
+    fn bodies_share_their_text_and_serialise_as_it() {
+        let body = Body::from(String::from("héllo \"x\""));
+        let copy = body.clone();
+        assert_eq!(copy.as_ptr(), body.as_ptr(), "a clone shares the text");
+        assert_eq!(body, "héllo \"x\"");
+        assert_eq!(format!("{body:?}"), r#""héllo \"x\"""#);
+        let json = serde_json::to_string(&body).unwrap();
+        assert_eq!(json, r#""héllo \"x\"""#);
+        assert_eq!(serde_json::from_str::<Body>(&json).unwrap(), body);
+        assert_eq!(&*Body::default(), "");
     }
 
     #[test]

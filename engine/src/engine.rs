@@ -74,7 +74,8 @@ pub struct Engine {
     pub(crate) timers: Timers,
     /// Global send order, shared by all queues.
     pub(crate) next_seq: u64,
-    pub(crate) polls: HashMap<PollId, crate::actions::receive::Poll>,
+    /// Waiting long polls by id (ids only grow, and few wait at once: a B-tree beats hashing).
+    pub(crate) polls: BTreeMap<PollId, crate::actions::receive::Poll>,
     pub(crate) next_poll: PollId,
     /// Queues where a message became receivable while long polls wait.
     pub(crate) woken: Vec<u32>,
@@ -105,7 +106,7 @@ impl Engine {
             deleted_at: HashMap::new(),
             timers: Timers::default(),
             next_seq: 0,
-            polls: HashMap::new(),
+            polls: BTreeMap::new(),
             next_poll: 1,
             woken: Vec::new(),
             completed: Vec::new(),
@@ -241,7 +242,7 @@ impl Engine {
                 };
                 let view = MessageView {
                     message_id: m.id.to_string(),
-                    body: m.body.clone(),
+                    body: m.body.to_string(),
                     state,
                     receive_count: m.receive_count,
                     group_id: m.group.clone(),
@@ -293,9 +294,10 @@ impl Engine {
 
     /// The uid of the queue a QueueUrl names (`…/000000000000/<name>`), or QueueDoesNotExist.
     pub(crate) fn resolve(&self, url: &str) -> Result<u32, SqsError> {
+        // A byte loop: names are short, and a call to memchr costs more than the scan.
         let issued = url
             .strip_prefix(crate::queue::URL_PREFIX)
-            .filter(|name| !name.contains('/'));
+            .filter(|name| !name.bytes().any(|b| b == b'/'));
         let (account, name) = match issued {
             // The form the engine hands out, checked without splitting.
             Some(name) => ("000000000000", name),
@@ -531,7 +533,7 @@ impl Engine {
         let expired = q.expired(now);
         for slot in &expired {
             let q = self.q_mut(uid);
-            let (queue, message_id) = (q.name.clone(), q.remove(*slot).id);
+            let (queue, message_id) = (q.name.clone(), q.delete(*slot));
             self.emit(EventKind::RetentionExpired { queue, message_id });
         }
         if !expired.is_empty() && self.q(uid).fifo() {

@@ -1,6 +1,6 @@
 //! A stored message and how ReceiveMessage presents it (semantics §4.1–§4.2).
 
-use crate::api::{self, Attributes, Md5, MessageAttributes, MessageId};
+use crate::api::{self, Attributes, Body, Md5, MessageAttributes, MessageId};
 use crate::Millis;
 
 /// SenderId every message reports: a fixed fake IAM user id.
@@ -28,7 +28,7 @@ pub(crate) struct Extras {
 #[derive(Clone, Debug)]
 pub(crate) struct Message {
     pub id: MessageId,
-    pub body: String,
+    pub body: Body,
     /// MD5 of the body, formatted as hex only where a response shows it.
     pub md5_of_body: Md5,
     pub extras: Option<Box<Extras>>,
@@ -59,7 +59,7 @@ impl Message {
     /// handle yet, no extras.
     pub(crate) fn new(
         id: MessageId,
-        body: String,
+        body: Body,
         md5_of_body: Md5,
         group: Option<String>,
         seq: u64,
@@ -110,21 +110,62 @@ pub(crate) fn sequence_number(seq: u64) -> String {
     (18_000_000_000_000_000_000u128 + seq as u128 * 7_919).to_string()
 }
 
+/// The system attributes a receive can show, each with how its value is built (`None`: the
+/// message has none).
+type SystemAttribute = (&'static str, fn(&Message) -> Option<String>);
+
+const SYSTEM_ATTRIBUTES: [SystemAttribute; 9] = [
+    ("ApproximateFirstReceiveTimestamp", |m| {
+        m.first_receive.map(|t| decimal(crate::EPOCH_MS + t))
+    }),
+    ("ApproximateReceiveCount", |m| {
+        Some(decimal(m.receive_count.into()))
+    }),
+    ("AWSTraceHeader", |m| m.extras()?.trace_header.clone()),
+    ("SenderId", |_| Some(SENDER_ID.into())),
+    ("SentTimestamp", |m| {
+        Some(decimal(crate::EPOCH_MS + m.sent_at))
+    }),
+    ("MessageDeduplicationId", |m| m.dedup_id().map(String::from)),
+    ("MessageGroupId", |m| m.group.clone()),
+    // FIFO messages, and only they, carry a deduplication id.
+    ("SequenceNumber", |m| {
+        m.dedup_id().map(|_| sequence_number(m.seq))
+    }),
+    ("DeadLetterQueueSourceArn", |m| {
+        m.extras()?.dlq_source_arn.clone()
+    }),
+];
+
+/// `n` in decimal, without the formatting machinery (a worker may ask for the receive count on
+/// every receive).
+fn decimal(n: u64) -> String {
+    let mut text = String::new();
+    crate::decimal::push_decimal(&mut text, n);
+    text
+}
+
 /// Which system attributes a ReceiveMessage asked for (the union of AttributeNames and
 /// MessageSystemAttributeNames, §4.1), and which message attributes.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Selection {
-    system: Vec<String>,
+    /// Bit `i` set: [`SYSTEM_ATTRIBUTES`]`[i]` was asked for (matched once per receive call,
+    /// not once per message and name).
+    system: u16,
     message: Vec<String>,
 }
 
 impl Selection {
     pub(crate) fn new(system: Vec<String>, message: Vec<String>) -> Self {
+        let system = system.iter().fold(0, |mask, asked| {
+            let all = asked == "All";
+            SYSTEM_ATTRIBUTES
+                .iter()
+                .enumerate()
+                .filter(|(_, (name, _))| all || asked == name)
+                .fold(mask, |mask, (i, _)| mask | 1 << i)
+        });
         Selection { system, message }
-    }
-
-    fn wants_system(&self, name: &str) -> bool {
-        self.system.iter().any(|n| n == "All" || n == name)
     }
 
     fn wants_attribute(&self, name: &str) -> bool {
@@ -172,41 +213,15 @@ pub(crate) fn received(
 /// The system attributes a receive asked for; `None` when none applies (this runs on every
 /// receive, and most ask for none).
 fn system_attributes(msg: &Message, sel: &Selection) -> Option<Attributes> {
-    if sel.system.is_empty() {
+    if sel.system == 0 {
         return None;
     }
-    let extras = msg.extras();
-    let mut system = Attributes::new();
-    // Values are built only when asked for: this runs on every receive.
-    let mut put = |name: &str, value: &dyn Fn() -> Option<String>| {
-        if sel.wants_system(name) {
-            if let Some(value) = value() {
-                system.insert(name.into(), value);
-            }
-        }
-    };
-    put("ApproximateFirstReceiveTimestamp", &|| {
-        msg.first_receive.map(|t| (crate::EPOCH_MS + t).to_string())
-    });
-    put("ApproximateReceiveCount", &|| {
-        Some(msg.receive_count.to_string())
-    });
-    put("AWSTraceHeader", &|| extras?.trace_header.clone());
-    put("SenderId", &|| Some(SENDER_ID.into()));
-    put("SentTimestamp", &|| {
-        Some((crate::EPOCH_MS + msg.sent_at).to_string())
-    });
-    put("MessageDeduplicationId", &|| {
-        msg.dedup_id().map(String::from)
-    });
-    put("MessageGroupId", &|| msg.group.clone());
-    // FIFO messages, and only they, carry a deduplication id.
-    put("SequenceNumber", &|| {
-        msg.dedup_id().map(|_| sequence_number(msg.seq))
-    });
-    put("DeadLetterQueueSourceArn", &|| {
-        extras?.dlq_source_arn.clone()
-    });
+    let system: Attributes = SYSTEM_ATTRIBUTES
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| sel.system & 1 << i != 0)
+        .filter_map(|(_, (name, value))| Some(((*name).into(), value(msg)?)))
+        .collect();
     Some(system).filter(|s| !s.is_empty())
 }
 
@@ -222,6 +237,38 @@ mod tests {
         assert!(sel.wants_attribute("exact"));
         assert!(!sel.wants_attribute("other"));
         assert!(Selection::new(vec![], vec![".*".into()]).wants_attribute("x"));
+    }
+
+    #[test]
+    fn system_attribute_names_select_by_name_or_all() {
+        let names = |asked: &[&str]| {
+            let sel = Selection::new(asked.iter().map(|n| n.to_string()).collect(), vec![]);
+            let mut msg = Message::new(
+                "m".into(),
+                Body::default(),
+                Md5::default(),
+                None,
+                1,
+                5,
+                State::Visible { since: 5 },
+            );
+            msg.receive_count = 2;
+            system_attributes(&msg, &sel).map(|a| a.into_iter().collect::<Vec<_>>())
+        };
+        assert_eq!(names(&[]), None);
+        assert_eq!(names(&["Unknown"]), None);
+        // Asked for but absent on this message (a standard one, never received before).
+        assert_eq!(names(&["MessageGroupId", "AWSTraceHeader"]), None);
+        assert_eq!(
+            names(&["ApproximateReceiveCount", "ApproximateReceiveCount"]),
+            Some(vec![("ApproximateReceiveCount".into(), "2".into())])
+        );
+        let all = names(&["All"]).unwrap();
+        let keys: Vec<&str> = all.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(
+            keys,
+            ["ApproximateReceiveCount", "SenderId", "SentTimestamp"]
+        );
     }
 
     #[test]

@@ -119,6 +119,11 @@ impl Ordered {
         true
     }
 
+    /// Whether the set has no member.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.head == NIL && self.tree.is_empty()
+    }
+
     /// The member with the smallest key.
     pub(crate) fn first(&self) -> Option<(OrderKey, u32)> {
         let run = (self.head != NIL).then(|| (self.links[self.head as usize].key, self.head));
@@ -168,6 +173,7 @@ mod tests {
         set.insert(3, 15);
         set.insert(4, 5);
         assert_eq!(keys(&set), [(5, 4), (10, 0), (15, 3), (20, 1), (30, 2)]);
+        assert!(!set.is_empty());
         assert_eq!(set.first(), Some((5, 4)));
         // Removal from the middle, both ends of the run and the tree.
         assert!(set.remove(1));
@@ -179,12 +185,14 @@ mod tests {
         assert_eq!(set.first(), Some((15, 3)));
         assert!(set.remove(2));
         assert_eq!(set.first(), Some((15, 3)));
+        assert!(!set.is_empty(), "the run is empty, the tree is not");
         // The run is empty again: the next key starts it, whatever the tree holds.
         set.insert(2, 40);
         set.insert(0, 1);
         assert_eq!(keys(&set), [(1, 0), (15, 3), (40, 2)]);
         assert!(set.remove(3) && set.remove(2) && set.remove(0));
         assert_eq!(set.first(), None);
+        assert!(set.is_empty());
         assert_eq!(keys(&set), []);
     }
 }

@@ -163,20 +163,36 @@ impl Queue {
         slot
     }
 
-    /// Removes the message in `slot`, invalidating its receipt handles' slot generation.
+    /// Removes the message in `slot` and returns it.
     pub(crate) fn remove(&mut self, slot: u32) -> Message {
+        self.unlink(slot);
+        self.slots[slot as usize].msg.take().expect("live slot")
+    }
+
+    /// Removes the message in `slot` and returns its id; the message is dropped where it lies
+    /// (a delete does not copy it out).
+    pub(crate) fn delete(&mut self, slot: u32) -> MessageId {
+        self.unlink(slot);
+        let msg = &mut self.slots[slot as usize].msg;
+        let id = msg.as_ref().expect("live slot").id;
+        *msg = None;
+        id
+    }
+
+    /// Takes the message in `slot` out of every index and frees the slot, invalidating its
+    /// receipt handles' slot generation; the message itself is left for the caller.
+    fn unlink(&mut self, slot: u32) {
         self.unindex(slot);
+        let (group, seq) = (self.msg(slot).group_slot, self.msg(slot).seq);
         let s = &mut self.slots[slot as usize];
-        let msg = s.msg.take().expect("live slot");
         s.gen = s.gen.wrapping_add(1);
         self.free.push(slot);
         self.retention.remove(slot);
         self.hidden.remove(slot);
         if self.fifo() {
-            self.groups.remove(msg.group_slot, msg.seq);
-            self.refresh_group(msg.group_slot);
+            self.groups.remove(group, seq);
+            self.refresh_group(group);
         }
-        msg
     }
 
     /// Changes a message's state (or flags) and keeps indexes and counts in step.
@@ -232,6 +248,15 @@ impl Queue {
         self.groups.set_ready(group, key);
     }
 
+    /// Whether a receive could return a message now (before limits and dead-letter checks).
+    pub(crate) fn any_receivable(&self) -> bool {
+        if self.fifo() {
+            !self.groups.ready.is_empty()
+        } else {
+            !self.ready.is_empty()
+        }
+    }
+
     /// FIFO: the visible prefix of a group (§4.5): its messages in order up to the first one
     /// that is not visible.
     pub(crate) fn visible_prefix(&self, group: u32) -> impl Iterator<Item = u32> + '_ {
@@ -262,7 +287,7 @@ impl Queue {
     /// Removes every message (PurgeQueue); returns their MessageIds in enqueue order.
     pub(crate) fn purge(&mut self) -> Vec<MessageId> {
         let order: Vec<u32> = self.retention.iter().map(|(_, slot)| slot).collect();
-        let ids = order.into_iter().map(|slot| self.remove(slot).id).collect();
+        let ids = order.into_iter().map(|slot| self.delete(slot)).collect();
         self.groups.clear();
         self.dedup.clear();
         self.attempts.clear();
@@ -283,7 +308,7 @@ mod tests {
         let id = format!("m{seq}").as_str().into();
         Message::new(
             id,
-            String::new(),
+            crate::api::Body::default(),
             crate::api::Md5::default(),
             Some(group.into()),
             seq,
@@ -308,7 +333,7 @@ mod tests {
         assert!(q.groups.ready.is_empty());
         assert_eq!((q.counts.visible, q.counts.in_flight), (1, 1));
         assert_eq!(q.visible_prefix(group).count(), 0);
-        q.remove(a);
+        assert_eq!(q.delete(a), MessageId::from("m1"));
         assert_eq!(q.groups.ready.first(), Some(&(2, 2, group)));
         assert_eq!(q.visible_prefix(group).collect::<Vec<_>>(), [b]);
     }

@@ -186,7 +186,7 @@ fn dead_letter_pair(s: &mut Sqs, i: usize, messages: usize) -> (String, String, 
         let entries = (first..messages.min(first + 10))
             .map(|n| SendMessageBatchEntry {
                 id: format!("e{n}"),
-                message_body: format!("m{n}"),
+                message_body: format!("m{n}").into(),
                 ..Default::default()
             })
             .collect();

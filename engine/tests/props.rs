@@ -257,7 +257,7 @@ impl Harness {
                 }
                 Request::SendMessage(SendMessageInput {
                     queue_url: self.url(*fifo),
-                    message_body: format!("body-{}", self.bodies),
+                    message_body: format!("body-{}", self.bodies).into(),
                     delay_seconds: (!fifo && *delay > 0).then_some(*delay),
                     message_group_id: fifo.then(|| format!("g{group}")),
                     ..Default::default()
@@ -307,7 +307,7 @@ impl Harness {
                     }),
                     2 => Request::SendMessage(SendMessageInput {
                         queue_url,
-                        message_body: String::new(),
+                        message_body: "".into(),
                         message_group_id: Some("g0".into()),
                         ..Default::default()
                     }),

@@ -193,7 +193,7 @@ fn send_message_rules() {
     };
     check(
         &mut s,
-        send(&|i| i.message_body.clear()),
+        send(&|i| i.message_body = "".into()),
         MissingRequiredParameterException,
         "The request must contain the parameter MessageBody.",
     );
@@ -211,7 +211,7 @@ fn send_message_rules() {
     );
     check(
         &mut s,
-        send(&|i| i.message_body = "x".repeat(1025)),
+        send(&|i| i.message_body = "x".repeat(1025).into()),
         InvalidParameterValueException,
         "One or more parameters are invalid. Reason: Message must be shorter than 1024 bytes.",
     );
@@ -219,7 +219,7 @@ fn send_message_rules() {
     check(
         &mut s,
         send(&|i| {
-            i.message_body = "x".repeat(1000);
+            i.message_body = "x".repeat(1000).into();
             i.message_attributes =
                 Some([("Name".to_string(), string_attribute(&"v".repeat(20)))].into());
         }),
@@ -285,7 +285,7 @@ fn send_batch_rules() {
                 .into_iter()
                 .map(|(id, body)| SendMessageBatchEntry {
                     id: id.into(),
-                    message_body: body,
+                    message_body: body.into(),
                     ..Default::default()
                 })
                 .collect(),
@@ -474,7 +474,7 @@ fn short_poll_over_the_in_flight_limit_is_over_limit() {
         let entries = (0..10)
             .map(|i| SendMessageBatchEntry {
                 id: i.to_string(),
-                message_body: format!("{chunk}-{i}"),
+                message_body: format!("{chunk}-{i}").into(),
                 ..Default::default()
             })
             .collect();

@@ -6,7 +6,7 @@ use crate::worker::{
     EffectStep, Heartbeat, HeldMessage, ProcessingTime, WorkerMode, WorkerPolicy, WorkerStatus,
     WorkerView, LAMBDA_POLLERS,
 };
-use sqs_engine::api::{Message, MessageId};
+use sqs_engine::api::{Body, Message, MessageId};
 use sqs_engine::{Millis, ReceiptHandle};
 use std::sync::Arc;
 
@@ -56,7 +56,7 @@ pub(crate) enum JobKind {
 pub(crate) struct Task {
     pub(crate) message_id: MessageId,
     pub(crate) receipt_handle: ReceiptHandle,
-    pub(crate) body: String,
+    pub(crate) body: Body,
     pub(crate) receive_count: u32,
     pub(crate) received_at: Millis,
     /// When its processing started (None: waiting behind earlier messages of the batch).

@@ -143,7 +143,7 @@ impl World {
             Some(queue_url) => {
                 let request = Request::SendMessage(SendMessageInput {
                     queue_url,
-                    message_body: producer.body.render(n),
+                    message_body: producer.body.render(n).into(),
                     delay_seconds: spec.delay_seconds.map(i64::from),
                     message_group_id: producer.group_id.as_ref().map(|t| t.render(n)),
                     message_deduplication_id: producer

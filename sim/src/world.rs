@@ -873,7 +873,7 @@ fn sent_bodies(request: &Request) -> HashMap<String, String> {
         Request::SendMessageBatch(input) => input
             .entries
             .iter()
-            .map(|e| (e.id.clone(), e.message_body.clone()))
+            .map(|e| (e.id.clone(), e.message_body.to_string()))
             .collect(),
         _ => HashMap::new(),
     }

@@ -357,7 +357,7 @@ impl Session {
         let optional = |s: &str| Some(s.trim().to_string()).filter(|s| !s.is_empty());
         let request = Request::SendMessage(SendMessageInput {
             queue_url: self.queue_url(queue),
-            message_body: form.body.clone(),
+            message_body: form.body.as_str().into(),
             delay_seconds,
             message_group_id: optional(&form.group_id),
             message_deduplication_id: optional(&form.deduplication_id),

@@ -133,7 +133,7 @@ impl Engine {
             return Err(expired_handle(text));
         }
         let fifo = q.fifo();
-        let message_id = self.q_mut(uid).remove(r.slot).id;
+        let message_id = self.q_mut(uid).delete(r.slot);
         self.emit_with(|e| EventKind::Deleted {
             queue: e.q(uid).name.clone(),
             message_id,

@@ -148,11 +148,18 @@ impl Engine {
                 return retry;
             }
         }
+        if !self.q(uid).any_receivable() {
+            // Nothing to pick, nor to dead-letter: the common answer of a woken or empty poll.
+            return Vec::new();
+        }
         let limit = params
             .max
             .min(IN_FLIGHT_LIMIT.saturating_sub(self.q(uid).counts.in_flight));
         let (take, dead) = self.pick(uid, limit, params.short_poll);
-        if let Some(dlq) = self.dead_letter_queue(uid) {
+        if !dead.is_empty() {
+            let dlq = self
+                .dead_letter_queue(uid)
+                .expect("dead only with a target");
             for slot in dead {
                 self.move_to_dead_letter_queue(uid, slot, dlq);
             }
@@ -177,11 +184,18 @@ impl Engine {
     /// way that exceeded maxReceiveCount (moved instead of returned, scan continues, §9).
     fn pick(&mut self, uid: u32, limit: usize, short_poll: bool) -> (Vec<u32>, Vec<u32>) {
         let q = self.q(uid);
-        let max_receives = self
-            .dead_letter_queue(uid)
-            .and(q.config.redrive.as_ref())
+        let max_receives = q
+            .config
+            .redrive
+            .as_ref()
             .map_or(u32::MAX, |r| r.max_receive_count);
-        let is_dead = |slot: u32| q.msg(slot).receive_count >= max_receives;
+        // The target is looked up (by ARN) only for a message that reached maxReceiveCount: a
+        // policy whose target does not exist moves nothing.
+        let mut target_exists = None;
+        let mut is_dead = |slot: u32| {
+            q.msg(slot).receive_count >= max_receives
+                && *target_exists.get_or_insert_with(|| self.dead_letter_queue(uid).is_some())
+        };
         let shuffle = !q.fifo() && self.knobs.best_effort_ordering;
         let want = if shuffle { limit * 2 } else { limit };
         let (mut take, mut dead) = (Vec::with_capacity(want), Vec::new());
@@ -312,6 +326,9 @@ impl Engine {
             while let Some(&poll) = self.q_opt(uid).and_then(|q| q.polls.front()) {
                 // Taken out while it receives (receiving never reads `self.polls`), put back if
                 // nothing came: no copy of its parameters per answer.
+                if !self.q(uid).any_receivable() {
+                    break;
+                }
                 let waiting = self
                     .polls
                     .remove(&poll)

@@ -11,7 +11,7 @@ use crate::validate;
 /// One message to send, taken from a SendMessage input or a batch entry (owned, so the body
 /// and attributes move into the stored message without a copy).
 struct Outgoing {
-    body: String,
+    body: Body,
     delay: Option<i64>,
     attributes: Option<MessageAttributes>,
     system: Option<MessageAttributes>,

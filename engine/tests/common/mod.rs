@@ -127,7 +127,10 @@ impl Sqs {
     }
 
     pub fn bodies(&mut self, url: &str, max: i64) -> Vec<String> {
-        self.receive(url, max).into_iter().map(|m| m.body).collect()
+        self.receive(url, max)
+            .into_iter()
+            .map(|m| m.body.to_string())
+            .collect()
     }
 
     pub fn delete(
