@@ -24,17 +24,9 @@ pub struct Tally {
     pub by_action: String,
 }
 
-/// Properties of [`Counters`].
-#[derive(Properties, PartialEq)]
-pub struct CountersProps {
-    /// The numbers.
-    pub tally: Tally,
-}
-
-/// See the module documentation.
-#[component]
-pub fn Counters(props: &CountersProps) -> Html {
-    let t = &props.tally;
+/// See the module documentation. A function, not a component: the counts change with nearly
+/// every event, so comparing them first would save little.
+pub fn counters(t: &Tally) -> Html {
     let tile = |label: Html, value: String, kind: &'static str| {
         html! {
             <div class="tile" data-kind={kind}>

@@ -2,7 +2,7 @@
 //! RedrivePolicy's maxReceiveCount allows.
 
 use super::counts::count_tiles;
-use super::message::MessageCard;
+use super::message::card_list;
 use crate::playground::format::plural;
 use crate::playground::stage::Place;
 use crate::playground::Action;
@@ -32,18 +32,14 @@ pub fn DeadLetterPanel(props: &DlqProps) -> Html {
             count_tiles(&props.place.counts, "Dead-lettered messages".into())
         }
         Some(_) if props.place.cards.is_empty() => html! { <p class="empty">{ "Empty." }</p> },
-        Some(_) => html! {
-            <ul class="cards" aria-label="Dead-lettered messages">
-                { for props.place.cards.iter().map(|c| html! {
-                    <MessageCard
-                        key={c.id.clone()}
-                        card={c.clone()}
-                        selected={props.selected.as_deref() == Some(c.id.as_str())}
-                        dispatch={props.dispatch.clone()}
-                    />
-                }) }
-            </ul>
-        },
+        Some(_) => card_list(
+            "Dead-lettered messages".into(),
+            &props.place.cards,
+            &[],
+            props.selected.as_deref(),
+            false,
+            &props.dispatch,
+        ),
     };
     html! {
         <section class="panel dlq" aria-label="Dead-letter queue">

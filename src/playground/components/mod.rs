@@ -17,3 +17,21 @@ pub mod send_form;
 pub mod settings;
 pub mod worker_lane;
 pub mod worker_policy;
+
+use crate::playground::Action;
+use yew::{html, Callback, Html, MouseEvent};
+
+/// A click that sends `action`. One closure type for every such button: each closure written
+/// out at a call site is its own code in the bundle.
+pub fn on_click(dispatch: &Callback<Action>, action: Action) -> Callback<MouseEvent> {
+    let dispatch = dispatch.clone();
+    Callback::from(move |_: MouseEvent| dispatch.emit(action.clone()))
+}
+
+/// A control's error, announced when it appears; nothing when there is none.
+pub fn error(text: Option<&str>) -> Html {
+    text.map_or_else(
+        Html::default,
+        |e| html! { <p class="error" role="alert">{ e }</p> },
+    )
+}

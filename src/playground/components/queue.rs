@@ -2,7 +2,8 @@
 //! picked message to a worker by keyboard, and why a FIFO message cannot be taken.
 
 use super::counts::crowd_view;
-use super::message::MessageCard;
+use super::message::card_list;
+use super::on_click;
 use crate::playground::format::group;
 use crate::playground::stage::{Card, Crowd, Look, Place, QueueInfo};
 use crate::playground::Action;
@@ -82,22 +83,14 @@ pub fn QueuePanel(props: &QueueProps) -> Html {
             </p>
         }
     } else {
-        html! {
-            <ul class="cards" aria-label="Waiting messages">
-                { for props.place.cards.iter().map(|c| html! {
-                    <MessageCard
-                        key={c.id.clone()}
-                        card={c.clone()}
-                        selected={props.selected.as_deref() == Some(c.id.as_str())}
-                        grabbable={props.editable}
-                        dispatch={props.dispatch.clone()}
-                    />
-                }) }
-                { for props.leaving.iter().map(|c| html! {
-                    <MessageCard key={format!("leaving-{}", c.id)} card={c.clone()} dispatch={props.dispatch.clone()} />
-                }) }
-            </ul>
-        }
+        card_list(
+            "Waiting messages".into(),
+            &props.place.cards,
+            &props.leaving,
+            props.selected.as_deref(),
+            props.editable,
+            &props.dispatch,
+        )
     };
 
     html! {
@@ -136,10 +129,7 @@ fn pick_bar(props: &QueueProps, bar: NodeRef) -> Html {
     let Some((card, workers)) = &props.pick else {
         return html! {};
     };
-    let cancel = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Pick(None)))
-    };
+    let cancel = on_click(&props.dispatch, Action::Pick(None));
     let onkeydown = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |e: KeyboardEvent| {
@@ -155,11 +145,10 @@ fn pick_bar(props: &QueueProps, bar: NodeRef) -> Html {
     } else {
         html! {
             { for workers.iter().map(|w| {
-                let (dispatch, worker, id) = (props.dispatch.clone(), w.clone(), card.id.clone());
-                let onclick = Callback::from(move |_: MouseEvent| dispatch.emit(Action::Deliver {
-                    worker: worker.clone(),
-                    message_id: id.clone(),
-                }));
+                let onclick = on_click(&props.dispatch, Action::Deliver {
+                    worker: w.clone(),
+                    message_id: card.id.clone(),
+                });
                 html! { <button class="primary" {onclick}>{ format!("Give to {w}") }</button> }
             }) }
         }

@@ -2,6 +2,7 @@
 //! (per-message DelaySeconds) and, on a FIFO queue, MessageGroupId and MessageDeduplicationId.
 //! SQS's refusal shows under the form.
 
+use super::error;
 use crate::playground::session::SendForm;
 use crate::playground::Action;
 use web_sys::HtmlInputElement;
@@ -100,7 +101,7 @@ pub fn SendPanel(props: &SendProps) -> Html {
                 </div>
             }
             <button type="submit" class="primary">{ "Send message" }</button>
-            { for props.error.as_ref().map(|e| html! { <p class="error" role="alert">{ e }</p> }) }
+            { error(props.error.as_deref()) }
         </form>
     }
 }

@@ -2,6 +2,7 @@
 //! Saving sends SetPolicy; the World judges the values (and SQS judges them again when the
 //! worker calls it).
 
+use super::error;
 use crate::playground::Action;
 use sqs_sim::command::SimAction;
 use sqs_sim::worker::{Heartbeat, ProcessingTime, WorkerMode};
@@ -217,7 +218,7 @@ pub fn PolicyEditor(props: &PolicyProps) -> Html {
                 <abbr title="Before each side effect the worker checks a durable ledger for its idempotency key, so a redelivery does not repeat it.">{ "Idempotent side effects" }</abbr>
             </label>
             <button type="submit">{ "Save policy" }</button>
-            { for problem.as_ref().map(|p| html! { <p class="error" role="alert">{ p }</p> }) }
+            { error(problem.as_deref()) }
         </form>
     }
 }
