@@ -455,7 +455,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                         selected={u.selected.clone()} {pick} {note} editable={!embed} dispatch={dispatch.clone()} />
                     <section class={classes!("panel", "workers", stage.crowd.is_some().then_some("crowded"))} aria-label="Workers">
                         <header class="panel-head">
-                            <h2>{ "Workers" }</h2>
+                            { components::markup(r#"<h2>Workers</h2>"#) }
                             if !embed { <button onclick={add_worker}>{ "Add worker" }</button> }
                         </header>
                         { components::error(s.error(&Slot::AddWorker)) }

@@ -2,7 +2,7 @@
 //! Pause, Step, Speed (1× to 1000×) and the timeline to scrub back (rewind by replay).
 
 use super::icons::{icon, Icon};
-use super::{error, on_click};
+use super::{error, markup, on_click};
 use crate::playground::format::{elapsed, wall_clock};
 use crate::playground::session::SPEED_RANGE;
 use crate::playground::Action;
@@ -82,10 +82,10 @@ pub fn controls(props: &ControlsProps) -> Html {
                 </button>
             </div>
             <div class="speed">
-                <label for="speed">{ "Speed" }</label>
+                { markup(r#"<label for="speed">Speed</label>"#) }
                 <input id="speed" type="number" min={SPEED_RANGE.0.to_string()} max={SPEED_RANGE.1.to_string()}
                     value={speed_text} onchange={on_speed} />
-                <span aria-hidden="true">{ "×" }</span>
+                { markup(r#"<span aria-hidden="true">×</span>"#) }
                 { for PRESETS.iter().map(|&p| {
                     let onclick = send(Action::Speed(p));
                     html! {
@@ -95,7 +95,7 @@ pub fn controls(props: &ControlsProps) -> Html {
                 }) }
             </div>
             <div class="timeline">
-                <label for="timeline">{ "Timeline" }</label>
+                { markup(r#"<label for="timeline">Timeline</label>"#) }
                 <input id="timeline" type="range" min="0" max={props.horizon.max(1).to_string()} step="100"
                     value={props.now.to_string()} onchange={on_seek} oninput={pause}
                     aria-valuetext={wall_clock(props.now)} />

@@ -2,6 +2,7 @@
 //! RedrivePolicy's maxReceiveCount allows.
 
 use super::counts::count_tiles;
+use super::markup;
 use super::message::card_list;
 use crate::playground::format::plural;
 use crate::playground::stage::Place;
@@ -26,12 +27,12 @@ pub struct DlqProps {
 pub fn DeadLetterPanel(props: &DlqProps) -> Html {
     let body = match &props.name {
         None => html! {
-            <p class="empty">{ "This queue has no RedrivePolicy, so no dead-letter queue: a failing message comes back forever." }</p>
+            { markup(r#"<p class="empty">This queue has no RedrivePolicy, so no dead-letter queue: a failing message comes back forever.</p>"#) }
         },
         Some(_) if props.place.aggregated() => {
             count_tiles(&props.place.counts, "Dead-lettered messages".into())
         }
-        Some(_) if props.place.cards.is_empty() => html! { <p class="empty">{ "Empty." }</p> },
+        Some(_) if props.place.cards.is_empty() => markup(r#"<p class="empty">Empty.</p>"#),
         Some(_) => card_list(
             "Dead-lettered messages".into(),
             &props.place.cards,
@@ -45,7 +46,7 @@ pub fn DeadLetterPanel(props: &DlqProps) -> Html {
         <section class="panel dlq" aria-label="Dead-letter queue">
             <header class="panel-head">
                 <h2>
-                    <abbr title="A queue that receives messages which were received more than maxReceiveCount times without being deleted.">{ "Dead-letter queue" }</abbr>
+                    { markup(r#"<abbr title="A queue that receives messages which were received more than maxReceiveCount times without being deleted.">Dead-letter queue</abbr>"#) }
                     { for props.name.as_ref().map(|n| html! { <>{ " " }<code>{ n }</code></> }) }
                 </h2>
                 <p class="panel-sub">{ plural(props.place.total, "message") }</p>

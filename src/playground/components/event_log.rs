@@ -1,7 +1,7 @@
 //! The event log: what happened, newest first, in plain words naming the SQS call behind each
 //! step. A line about a message selects it (its history opens).
 
-use super::on_click;
+use super::{markup, on_click};
 use crate::playground::format::wall_clock;
 use crate::playground::journal::{Entry, Versioned};
 use crate::playground::Action;
@@ -25,9 +25,9 @@ pub struct EventLogProps {
 pub fn EventLog(props: &EventLogProps) -> Html {
     html! {
         <section class="panel event-log" aria-label="Event log">
-            <h2>{ "Event log" }</h2>
+            { markup(r#"<h2>Event log</h2>"#) }
             if props.log.data.is_empty() {
-                <p class="empty">{ "Nothing has happened yet." }</p>
+                { markup(r#"<p class="empty">Nothing has happened yet.</p>"#) }
             }
             <ol class="log" reversed=true>
                 { for props.log.data.iter().rev().take(SHOWN).map(|e| line(e, &props.dispatch)) }

@@ -3,6 +3,7 @@
 //! count appear on hover and on focus.
 
 use super::icons::{icon, Icon};
+use super::markup;
 use crate::playground::drag::Press;
 use crate::playground::format::{abbreviate, secs_left};
 use crate::playground::stage::{Card, Look};
@@ -144,7 +145,7 @@ pub fn badge(look: Look) -> Html {
         Look::Delayed => icon(Icon::Clock),
         Look::InFlight => icon(Icon::Ring),
         Look::Stale => icon(Icon::Warning),
-        Look::DeadLetter => html! { <span class="dlq-badge">{ "DLQ" }</span> },
+        Look::DeadLetter => markup(r#"<span class="dlq-badge">DLQ</span>"#),
         Look::Leaving => icon(Icon::Check),
     }
 }

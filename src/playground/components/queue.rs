@@ -2,6 +2,7 @@
 //! picked message to a worker by keyboard, and why a FIFO message cannot be taken.
 
 use super::counts::crowd_view;
+use super::markup;
 use super::message::card_list;
 use super::on_click;
 use crate::playground::format::group;
@@ -70,18 +71,15 @@ pub fn QueuePanel(props: &QueueProps) -> Html {
                 <span class="queue-kind">{ if q.fifo { "FIFO" } else { "standard" } }</span>
             </h2>
         },
-        None => html! { <h2>{ "Queue" }</h2> },
+        None => markup(r#"<h2>Queue</h2>"#),
     };
     let summary = summary(&props.place);
     let cards = if let Some(crowd) = &props.crowd {
         crowd_view(crowd)
     } else if props.place.cards.is_empty() && props.leaving.is_empty() {
-        html! {
-            <p class="empty">
-                { "No message waiting. Press " }<strong>{ "Send message" }</strong>
-                { " or play the scenario." }
-            </p>
-        }
+        markup(
+            r#"<p class="empty">No message waiting. Press <strong>Send message</strong> or play the scenario.</p>"#,
+        )
     } else {
         card_list(
             "Waiting messages".into(),
@@ -103,11 +101,7 @@ pub fn QueuePanel(props: &QueueProps) -> Html {
             { for props.note.as_ref().map(|n| html! { <p class="note" role="alert">{ n }</p> }) }
             { cards }
             if props.editable {
-            <p class="hint">
-                { "Drag a message onto a worker, or focus it and press Enter, to make that worker call " }
-                <abbr title="The SQS call a consumer makes to get messages; each one it gets is hidden from others for the visibility timeout.">{ "ReceiveMessage" }</abbr>
-                { "." }
-            </p>
+            { markup(r#"<p class="hint">Drag a message onto a worker, or focus it and press Enter, to make that worker call <abbr title="The SQS call a consumer makes to get messages; each one it gets is hidden from others for the visibility timeout.">ReceiveMessage</abbr>.</p>"#) }
             }
         </section>
     }
@@ -141,7 +135,7 @@ fn pick_bar(props: &QueueProps, bar: NodeRef) -> Html {
     let choices = if card.look == Look::Blocked {
         html! { <p class="why">{ blocked_reason(card) }</p> }
     } else if workers.is_empty() {
-        html! { <p class="why">{ "There is no worker lane: add a worker first." }</p> }
+        markup(r#"<p class="why">There is no worker lane: add a worker first.</p>"#)
     } else {
         html! {
             { for workers.iter().map(|w| {

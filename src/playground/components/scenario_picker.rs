@@ -1,7 +1,7 @@
 //! The scenario picker and the story: the scenario's narrative and what to watch, so a teacher
 //! can open one and press Play.
 
-use super::error;
+use super::{error, markup};
 use crate::playground::scenarios::Entry;
 use crate::playground::Action;
 use sqs_sim::Scenario;
@@ -46,7 +46,7 @@ pub fn ScenarioPicker(props: &PickerProps) -> Html {
     let unlisted = !props.entries.iter().any(|e| e.id == current.id);
     html! {
         <div class="picker">
-            <label for="scenario">{ "Scenario" }</label>
+            { markup(r#"<label for="scenario">Scenario</label>"#) }
             <select id="scenario" {onchange}>
                 if unlisted {
                     <option value={current.id.clone()} selected=true>{ &current.title }</option>

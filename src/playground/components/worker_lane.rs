@@ -6,7 +6,7 @@ use super::counts::count_tiles;
 use super::icons::{icon, Icon};
 use super::message::card_list;
 use super::worker_policy::PolicyEditor;
-use super::{error, on_click};
+use super::{error, markup, on_click};
 use crate::playground::session::Slot;
 use crate::playground::stage::{Card, Lane, Look};
 use crate::playground::Action;
@@ -58,7 +58,11 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
     let held = if place.aggregated() {
         count_tiles(&place.counts, format!("Messages {name} holds"))
     } else if place.cards.is_empty() && props.lane.leaving.is_empty() {
-        html! { <p class="empty">{ if dead { "Dead: holds nothing." } else { "Holds no message." } }</p> }
+        markup(if dead {
+            r#"<p class="empty">Dead: holds nothing.</p>"#
+        } else {
+            r#"<p class="empty">Holds no message.</p>"#
+        })
     } else {
         card_list(
             format!("Messages {name} holds"),
