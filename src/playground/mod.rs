@@ -22,14 +22,14 @@ use crate::share::panel::SharePanel;
 use crate::share::session::Session as SharedSession;
 use crate::share::snippets::QueueSpec;
 use components::chart::{Depth, DepthChart};
-use components::controls::Controls;
-use components::counters::{Counters, Tally};
+use components::controls::{controls, ControlsProps};
+use components::counters::{counters, Tally};
 use components::dlq::DeadLetterPanel;
 use components::event_log::EventLog;
 use components::history::History;
 use components::ledger::{self, LedgerPanel};
 use components::queue::{blocked_reason, QueuePanel};
-use components::scenario_picker::{ScenarioPicker, Story};
+use components::scenario_picker::{story, ScenarioPicker};
 use components::send_form::SendPanel;
 use components::settings::Settings;
 use components::worker_lane::WorkerLane;
@@ -174,7 +174,7 @@ impl Cache {
 }
 
 /// Properties of [`Playground`].
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct PlaygroundProps {
     /// Whether virtual time follows wall time (off in tests that step by hand).
     #[prop_or(true)]
@@ -182,6 +182,14 @@ pub struct PlaygroundProps {
     /// What to open; `None` reads the page's address.
     #[prop_or_default]
     pub link: Option<Link>,
+}
+
+/// Only `live` counts: the link is read once, when the playground mounts (a new one would change
+/// nothing), and comparing links would compare whole sessions.
+impl PartialEq for PlaygroundProps {
+    fn eq(&self, other: &Self) -> bool {
+        self.live == other.live
+    }
 }
 
 impl Default for PlaygroundProps {
@@ -406,10 +414,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         html! { <History {title} entries={s.journal.history(id).to_vec()} dispatch={dispatch.clone()} /> }
     });
     let scenario = s.scenario();
-    let add_worker = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::AddWorker))
-    };
+    let add_worker = components::on_click(&dispatch, Action::AddWorker);
     let send_panel = html! {
         <SendPanel next_body={s.next_body()} fifo={stage.queue.as_ref().is_some_and(|q| q.fifo)}
             error={s.error(&Slot::Send).map(str::to_string)} dispatch={dispatch.clone()} />
@@ -431,15 +436,15 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                 <h1 class="brand">{ "SQS Playground" }</h1>
                 <ScenarioPicker entries={catalogue} current={scenarios::Entry { id: scenario.id.clone(), title: scenario.title.clone() }}
                     error={s.error(&Slot::Scenario).map(str::to_string)} dispatch={dispatch.clone()} />
-                <Controls now={stage.now} horizon={s.horizon()} playing={s.playing()} speed={s.speed()}
-                    error={s.error(&Slot::Clock).map(str::to_string)} dispatch={dispatch.clone()} />
+                { controls(&ControlsProps { now: stage.now, horizon: s.horizon(), playing: s.playing(), speed: s.speed(),
+                    error: s.error(&Slot::Clock).map(str::to_string), dispatch: dispatch.clone() }) }
             </header>
             <main class="layout">
                 <div class="col col-left">
                     // A sandbox has no script: its producer (you) comes first. An embed shows the
                     // story and the stage, not the editing panels.
                     if s.end() == 0 && !embed { { send_panel.clone() } }
-                    <Story title={scenario.title.clone()} narrative={scenario.narrative.clone()} watch={scenario.watch.clone()} />
+                    { story(scenario) }
                     if s.end() > 0 && !embed { { send_panel } }
                     if !embed {
                         <Settings queue={stage.queue.clone()} {dlq_arn} errors={setting_errors} dispatch={dispatch.clone()} />
@@ -450,10 +455,10 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                         selected={u.selected.clone()} {pick} {note} editable={!embed} dispatch={dispatch.clone()} />
                     <section class={classes!("panel", "workers", stage.crowd.is_some().then_some("crowded"))} aria-label="Workers">
                         <header class="panel-head">
-                            <h2>{ "Workers" }</h2>
+                            { components::markup(r#"<h2>Workers</h2>"#) }
                             if !embed { <button onclick={add_worker}>{ "Add worker" }</button> }
                         </header>
-                        { for s.error(&Slot::AddWorker).map(|e| html! { <p class="error" role="alert">{ e }</p> }) }
+                        { components::error(s.error(&Slot::AddWorker)) }
                         <div class="lanes">
                             { for stage.lanes.iter().map(|lane| html! {
                                 <WorkerLane
@@ -477,7 +482,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                     <DeadLetterPanel name={stage.dlq.clone()} place={stage.dead.clone()} selected={u.selected.clone()} dispatch={dispatch.clone()} />
                 </div>
                 <div class="col col-side">
-                    <Counters {tally} />
+                    { counters(&tally) }
                     { for history }
                     <EventLog {log} dispatch={dispatch.clone()} />
                     <DepthChart {samples} />

@@ -1,6 +1,7 @@
 //! Queue depth by state over time, as inline SVG: one line per state, each with its own dash
 //! pattern as well as its colour, and a legend.
 
+use super::markup;
 use crate::playground::format::wall_clock;
 use crate::playground::journal::Versioned;
 use sqs_engine::Millis;
@@ -66,8 +67,8 @@ pub fn DepthChart(props: &ChartProps) -> Html {
     let (Some(first), Some(last)) = (samples.first(), samples.last()) else {
         return html! {
             <section class="panel chart" aria-label="Queue depth">
-                <h2>{ "Queue depth" }</h2>
-                <p class="empty">{ "No samples yet." }</p>
+                { markup(r#"<h2>Queue depth</h2>"#) }
+                { markup(r#"<p class="empty">No samples yet.</p>"#) }
             </section>
         };
     };
@@ -96,7 +97,7 @@ pub fn DepthChart(props: &ChartProps) -> Html {
         .join(", ");
     html! {
         <section class="panel chart" aria-label="Queue depth">
-            <h2>{ "Queue depth" }</h2>
+            { markup(r#"<h2>Queue depth</h2>"#) }
             <svg viewBox={format!("0 0 {W} {H}")} role="img" preserveAspectRatio="none"
                 aria-label={format!("Queue depth from {} to {}; now {now}; highest {top}", wall_clock(t0), wall_clock(last.at))}>
                 <line class="axis" x1="0" y1={H.to_string()} x2={W.to_string()} y2={H.to_string()} />

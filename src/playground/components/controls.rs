@@ -2,6 +2,7 @@
 //! Pause, Step, Speed (1× to 1000×) and the timeline to scrub back (rewind by replay).
 
 use super::icons::{icon, Icon};
+use super::{error, markup, on_click};
 use crate::playground::format::{elapsed, wall_clock};
 use crate::playground::session::SPEED_RANGE;
 use crate::playground::Action;
@@ -12,8 +13,7 @@ use yew::prelude::*;
 /// Speeds offered as one-press buttons.
 const PRESETS: [f64; 4] = [1.0, 10.0, 100.0, 1000.0];
 
-/// Properties of [`Controls`].
-#[derive(Properties, PartialEq)]
+/// What [`controls`] draws.
 pub struct ControlsProps {
     /// Virtual now.
     pub now: Millis,
@@ -29,13 +29,10 @@ pub struct ControlsProps {
     pub dispatch: Callback<Action>,
 }
 
-/// See the module documentation.
-#[component]
-pub fn Controls(props: &ControlsProps) -> Html {
-    let send = |action: fn() -> Action| {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(action()))
-    };
+/// See the module documentation. A function, not a component: it changes with the clock, so
+/// the root redraws it with every frame anyway.
+pub fn controls(props: &ControlsProps) -> Html {
+    let send = |action| on_click(&props.dispatch, action);
     let on_speed = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |e: Event| {
@@ -72,26 +69,25 @@ pub fn Controls(props: &ControlsProps) -> Html {
             </div>
             <div class="transport">
                 <button class={classes!("transport-button", props.playing.then_some("active"))}
-                    aria-pressed={props.playing.to_string()} onclick={send(|| Action::Play)}>
+                    aria-pressed={props.playing.to_string()} onclick={send(Action::Play)}>
                     { icon(Icon::Play) }{ "Play" }
                 </button>
                 <button class={classes!("transport-button", (!props.playing).then_some("active"))}
-                    aria-pressed={(!props.playing).to_string()} onclick={send(|| Action::Pause)}>
+                    aria-pressed={(!props.playing).to_string()} onclick={send(Action::Pause)}>
                     { icon(Icon::Pause) }{ "Pause" }
                 </button>
-                <button class="transport-button" onclick={send(|| Action::Step)}
+                <button class="transport-button" onclick={send(Action::Step)}
                     title="Pause and jump to the next moment something happens">
                     { icon(Icon::Step) }{ "Step" }
                 </button>
             </div>
             <div class="speed">
-                <label for="speed">{ "Speed" }</label>
+                { markup(r#"<label for="speed">Speed</label>"#) }
                 <input id="speed" type="number" min={SPEED_RANGE.0.to_string()} max={SPEED_RANGE.1.to_string()}
                     value={speed_text} onchange={on_speed} />
-                <span aria-hidden="true">{ "×" }</span>
+                { markup(r#"<span aria-hidden="true">×</span>"#) }
                 { for PRESETS.iter().map(|&p| {
-                    let dispatch = props.dispatch.clone();
-                    let onclick = Callback::from(move |_: MouseEvent| dispatch.emit(Action::Speed(p)));
+                    let onclick = send(Action::Speed(p));
                     html! {
                         <button class={classes!("preset", (props.speed == p).then_some("active"))}
                             aria-pressed={(props.speed == p).to_string()} {onclick}>{ format!("{p}×") }</button>
@@ -99,12 +95,12 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 }) }
             </div>
             <div class="timeline">
-                <label for="timeline">{ "Timeline" }</label>
+                { markup(r#"<label for="timeline">Timeline</label>"#) }
                 <input id="timeline" type="range" min="0" max={props.horizon.max(1).to_string()} step="100"
                     value={props.now.to_string()} onchange={on_seek} oninput={pause}
                     aria-valuetext={wall_clock(props.now)} />
             </div>
-            { for props.error.as_ref().map(|e| html! { <p class="error" role="alert">{ e }</p> }) }
+            { error(props.error.as_deref()) }
         </div>
     }
 }

@@ -1,5 +1,6 @@
 //! Live counters: what the audience should count while a scenario runs.
 
+use super::markup;
 use crate::playground::format::{dollars, group};
 use yew::prelude::*;
 
@@ -24,17 +25,9 @@ pub struct Tally {
     pub by_action: String,
 }
 
-/// Properties of [`Counters`].
-#[derive(Properties, PartialEq)]
-pub struct CountersProps {
-    /// The numbers.
-    pub tally: Tally,
-}
-
-/// See the module documentation.
-#[component]
-pub fn Counters(props: &CountersProps) -> Html {
-    let t = &props.tally;
+/// See the module documentation. A function, not a component: the counts change with nearly
+/// every event, so comparing them first would save little.
+pub fn counters(t: &Tally) -> Html {
     let tile = |label: Html, value: String, kind: &'static str| {
         html! {
             <div class="tile" data-kind={kind}>
@@ -47,12 +40,12 @@ pub fn Counters(props: &CountersProps) -> Html {
         <section class="panel counters" aria-label="Counters">
             <dl class="tiles">
                 { tile(html! { "Deliveries" }, group(t.deliveries), "deliveries") }
-                { tile(html! { <abbr title="Deliveries of a message that had been received before: its visibility timeout ran out without a DeleteMessage.">{ "Redeliveries" }</abbr> }, group(t.redeliveries), "redeliveries") }
-                { tile(html! { <abbr title="The same side effect (charge, email) performed twice because a message was processed twice.">{ "Duplicates done" }</abbr> }, group(t.duplicates), "duplicates") }
-                { tile(html! { <abbr title="Repeats skipped because the worker found the idempotency key in its ledger.">{ "Duplicates prevented" }</abbr> }, group(t.prevented), "prevented") }
+                { tile(markup(r#"<abbr title="Deliveries of a message that had been received before: its visibility timeout ran out without a DeleteMessage.">Redeliveries</abbr>"#), group(t.redeliveries), "redeliveries") }
+                { tile(markup(r#"<abbr title="The same side effect (charge, email) performed twice because a message was processed twice.">Duplicates done</abbr>"#), group(t.duplicates), "duplicates") }
+                { tile(markup(r#"<abbr title="Repeats skipped because the worker found the idempotency key in its ledger.">Duplicates prevented</abbr>"#), group(t.prevented), "prevented") }
                 { tile(html! { "Dead-lettered" }, group(t.dead_lettered), "dead") }
                 { tile(html! { <span title={t.by_action.clone()}>{ "API calls" }</span> }, group(t.api_calls), "calls") }
-                { tile(html! { <abbr title="At SQS's list price of USD 0.40 per million requests.">{ "Cost" }</abbr> }, dollars(t.cost_usd), "cost") }
+                { tile(markup(r#"<abbr title="At SQS's list price of USD 0.40 per million requests.">Cost</abbr>"#), dollars(t.cost_usd), "cost") }
             </dl>
         </section>
     }

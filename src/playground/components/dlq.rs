@@ -2,7 +2,8 @@
 //! RedrivePolicy's maxReceiveCount allows.
 
 use super::counts::count_tiles;
-use super::message::MessageCard;
+use super::markup;
+use super::message::card_list;
 use crate::playground::format::plural;
 use crate::playground::stage::Place;
 use crate::playground::Action;
@@ -26,30 +27,26 @@ pub struct DlqProps {
 pub fn DeadLetterPanel(props: &DlqProps) -> Html {
     let body = match &props.name {
         None => html! {
-            <p class="empty">{ "This queue has no RedrivePolicy, so no dead-letter queue: a failing message comes back forever." }</p>
+            { markup(r#"<p class="empty">This queue has no RedrivePolicy, so no dead-letter queue: a failing message comes back forever.</p>"#) }
         },
         Some(_) if props.place.aggregated() => {
             count_tiles(&props.place.counts, "Dead-lettered messages".into())
         }
-        Some(_) if props.place.cards.is_empty() => html! { <p class="empty">{ "Empty." }</p> },
-        Some(_) => html! {
-            <ul class="cards" aria-label="Dead-lettered messages">
-                { for props.place.cards.iter().map(|c| html! {
-                    <MessageCard
-                        key={c.id.clone()}
-                        card={c.clone()}
-                        selected={props.selected.as_deref() == Some(c.id.as_str())}
-                        dispatch={props.dispatch.clone()}
-                    />
-                }) }
-            </ul>
-        },
+        Some(_) if props.place.cards.is_empty() => markup(r#"<p class="empty">Empty.</p>"#),
+        Some(_) => card_list(
+            "Dead-lettered messages".into(),
+            &props.place.cards,
+            &[],
+            props.selected.as_deref(),
+            false,
+            &props.dispatch,
+        ),
     };
     html! {
         <section class="panel dlq" aria-label="Dead-letter queue">
             <header class="panel-head">
                 <h2>
-                    <abbr title="A queue that receives messages which were received more than maxReceiveCount times without being deleted.">{ "Dead-letter queue" }</abbr>
+                    { markup(r#"<abbr title="A queue that receives messages which were received more than maxReceiveCount times without being deleted.">Dead-letter queue</abbr>"#) }
                     { for props.name.as_ref().map(|n| html! { <>{ " " }<code>{ n }</code></> }) }
                 </h2>
                 <p class="panel-sub">{ plural(props.place.total, "message") }</p>

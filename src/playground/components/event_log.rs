@@ -1,6 +1,7 @@
 //! The event log: what happened, newest first, in plain words naming the SQS call behind each
 //! step. A line about a message selects it (its history opens).
 
+use super::{markup, on_click};
 use crate::playground::format::wall_clock;
 use crate::playground::journal::{Entry, Versioned};
 use crate::playground::Action;
@@ -24,9 +25,9 @@ pub struct EventLogProps {
 pub fn EventLog(props: &EventLogProps) -> Html {
     html! {
         <section class="panel event-log" aria-label="Event log">
-            <h2>{ "Event log" }</h2>
+            { markup(r#"<h2>Event log</h2>"#) }
             if props.log.data.is_empty() {
-                <p class="empty">{ "Nothing has happened yet." }</p>
+                { markup(r#"<p class="empty">Nothing has happened yet.</p>"#) }
             }
             <ol class="log" reversed=true>
                 { for props.log.data.iter().rev().take(SHOWN).map(|e| line(e, &props.dispatch)) }
@@ -36,10 +37,10 @@ pub fn EventLog(props: &EventLogProps) -> Html {
 }
 
 fn line(entry: &Entry, dispatch: &Callback<Action>) -> Html {
-    let select = entry.message_id.clone().map(|id| {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Select(Some(id.clone()))))
-    });
+    let select = entry
+        .message_id
+        .clone()
+        .map(|id| on_click(dispatch, Action::Select(Some(id))));
     let text = match &select {
         Some(onclick) => html! { <button class="link" {onclick}>{ &entry.text }</button> },
         None => html! { <span>{ &entry.text }</span> },

@@ -1,6 +1,7 @@
 //! One message's whole life as a timeline across actors: a row per actor (SQS, each worker, the
 //! producer, you) with a mark at each event, and the events in words below.
 
+use super::on_click;
 use crate::playground::format::{duration, wall_clock};
 use crate::playground::journal::Entry;
 use crate::playground::Action;
@@ -21,10 +22,7 @@ pub struct HistoryProps {
 /// See the module documentation.
 #[component]
 pub fn History(props: &HistoryProps) -> Html {
-    let close = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Select(None)))
-    };
+    let close = on_click(&props.dispatch, Action::Select(None));
     let first = props.entries.first().map_or(0, |e| e.at);
     let last = props.entries.last().map_or(0, |e| e.at);
     let span = (last - first).max(1);

@@ -1,6 +1,7 @@
 //! The side-effect ledger: what the workers did in the outside world (charged a card, sent an
 //! email), which of it happened twice, and which repeats the idempotency check stopped.
 
+use super::markup;
 use crate::playground::format::wall_clock;
 use crate::playground::journal::Versioned;
 use sqs_sim::Effect;
@@ -22,16 +23,16 @@ pub fn LedgerPanel(props: &LedgerProps) -> Html {
     let effects = &props.effects.data;
     html! {
         <section class="panel ledger" aria-label="Side-effect ledger">
-            <h2>{ "Side effects" }</h2>
+            { markup(r#"<h2>Side effects</h2>"#) }
             if effects.is_empty() {
-                <p class="empty">{ "No side effect yet." }</p>
+                { markup(r#"<p class="empty">No side effect yet.</p>"#) }
             }
             <ol class="log">
                 { for effects.iter().rev().map(|e| {
                     let mark = if e.prevented {
-                        html! { <span class="tag ok">{ "prevented" }</span> }
+                        markup(r#"<span class="tag ok">prevented</span>"#)
                     } else if e.duplicate {
-                        html! { <span class="tag bad">{ "DUPLICATE" }</span> }
+                        markup(r#"<span class="tag bad">DUPLICATE</span>"#)
                     } else {
                         html! {}
                     };

@@ -3,6 +3,7 @@
 //! count appear on hover and on focus.
 
 use super::icons::{icon, Icon};
+use super::markup;
 use crate::playground::drag::Press;
 use crate::playground::format::{abbreviate, secs_left};
 use crate::playground::stage::{Card, Look};
@@ -107,6 +108,34 @@ pub fn MessageCard(props: &MessageProps) -> Html {
     }
 }
 
+/// A place's cards, then those `leaving` it (deleted, fading out). A card is keyed by its id, so
+/// it keeps its element as its look changes, except that a lane may hold a stale copy of a
+/// message beside a fresh lease of it.
+pub fn card_list(
+    label: String,
+    cards: &[Card],
+    leaving: &[Card],
+    selected: Option<&str>,
+    grabbable: bool,
+    dispatch: &Callback<Action>,
+) -> Html {
+    let card = |key: String, card: &Card, selected: bool, grabbable: bool| {
+        html! { <MessageCard {key} card={card.clone()} {selected} {grabbable} dispatch={dispatch.clone()} /> }
+    };
+    html! {
+        <ul class="cards" aria-label={label}>
+            { for cards.iter().map(|c| {
+                let key = match c.look {
+                    Look::Stale => format!("stale-{}", c.id),
+                    _ => c.id.clone(),
+                };
+                card(key, c, selected == Some(c.id.as_str()), grabbable)
+            }) }
+            { for leaving.iter().map(|c| card(format!("leaving-{}", c.id), c, false, false)) }
+        </ul>
+    }
+}
+
 /// The shape that goes with a look, beside its colour and words (an in-flight card draws its
 /// live countdown ring instead).
 pub fn badge(look: Look) -> Html {
@@ -116,7 +145,7 @@ pub fn badge(look: Look) -> Html {
         Look::Delayed => icon(Icon::Clock),
         Look::InFlight => icon(Icon::Ring),
         Look::Stale => icon(Icon::Warning),
-        Look::DeadLetter => html! { <span class="dlq-badge">{ "DLQ" }</span> },
+        Look::DeadLetter => markup(r#"<span class="dlq-badge">DLQ</span>"#),
         Look::Leaving => icon(Icon::Check),
     }
 }

@@ -2,7 +2,9 @@
 //! picked message to a worker by keyboard, and why a FIFO message cannot be taken.
 
 use super::counts::crowd_view;
-use super::message::MessageCard;
+use super::markup;
+use super::message::card_list;
+use super::on_click;
 use crate::playground::format::group;
 use crate::playground::stage::{Card, Crowd, Look, Place, QueueInfo};
 use crate::playground::Action;
@@ -69,35 +71,24 @@ pub fn QueuePanel(props: &QueueProps) -> Html {
                 <span class="queue-kind">{ if q.fifo { "FIFO" } else { "standard" } }</span>
             </h2>
         },
-        None => html! { <h2>{ "Queue" }</h2> },
+        None => markup(r#"<h2>Queue</h2>"#),
     };
     let summary = summary(&props.place);
     let cards = if let Some(crowd) = &props.crowd {
         crowd_view(crowd)
     } else if props.place.cards.is_empty() && props.leaving.is_empty() {
-        html! {
-            <p class="empty">
-                { "No message waiting. Press " }<strong>{ "Send message" }</strong>
-                { " or play the scenario." }
-            </p>
-        }
+        markup(
+            r#"<p class="empty">No message waiting. Press <strong>Send message</strong> or play the scenario.</p>"#,
+        )
     } else {
-        html! {
-            <ul class="cards" aria-label="Waiting messages">
-                { for props.place.cards.iter().map(|c| html! {
-                    <MessageCard
-                        key={c.id.clone()}
-                        card={c.clone()}
-                        selected={props.selected.as_deref() == Some(c.id.as_str())}
-                        grabbable={props.editable}
-                        dispatch={props.dispatch.clone()}
-                    />
-                }) }
-                { for props.leaving.iter().map(|c| html! {
-                    <MessageCard key={format!("leaving-{}", c.id)} card={c.clone()} dispatch={props.dispatch.clone()} />
-                }) }
-            </ul>
-        }
+        card_list(
+            "Waiting messages".into(),
+            &props.place.cards,
+            &props.leaving,
+            props.selected.as_deref(),
+            props.editable,
+            &props.dispatch,
+        )
     };
 
     html! {
@@ -110,11 +101,7 @@ pub fn QueuePanel(props: &QueueProps) -> Html {
             { for props.note.as_ref().map(|n| html! { <p class="note" role="alert">{ n }</p> }) }
             { cards }
             if props.editable {
-            <p class="hint">
-                { "Drag a message onto a worker, or focus it and press Enter, to make that worker call " }
-                <abbr title="The SQS call a consumer makes to get messages; each one it gets is hidden from others for the visibility timeout.">{ "ReceiveMessage" }</abbr>
-                { "." }
-            </p>
+            { markup(r#"<p class="hint">Drag a message onto a worker, or focus it and press Enter, to make that worker call <abbr title="The SQS call a consumer makes to get messages; each one it gets is hidden from others for the visibility timeout.">ReceiveMessage</abbr>.</p>"#) }
             }
         </section>
     }
@@ -136,10 +123,7 @@ fn pick_bar(props: &QueueProps, bar: NodeRef) -> Html {
     let Some((card, workers)) = &props.pick else {
         return html! {};
     };
-    let cancel = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Pick(None)))
-    };
+    let cancel = on_click(&props.dispatch, Action::Pick(None));
     let onkeydown = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |e: KeyboardEvent| {
@@ -151,15 +135,14 @@ fn pick_bar(props: &QueueProps, bar: NodeRef) -> Html {
     let choices = if card.look == Look::Blocked {
         html! { <p class="why">{ blocked_reason(card) }</p> }
     } else if workers.is_empty() {
-        html! { <p class="why">{ "There is no worker lane: add a worker first." }</p> }
+        markup(r#"<p class="why">There is no worker lane: add a worker first.</p>"#)
     } else {
         html! {
             { for workers.iter().map(|w| {
-                let (dispatch, worker, id) = (props.dispatch.clone(), w.clone(), card.id.clone());
-                let onclick = Callback::from(move |_: MouseEvent| dispatch.emit(Action::Deliver {
-                    worker: worker.clone(),
-                    message_id: id.clone(),
-                }));
+                let onclick = on_click(&props.dispatch, Action::Deliver {
+                    worker: w.clone(),
+                    message_id: card.id.clone(),
+                });
                 html! { <button class="primary" {onclick}>{ format!("Give to {w}") }</button> }
             }) }
         }

@@ -1,8 +1,10 @@
 //! The scenario picker and the story: the scenario's narrative and what to watch, so a teacher
 //! can open one and press Play.
 
+use super::{error, markup};
 use crate::playground::scenarios::Entry;
 use crate::playground::Action;
+use sqs_sim::Scenario;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
@@ -44,7 +46,7 @@ pub fn ScenarioPicker(props: &PickerProps) -> Html {
     let unlisted = !props.entries.iter().any(|e| e.id == current.id);
     html! {
         <div class="picker">
-            <label for="scenario">{ "Scenario" }</label>
+            { markup(r#"<label for="scenario">Scenario</label>"#) }
             <select id="scenario" {onchange}>
                 if unlisted {
                     <option value={current.id.clone()} selected=true>{ &current.title }</option>
@@ -53,33 +55,22 @@ pub fn ScenarioPicker(props: &PickerProps) -> Html {
                     <option value={e.id.clone()} selected={e.id == current.id}>{ &e.title }</option>
                 }) }
             </select>
-            { for props.error.as_ref().map(|e| html! { <p class="error" role="alert">{ e }</p> }) }
+            { error(props.error.as_deref()) }
         </div>
     }
 }
 
-/// Properties of [`Story`].
-#[derive(Properties, PartialEq)]
-pub struct StoryProps {
-    /// The title.
-    pub title: String,
-    /// The narrative.
-    pub narrative: String,
-    /// What to watch, in order.
-    pub watch: Vec<String>,
-}
-
-/// The scenario's narrative and what to watch.
-#[component]
-pub fn Story(props: &StoryProps) -> Html {
+/// The scenario's narrative and what to watch. A function, not a component: a few lines of
+/// text, cheaper to compare as they are drawn than to copy into properties.
+pub fn story(scenario: &Scenario) -> Html {
     html! {
         <section class="panel story" aria-label="Story">
-            <h2>{ &props.title }</h2>
-            <p>{ &props.narrative }</p>
-            if !props.watch.is_empty() {
+            <h2>{ &scenario.title }</h2>
+            <p>{ &scenario.narrative }</p>
+            if !scenario.watch.is_empty() {
                 <h3>{ "What to watch" }</h3>
                 <ol class="watch">
-                    { for props.watch.iter().map(|w| html! { <li>{ w }</li> }) }
+                    { for scenario.watch.iter().map(|w| html! { <li>{ w }</li> }) }
                 </ol>
             }
         </section>

@@ -2,6 +2,7 @@
 //! (per-message DelaySeconds) and, on a FIFO queue, MessageGroupId and MessageDeduplicationId.
 //! SQS's refusal shows under the form.
 
+use super::{error, markup};
 use crate::playground::session::SendForm;
 use crate::playground::Action;
 use web_sys::HtmlInputElement;
@@ -74,33 +75,33 @@ pub fn SendPanel(props: &SendProps) -> Html {
     };
     html! {
         <form class="panel send" aria-label="Producer" {onsubmit}>
-            <h2>{ "Producer" }</h2>
+            { markup(r#"<h2>Producer</h2>"#) }
             <div class="field">
-                <label class="field-label" for="send-body">{ "Message body" }</label>
+                { markup(r#"<label class="field-label" for="send-body">Message body</label>"#) }
                 <input id="send-body" type="text" value={body} oninput={field(|f, v| f.body = v)} />
             </div>
             <div class="field">
-                <label class="field-label" for="send-delay">{ "Message timer (seconds)" }</label>
+                { markup(r#"<label class="field-label" for="send-delay">Message timer (seconds)</label>"#) }
                 <input id="send-delay" type="number" value={form.delay.clone()} placeholder="none"
                     aria-describedby="send-delay-help" oninput={field(|f, v| f.delay = v)} />
-                <span class="help" id="send-delay-help">{ "DelaySeconds on this one message: it stays hidden that long before its first receive." }</span>
+                { markup(r#"<span class="help" id="send-delay-help">DelaySeconds on this one message: it stays hidden that long before its first receive.</span>"#) }
             </div>
             if props.fifo {
                 <div class="field">
-                    <label class="field-label" for="send-group">{ "Message group ID" }</label>
+                    { markup(r#"<label class="field-label" for="send-group">Message group ID</label>"#) }
                     <input id="send-group" type="text" value={form.group_id.clone()} aria-describedby="send-group-help"
                         oninput={field(|f, v| f.group_id = v)} />
-                    <span class="help" id="send-group-help">{ "MessageGroupId: a FIFO queue delivers one group's messages in order, one batch at a time." }</span>
+                    { markup(r#"<span class="help" id="send-group-help">MessageGroupId: a FIFO queue delivers one group's messages in order, one batch at a time.</span>"#) }
                 </div>
                 <div class="field">
-                    <label class="field-label" for="send-dedup">{ "Deduplication ID" }</label>
+                    { markup(r#"<label class="field-label" for="send-dedup">Deduplication ID</label>"#) }
                     <input id="send-dedup" type="text" value={form.deduplication_id.clone()} placeholder="content-based"
                         aria-describedby="send-dedup-help" oninput={field(|f, v| f.deduplication_id = v)} />
-                    <span class="help" id="send-dedup-help">{ "MessageDeduplicationId: a second send with the same ID within 5 minutes is accepted but not stored." }</span>
+                    { markup(r#"<span class="help" id="send-dedup-help">MessageDeduplicationId: a second send with the same ID within 5 minutes is accepted but not stored.</span>"#) }
                 </div>
             }
             <button type="submit" class="primary">{ "Send message" }</button>
-            { for props.error.as_ref().map(|e| html! { <p class="error" role="alert">{ e }</p> }) }
+            { error(props.error.as_deref()) }
         </form>
     }
 }

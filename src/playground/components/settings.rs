@@ -2,6 +2,7 @@
 //! submitted (Enter or its Set button); SQS's refusal appears next to the field and the queue
 //! keeps its value. No range is checked here: the engine is SQS.
 
+use super::markup;
 use crate::playground::scenarios::{SANDBOX, SANDBOX_FIFO};
 use crate::playground::stage::QueueInfo;
 use crate::playground::Action;
@@ -50,7 +51,7 @@ const NUMERIC: [(&str, &str, &str); 4] = [
 #[component]
 pub fn Settings(props: &SettingsProps) -> Html {
     let Some(queue) = &props.queue else {
-        return html! { <section class="panel settings" aria-label="Queue settings"><p class="empty">{ "No queue yet." }</p></section> };
+        return html! { <section class="panel settings" aria-label="Queue settings">{ markup(r#"<p class="empty">No queue yet.</p>"#) }</section> };
     };
     let error = |name: &str| {
         props
@@ -109,14 +110,14 @@ pub fn Settings(props: &SettingsProps) -> Html {
 
     html! {
         <section class="panel settings" aria-label="Queue settings">
-            <h2>{ "Queue settings" }</h2>
+            { markup(r#"<h2>Queue settings</h2>"#) }
             <div class="field">
-                <label class="field-label" for="queue-type">{ "Queue type" }</label>
+                { markup(r#"<label class="field-label" for="queue-type">Queue type</label>"#) }
                 <select id="queue-type" onchange={on_type} aria-describedby="queue-type-help">
                     <option value={SANDBOX} selected={!queue.fifo}>{ "Standard" }</option>
                     <option value={SANDBOX_FIFO} selected={queue.fifo}>{ "FIFO" }</option>
                 </select>
-                <span class="help" id="queue-type-help">{ "SQS fixes a queue's type when it is created: changing it opens a fresh sandbox." }</span>
+                { markup(r#"<span class="help" id="queue-type-help">SQS fixes a queue's type when it is created: changing it opens a fresh sandbox.</span>"#) }
             </div>
             { for NUMERIC.iter().map(|(label, name, help)| html! {
                 <SettingField
@@ -143,8 +144,8 @@ pub fn Settings(props: &SettingsProps) -> Html {
                 <div class="field check">
                     <input id="queue-cbd" type="checkbox" checked={queue.attribute("ContentBasedDeduplication") == Some("true")}
                         onchange={on_cbd} aria-describedby="queue-cbd-help" />
-                    <label class="field-label" for="queue-cbd">{ "Content-based deduplication" }</label>
-                    <span class="help" id="queue-cbd-help">{ "ContentBasedDeduplication: the body's SHA-256 is the deduplication ID when a send gives none." }</span>
+                    { markup(r#"<label class="field-label" for="queue-cbd">Content-based deduplication</label>"#) }
+                    { markup(r#"<span class="help" id="queue-cbd-help">ContentBasedDeduplication: the body's SHA-256 is the deduplication ID when a send gives none.</span>"#) }
                     { for error("ContentBasedDeduplication").map(|e| html! { <span class="error" role="alert">{ e }</span> }) }
                 </div>
             }

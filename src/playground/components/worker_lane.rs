@@ -4,8 +4,9 @@
 
 use super::counts::count_tiles;
 use super::icons::{icon, Icon};
-use super::message::MessageCard;
+use super::message::card_list;
 use super::worker_policy::PolicyEditor;
+use super::{error, markup, on_click};
 use crate::playground::session::Slot;
 use crate::playground::stage::{Card, Lane, Look};
 use crate::playground::Action;
@@ -46,50 +47,35 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
     let worker = &props.lane.worker;
     let name = worker.name.clone();
     let sim = |make: fn(String) -> SimAction| {
-        let (dispatch, name) = (props.dispatch.clone(), name.clone());
-        Callback::from(move |_: MouseEvent| {
-            dispatch.emit(Action::Worker {
-                worker: name.clone(),
-                action: make(name.clone()),
-            })
-        })
+        let action = Action::Worker {
+            worker: name.clone(),
+            action: make(name.clone()),
+        };
+        on_click(&props.dispatch, action)
     };
     let dead = worker.status == WorkerStatus::Dead;
     let place = &props.lane.place;
     let held = if place.aggregated() {
         count_tiles(&place.counts, format!("Messages {name} holds"))
     } else if place.cards.is_empty() && props.lane.leaving.is_empty() {
-        html! { <p class="empty">{ if dead { "Dead: holds nothing." } else { "Holds no message." } }</p> }
+        markup(if dead {
+            r#"<p class="empty">Dead: holds nothing.</p>"#
+        } else {
+            r#"<p class="empty">Holds no message.</p>"#
+        })
     } else {
-        html! {
-            <ul class="cards" aria-label={format!("Messages {name} holds")}>
-                { for place.cards.iter().map(|c| html! {
-                    <MessageCard
-                        key={format!("{}-{}", c.look.key(), c.id)}
-                        card={c.clone()}
-                        selected={props.selected.as_deref() == Some(c.id.as_str())}
-                        dispatch={props.dispatch.clone()}
-                    />
-                }) }
-                { for props.lane.leaving.iter().map(|c| html! {
-                    <MessageCard key={format!("leaving-{}", c.id)} card={c.clone()} dispatch={props.dispatch.clone()} />
-                }) }
-            </ul>
-        }
+        card_list(
+            format!("Messages {name} holds"),
+            &place.cards,
+            &props.lane.leaving,
+            props.selected.as_deref(),
+            false,
+            &props.dispatch,
+        )
     };
     let manual = matches!(worker.policy.mode, WorkerMode::Manual) && !dead && props.editable;
     let by_hand = manual.then(|| hand_calls(props, &place.cards));
-    let remove = {
-        let (dispatch, name) = (props.dispatch.clone(), name.clone());
-        Callback::from(move |_: MouseEvent| {
-            dispatch.emit(Action::Worker {
-                worker: name.clone(),
-                action: SimAction::RemoveWorker {
-                    worker: name.clone(),
-                },
-            })
-        })
-    };
+    let remove = sim(|worker| SimAction::RemoveWorker { worker });
 
     html! {
         <section
@@ -143,7 +129,7 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
                 <button class="quiet" onclick={remove}>{ "Remove" }</button>
             </div>
             }
-            { for props.error.as_ref().map(|e| html! { <p class="error" role="alert">{ e }</p> }) }
+            { error(props.error.as_deref()) }
         </section>
     }
 }
@@ -152,13 +138,8 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
 fn hand_calls(props: &LaneProps, cards: &[Card]) -> Html {
     let worker = props.lane.worker.name.clone();
     let call = |request: Request| {
-        let (dispatch, worker) = (props.dispatch.clone(), worker.clone());
-        Callback::from(move |_: MouseEvent| {
-            dispatch.emit(Action::Call {
-                slot: Slot::Worker(worker.clone()),
-                request: request.clone(),
-            })
-        })
+        let slot = Slot::Worker(worker.clone());
+        on_click(&props.dispatch, Action::Call { slot, request })
     };
     html! {
         { for cards.iter().filter(|c| c.look == Look::InFlight).filter_map(|c| {

@@ -2,6 +2,7 @@
 //! Saving sends SetPolicy; the World judges the values (and SQS judges them again when the
 //! worker calls it).
 
+use super::{error, markup};
 use crate::playground::Action;
 use sqs_sim::command::SimAction;
 use sqs_sim::worker::{Heartbeat, ProcessingTime, WorkerMode};
@@ -189,7 +190,7 @@ pub fn PolicyEditor(props: &PolicyProps) -> Html {
                     if lambda { <option value="lambda" selected=true>{ "Lambda (as configured)" }</option> }
                 </select>
             <label>
-                <abbr title="ReceiveMessage WaitTimeSeconds: 0 is a short poll; more is a long poll that waits for a message.">{ "Wait time" }</abbr>
+                { markup(r#"<abbr title="ReceiveMessage WaitTimeSeconds: 0 is a short poll; more is a long poll that waits for a message.">Wait time</abbr>"#) }
                 { " (seconds)" }
                 <input type="number" value={d.wait.clone()} oninput={text(|d, v| d.wait = v)} />
             </label>
@@ -202,7 +203,7 @@ pub fn PolicyEditor(props: &PolicyProps) -> Html {
             </label>
             <label class="check">
                 <input type="checkbox" checked={d.heartbeat} onchange={check(|d, v| d.heartbeat = v)} />
-                <abbr title="While the job runs, the worker calls ChangeMessageVisibility to keep the message hidden longer.">{ "Heartbeat" }</abbr>
+                { markup(r#"<abbr title="While the job runs, the worker calls ChangeMessageVisibility to keep the message hidden longer.">Heartbeat</abbr>"#) }
             </label>
             if d.heartbeat {
                 <label>{ "Heartbeat every (seconds)" }
@@ -214,10 +215,10 @@ pub fn PolicyEditor(props: &PolicyProps) -> Html {
             }
             <label class="check">
                 <input type="checkbox" checked={d.idempotent} onchange={check(|d, v| d.idempotent = v)} />
-                <abbr title="Before each side effect the worker checks a durable ledger for its idempotency key, so a redelivery does not repeat it.">{ "Idempotent side effects" }</abbr>
+                { markup(r#"<abbr title="Before each side effect the worker checks a durable ledger for its idempotency key, so a redelivery does not repeat it.">Idempotent side effects</abbr>"#) }
             </label>
             <button type="submit">{ "Save policy" }</button>
-            { for problem.as_ref().map(|p| html! { <p class="error" role="alert">{ p }</p> }) }
+            { error(problem.as_deref()) }
         </form>
     }
 }
