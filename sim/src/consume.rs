@@ -6,7 +6,7 @@ use crate::lane::{warnings, Due, Failure, JobKind, Lane, Life};
 use crate::ledger::Attempt;
 use crate::narrate::secs;
 use crate::timers::Timer;
-use crate::worker::WorkerPolicy;
+use crate::worker::{WorkerMode, WorkerPolicy};
 use crate::world::{Actor, PollOwner, Who, World};
 use serde_json::{json, Value};
 use sqs_engine::api::{
@@ -44,12 +44,33 @@ impl World {
         Who::Lane(self.lanes[i].id)
     }
 
+    /// The queue's VisibilityTimeout in seconds, if the queue exists.
+    fn queue_visibility(&self, queue: &str) -> Option<u32> {
+        let attributes = self.engine.attributes(queue)?;
+        attributes.get("VisibilityTimeout")?.parse().ok()
+    }
+
+    /// Lambda validates an event-source mapping when it is created or updated: the queue's
+    /// visibility timeout must be at least the function timeout (§12). A later change of the
+    /// queue is not checked again (the lane then warns).
+    fn check_mapping(&self, policy: &WorkerPolicy) -> Result<(), String> {
+        let WorkerMode::Lambda {
+            function_timeout, ..
+        } = policy.mode
+        else {
+            return Ok(());
+        };
+        match self.queue_visibility(&policy.queue) {
+            Some(visibility) if visibility < function_timeout => Err(format!(
+                "InvalidParameterValueException: Queue visibility timeout: {visibility} seconds is less than Function timeout: {function_timeout} seconds"
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// Recomputes the warnings of the lanes on `queue` (its VisibilityTimeout may have changed).
     pub(crate) fn refresh_warnings(&mut self, queue: &str) {
-        let visibility = self
-            .engine
-            .attributes(queue)
-            .and_then(|a| a.get("VisibilityTimeout")?.parse().ok());
+        let visibility = self.queue_visibility(queue);
         for lane in self.lanes.iter_mut().filter(|l| l.policy.queue == queue) {
             lane.warnings = warnings(&lane.policy, visibility);
         }
@@ -63,6 +84,7 @@ impl World {
             return Err(format!("There is already a worker named {name:?}."));
         }
         policy.check()?;
+        self.check_mapping(&policy)?;
         let id = self.fresh_id();
         let queue = policy.queue.clone();
         self.lanes.push(Lane::new(id, name, policy, self.seed));
@@ -92,6 +114,7 @@ impl World {
     pub(crate) fn set_policy(&mut self, name: &str, policy: WorkerPolicy) -> Result<Value, String> {
         let i = self.lane_index(name)?;
         policy.check()?;
+        self.check_mapping(&policy)?;
         let queue = policy.queue.clone();
         self.lanes[i].set_policy(policy);
         self.refresh_warnings(&queue);

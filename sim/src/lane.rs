@@ -461,7 +461,7 @@ pub(crate) fn warnings(policy: &WorkerPolicy, queue_visibility: Option<u32>) -> 
     {
         if visibility < function_timeout {
             warnings.push(format!(
-                "Lambda would refuse this mapping: the visibility timeout ({visibility} s) is shorter than the function timeout ({function_timeout} s)."
+                "The visibility timeout ({visibility} s) is now shorter than the function timeout ({function_timeout} s): Lambda refuses to create such a mapping, and a batch comes back to the queue while the function still runs."
             ));
         } else if visibility < 6 * function_timeout {
             warnings.push(format!(

@@ -200,6 +200,40 @@ fn lambda_without_reporting_sends_the_whole_batch_back_and_redoes_the_good_messa
 }
 
 #[test]
+fn lambda_refuses_a_mapping_whose_function_timeout_exceeds_the_visibility_timeout() {
+    let (mut world, _) = world_with(20, &["m1"]);
+    let refused = sim(
+        &mut world,
+        SimAction::AddWorker {
+            name: "Lambda".into(),
+            policy: lambda(true),
+        },
+    );
+    assert_eq!(
+        refused.unwrap_err(),
+        "InvalidParameterValueException: Queue visibility timeout: 20 seconds is less than Function timeout: 30 seconds"
+    );
+    assert!(world.workers().is_empty(), "nothing was added");
+    // Equal is allowed; a later change of the queue is not checked again, only warned about.
+    let url = world.engine().queue_url("q").unwrap();
+    let set = |world: &mut World, vt: &str| {
+        let input = json!({"QueueUrl": url, "Attributes": {"VisibilityTimeout": vt}});
+        call(world, "SetQueueAttributes", input);
+    };
+    set(&mut world, "30");
+    add(&mut world, "Lambda", lambda(true));
+    set(&mut world, "10");
+    assert!(world.workers()[0].warnings[0].contains("Lambda refuses to create such a mapping"));
+    let update = SimAction::SetPolicy {
+        worker: "Lambda".into(),
+        policy: lambda(false),
+    };
+    assert!(sim(&mut world, update)
+        .unwrap_err()
+        .contains("Function timeout: 30 seconds"));
+}
+
+#[test]
 fn the_lambda_function_timeout_ends_the_invocation_without_deletes() {
     let (mut world, _) = world_with(180, &["m1", "m2"]);
     let mut policy = lambda(true);
