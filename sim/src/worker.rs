@@ -2,8 +2,8 @@
 //! them. A worker talks to the engine only through ReceiveMessage, ChangeMessageVisibility,
 //! DeleteMessage and their batch forms, as a real worker would.
 
-use crate::command::Input;
 use serde::{de, Deserialize, Deserializer, Serialize};
+use sqs_engine::api::Input;
 use sqs_engine::Millis;
 
 /// How long a job takes, drawn from the world's seed.
