@@ -28,35 +28,50 @@
 
 use crate::command::SimAction;
 use crate::world::World;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{json, Value};
-use sqs_engine::api::split_tagged;
+use sqs_engine::api::{split_tagged, Input};
 use sqs_engine::script::parse_request;
 use sqs_engine::Millis;
 
-/// A scenario file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A scenario file. Read by hand ([`Input`]); every member but `steps` is optional.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Scenario {
     /// The file name without `.json` (e.g. `crash-before-delete`).
-    #[serde(default)]
     pub id: String,
     /// Short title.
-    #[serde(default)]
     pub title: String,
     /// A few sentences told to the audience.
-    #[serde(default)]
     pub narrative: String,
     /// What to watch for, in order.
-    #[serde(default)]
     pub watch: Vec<String>,
     /// The seed.
-    #[serde(default)]
     pub seed: u64,
     /// Steps: `call`, `advance`, `await` (as `sqs-sim run`) and `sim` steps.
     pub steps: Vec<serde_json::Value>,
     /// Checked outcomes (summary fields and their expected values).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub expect: Option<serde_json::Value>,
+}
+
+impl Scenario {
+    fn read(mut input: Input) -> Result<Scenario, serde_json::Error> {
+        Ok(Scenario {
+            id: input.field_or_default("id")?,
+            title: input.field_or_default("title")?,
+            narrative: input.field_or_default("narrative")?,
+            watch: input.field_or_default("watch")?,
+            seed: input.field_or_default("seed")?,
+            steps: input.field("steps")?,
+            expect: input.field_or_default("expect")?,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Scenario {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Input::read(deserializer, Scenario::read)
+    }
 }
 
 /// What kind of step a JSON step is.
