@@ -216,12 +216,13 @@ fn subset(expected: &Value, actual: &Value, path: &str, misses: &mut Vec<String>
     }
 }
 
-/// Declares the library: each id is `scenarios/<id>.json`, compiled in.
+/// Declares the library: each id is `scenarios/<id>.json`, compiled in without its indentation
+/// (`build.rs`).
 macro_rules! library_files {
     ($($id:literal),* $(,)?) => {
         /// The ids and texts of the library's files, in presentation order.
         pub const LIBRARY_FILES: &[(&str, &str)] = &[
-            $(($id, include_str!(concat!("../../scenarios/", $id, ".json")))),*
+            $(($id, include_str!(concat!(env!("OUT_DIR"), "/", $id, ".json")))),*
         ];
     };
 }
