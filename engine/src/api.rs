@@ -287,9 +287,18 @@ impl Input {
         &mut self,
         name: &'static str,
     ) -> Result<T, serde_json::Error> {
+        self.field_or(name, T::default())
+    }
+
+    /// Takes the member `name` out of the object, or `default` when it is missing.
+    pub fn field_or<T: DeserializeOwned>(
+        &mut self,
+        name: &'static str,
+        default: T,
+    ) -> Result<T, serde_json::Error> {
         match self.take(name)? {
             Some(member) => serde_json::from_value(member),
-            None => Ok(T::default()),
+            None => Ok(default),
         }
     }
 
@@ -301,12 +310,14 @@ impl Input {
     }
 }
 
-/// `impl Deserialize` through each type's hand-written `read` (see [`Input`]).
+/// `impl Deserialize` through each type's hand-written
+/// `fn read(Input) -> Result<Self, serde_json::Error>` (see [`Input`]).
+#[macro_export]
 macro_rules! read_by_hand {
     ($($input:ident),* $(,)?) => {
-        $(impl<'de> Deserialize<'de> for $input {
-            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                Input::read(deserializer, $input::read)
+        $(impl<'de> ::serde::Deserialize<'de> for $input {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                $crate::api::Input::read(deserializer, $input::read)
             }
         })*
     };
