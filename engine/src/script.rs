@@ -352,11 +352,15 @@ impl Bindings {
                     .map(|item| self.substitute(item))
                     .collect::<Result<_, _>>()?,
             ),
-            Value::Object(map) => Value::Object(
-                map.iter()
-                    .map(|(key, item)| Ok((key.clone(), self.substitute(item)?)))
-                    .collect::<Result<_, String>>()?,
-            ),
+            Value::Object(map) => {
+                // Filled by insert, not collect: collecting into a map compiles a sort into the
+                // browser bundle.
+                let mut members = Map::new();
+                for (key, item) in map {
+                    members.insert(key.clone(), self.substitute(item)?);
+                }
+                Value::Object(members)
+            }
             scalar => scalar.clone(),
         })
     }
