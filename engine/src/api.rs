@@ -271,6 +271,10 @@ impl Input {
     }
 
     /// Takes the member `name` out of the object, with serde's error when it is missing.
+    ///
+    /// Never inlined, here and in [`Input::field_or`]: one copy per member type, called by every
+    /// reader, is smaller than a copy in each reader.
+    #[inline(never)]
     pub fn field<T: DeserializeOwned>(
         &mut self,
         name: &'static str,
@@ -291,6 +295,7 @@ impl Input {
     }
 
     /// Takes the member `name` out of the object, or `default` when it is missing.
+    #[inline(never)]
     pub fn field_or<T: DeserializeOwned>(
         &mut self,
         name: &'static str,
