@@ -187,35 +187,18 @@ impl<'de> Deserialize<'de> for Md5 {
     }
 }
 
-/// One SQS action with its input.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "call", content = "input")]
-#[allow(missing_docs)]
-pub enum Request {
-    CreateQueue(CreateQueueInput),
-    DeleteQueue(QueueUrlInput),
-    ListQueues(ListQueuesInput),
-    GetQueueUrl(GetQueueUrlInput),
-    GetQueueAttributes(GetQueueAttributesInput),
-    SetQueueAttributes(SetQueueAttributesInput),
-    PurgeQueue(QueueUrlInput),
-    SendMessage(SendMessageInput),
-    SendMessageBatch(SendMessageBatchInput),
-    ReceiveMessage(ReceiveMessageInput),
-    DeleteMessage(DeleteMessageInput),
-    DeleteMessageBatch(DeleteMessageBatchInput),
-    ChangeMessageVisibility(ChangeMessageVisibilityInput),
-    ChangeMessageVisibilityBatch(ChangeMessageVisibilityBatchInput),
-    ListDeadLetterSourceQueues(ListDeadLetterSourceQueuesInput),
-    StartMessageMoveTask(StartMessageMoveTaskInput),
-    ListMessageMoveTasks(ListMessageMoveTasksInput),
-    CancelMessageMoveTask(CancelMessageMoveTaskInput),
-}
-
-/// The actions, each listed once with its input type: [`Request::action`] and
+/// The actions, each listed once with its input type: [`Request`], [`Request::action`] and
 /// [`Request::from_input`] come from this.
 macro_rules! actions {
     ($($action:ident($input:ident)),* $(,)?) => {
+        /// One SQS action with its input.
+        #[derive(Clone, Debug, PartialEq, Serialize)]
+        #[serde(tag = "call", content = "input")]
+        #[allow(missing_docs)]
+        pub enum Request {
+            $($action($input),)*
+        }
+
         impl Request {
             /// The action's name as AWS spells it (`"ReceiveMessage"`).
             pub fn action(&self) -> &'static str {
@@ -315,6 +298,21 @@ impl Input {
     }
 }
 
+/// Each type's hand-written reader (see [`Input`]) and `impl Deserialize` through it, from its
+/// members: `Type { field: field("Member"), optional: field_or_default("Member") }`.
+#[macro_export]
+macro_rules! readers {
+    ($($ty:ident { $($field:ident: $how:ident($member:literal)),* $(,)? })*) => {
+        $(impl $ty {
+            fn read(mut input: $crate::api::Input) -> Result<Self, serde_json::Error> {
+                Ok($ty { $($field: input.$how($member)?,)* })
+            }
+        }
+
+        $crate::read_by_hand!($ty);)*
+    };
+}
+
 /// `impl Deserialize` through each type's hand-written
 /// `fn read(Input) -> Result<Self, serde_json::Error>` (see [`Input`]).
 #[macro_export]
@@ -328,29 +326,91 @@ macro_rules! read_by_hand {
     };
 }
 
-read_by_hand!(
-    QueueUrlInput,
-    CreateQueueInput,
-    ListQueuesInput,
-    GetQueueUrlInput,
-    GetQueueAttributesInput,
-    SetQueueAttributesInput,
-    MessageAttributeValue,
-    SendMessageInput,
-    SendMessageBatchInput,
-    SendMessageBatchEntry,
-    ReceiveMessageInput,
-    DeleteMessageInput,
-    DeleteMessageBatchInput,
-    DeleteMessageBatchEntry,
-    ChangeMessageVisibilityInput,
-    ChangeMessageVisibilityBatchInput,
-    ChangeMessageVisibilityBatchEntry,
-    ListDeadLetterSourceQueuesInput,
-    StartMessageMoveTaskInput,
-    ListMessageMoveTasksInput,
-    CancelMessageMoveTaskInput,
-);
+readers! {
+    QueueUrlInput { queue_url: field("QueueUrl") }
+    CreateQueueInput {
+        queue_name: field("QueueName"),
+        attributes: field_or_default("Attributes"),
+        tags: field_or_default("tags"),
+    }
+    ListQueuesInput {
+        queue_name_prefix: field_or_default("QueueNamePrefix"),
+        next_token: field_or_default("NextToken"),
+        max_results: field_or_default("MaxResults"),
+    }
+    GetQueueUrlInput {
+        queue_name: field("QueueName"),
+        queue_owner_a_w_s_account_id: field_or_default("QueueOwnerAWSAccountId"),
+    }
+    GetQueueAttributesInput {
+        queue_url: field("QueueUrl"),
+        attribute_names: field_or_default("AttributeNames"),
+    }
+    SetQueueAttributesInput { queue_url: field("QueueUrl"), attributes: field("Attributes") }
+    MessageAttributeValue {
+        data_type: field("DataType"),
+        string_value: field_or_default("StringValue"),
+        binary_value: field_or_default("BinaryValue"),
+    }
+    SendMessageInput {
+        queue_url: field("QueueUrl"),
+        message_body: field("MessageBody"),
+        delay_seconds: field_or_default("DelaySeconds"),
+        message_attributes: field_or_default("MessageAttributes"),
+        message_system_attributes: field_or_default("MessageSystemAttributes"),
+        message_deduplication_id: field_or_default("MessageDeduplicationId"),
+        message_group_id: field_or_default("MessageGroupId"),
+    }
+    SendMessageBatchInput { queue_url: field("QueueUrl"), entries: field("Entries") }
+    SendMessageBatchEntry {
+        id: field("Id"),
+        message_body: field("MessageBody"),
+        delay_seconds: field_or_default("DelaySeconds"),
+        message_attributes: field_or_default("MessageAttributes"),
+        message_system_attributes: field_or_default("MessageSystemAttributes"),
+        message_deduplication_id: field_or_default("MessageDeduplicationId"),
+        message_group_id: field_or_default("MessageGroupId"),
+    }
+    ReceiveMessageInput {
+        queue_url: field("QueueUrl"),
+        attribute_names: field_or_default("AttributeNames"),
+        message_system_attribute_names: field_or_default("MessageSystemAttributeNames"),
+        message_attribute_names: field_or_default("MessageAttributeNames"),
+        max_number_of_messages: field_or_default("MaxNumberOfMessages"),
+        visibility_timeout: field_or_default("VisibilityTimeout"),
+        wait_time_seconds: field_or_default("WaitTimeSeconds"),
+        receive_request_attempt_id: field_or_default("ReceiveRequestAttemptId"),
+    }
+    DeleteMessageInput { queue_url: field("QueueUrl"), receipt_handle: field("ReceiptHandle") }
+    DeleteMessageBatchInput { queue_url: field("QueueUrl"), entries: field("Entries") }
+    DeleteMessageBatchEntry { id: field("Id"), receipt_handle: field("ReceiptHandle") }
+    ChangeMessageVisibilityInput {
+        queue_url: field("QueueUrl"),
+        receipt_handle: field("ReceiptHandle"),
+        visibility_timeout: field("VisibilityTimeout"),
+    }
+    ChangeMessageVisibilityBatchInput { queue_url: field("QueueUrl"), entries: field("Entries") }
+    ChangeMessageVisibilityBatchEntry {
+        id: field("Id"),
+        receipt_handle: field("ReceiptHandle"),
+        visibility_timeout: field_or_default("VisibilityTimeout"),
+    }
+    ListDeadLetterSourceQueuesInput {
+        queue_url: field("QueueUrl"),
+        next_token: field_or_default("NextToken"),
+        max_results: field_or_default("MaxResults"),
+    }
+    StartMessageMoveTaskInput {
+        source_arn: field("SourceArn"),
+        destination_arn: field_or_default("DestinationArn"),
+        max_number_of_messages_per_second: field_or_default("MaxNumberOfMessagesPerSecond"),
+    }
+    ListMessageMoveTasksInput {
+        source_arn: field("SourceArn"),
+        max_results: field_or_default("MaxResults"),
+    }
+    CancelMessageMoveTaskInput { task_handle: field("TaskHandle") }
+}
 
 /// An adjacently tagged `{TAG: NAME, "input": INPUT}` object as its NAME and INPUT, with serde's
 /// own errors for a missing member.
@@ -401,14 +461,6 @@ pub struct QueueUrlInput {
     pub queue_url: String,
 }
 
-impl QueueUrlInput {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(QueueUrlInput {
-            queue_url: input.field("QueueUrl")?,
-        })
-    }
-}
-
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
@@ -419,16 +471,6 @@ pub struct CreateQueueInput {
     /// Lower-case on the wire, as in AWS's model.
     #[serde(rename = "tags", skip_serializing_if = "Option::is_none")]
     pub tags: Option<Attributes>,
-}
-
-impl CreateQueueInput {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(CreateQueueInput {
-            queue_name: input.field("QueueName")?,
-            attributes: input.field_or_default("Attributes")?,
-            tags: input.field_or_default("tags")?,
-        })
-    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -450,16 +492,6 @@ pub struct ListQueuesInput {
     pub max_results: Option<i64>,
 }
 
-impl ListQueuesInput {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(ListQueuesInput {
-            queue_name_prefix: input.field_or_default("QueueNamePrefix")?,
-            next_token: input.field_or_default("NextToken")?,
-            max_results: input.field_or_default("MaxResults")?,
-        })
-    }
-}
-
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
@@ -479,15 +511,6 @@ pub struct GetQueueUrlInput {
     pub queue_owner_a_w_s_account_id: Option<String>,
 }
 
-impl GetQueueUrlInput {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(GetQueueUrlInput {
-            queue_name: input.field("QueueName")?,
-            queue_owner_a_w_s_account_id: input.field_or_default("QueueOwnerAWSAccountId")?,
-        })
-    }
-}
-
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
@@ -495,15 +518,6 @@ pub struct GetQueueAttributesInput {
     pub queue_url: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub attribute_names: Option<Vec<String>>,
-}
-
-impl GetQueueAttributesInput {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(GetQueueAttributesInput {
-            queue_url: input.field("QueueUrl")?,
-            attribute_names: input.field_or_default("AttributeNames")?,
-        })
-    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -522,15 +536,6 @@ pub struct SetQueueAttributesInput {
     pub attributes: Attributes,
 }
 
-impl SetQueueAttributesInput {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(SetQueueAttributesInput {
-            queue_url: input.field("QueueUrl")?,
-            attributes: input.field("Attributes")?,
-        })
-    }
-}
-
 /// A message attribute value: `{"DataType": "String", "StringValue": "..."}`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "PascalCase")]
@@ -542,16 +547,6 @@ pub struct MessageAttributeValue {
     /// Base64 on the wire.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub binary_value: Option<String>,
-}
-
-impl MessageAttributeValue {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(MessageAttributeValue {
-            data_type: input.field("DataType")?,
-            string_value: input.field_or_default("StringValue")?,
-            binary_value: input.field_or_default("BinaryValue")?,
-        })
-    }
 }
 
 /// Message attributes by name, sorted (the MD5 of attributes is computed in name order anyway).
@@ -573,20 +568,6 @@ pub struct SendMessageInput {
     pub message_deduplication_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message_group_id: Option<String>,
-}
-
-impl SendMessageInput {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(SendMessageInput {
-            queue_url: input.field("QueueUrl")?,
-            message_body: input.field("MessageBody")?,
-            delay_seconds: input.field_or_default("DelaySeconds")?,
-            message_attributes: input.field_or_default("MessageAttributes")?,
-            message_system_attributes: input.field_or_default("MessageSystemAttributes")?,
-            message_deduplication_id: input.field_or_default("MessageDeduplicationId")?,
-            message_group_id: input.field_or_default("MessageGroupId")?,
-        })
-    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -620,15 +601,6 @@ pub struct SendMessageBatchInput {
     pub entries: Vec<SendMessageBatchEntry>,
 }
 
-impl SendMessageBatchInput {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(SendMessageBatchInput {
-            queue_url: input.field("QueueUrl")?,
-            entries: input.field("Entries")?,
-        })
-    }
-}
-
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
@@ -645,20 +617,6 @@ pub struct SendMessageBatchEntry {
     pub message_deduplication_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message_group_id: Option<String>,
-}
-
-impl SendMessageBatchEntry {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(SendMessageBatchEntry {
-            id: input.field("Id")?,
-            message_body: input.field("MessageBody")?,
-            delay_seconds: input.field_or_default("DelaySeconds")?,
-            message_attributes: input.field_or_default("MessageAttributes")?,
-            message_system_attributes: input.field_or_default("MessageSystemAttributes")?,
-            message_deduplication_id: input.field_or_default("MessageDeduplicationId")?,
-            message_group_id: input.field_or_default("MessageGroupId")?,
-        })
-    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -729,22 +687,6 @@ pub struct ReceiveMessageInput {
     pub receive_request_attempt_id: Option<String>,
 }
 
-impl ReceiveMessageInput {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(ReceiveMessageInput {
-            queue_url: input.field("QueueUrl")?,
-            attribute_names: input.field_or_default("AttributeNames")?,
-            message_system_attribute_names: input
-                .field_or_default("MessageSystemAttributeNames")?,
-            message_attribute_names: input.field_or_default("MessageAttributeNames")?,
-            max_number_of_messages: input.field_or_default("MaxNumberOfMessages")?,
-            visibility_timeout: input.field_or_default("VisibilityTimeout")?,
-            wait_time_seconds: input.field_or_default("WaitTimeSeconds")?,
-            receive_request_attempt_id: input.field_or_default("ReceiveRequestAttemptId")?,
-        })
-    }
-}
-
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
@@ -785,15 +727,6 @@ pub struct DeleteMessageInput {
     pub receipt_handle: AnyReceiptHandle,
 }
 
-impl DeleteMessageInput {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(DeleteMessageInput {
-            queue_url: input.field("QueueUrl")?,
-            receipt_handle: input.field("ReceiptHandle")?,
-        })
-    }
-}
-
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
@@ -802,30 +735,12 @@ pub struct DeleteMessageBatchInput {
     pub entries: Vec<DeleteMessageBatchEntry>,
 }
 
-impl DeleteMessageBatchInput {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(DeleteMessageBatchInput {
-            queue_url: input.field("QueueUrl")?,
-            entries: input.field("Entries")?,
-        })
-    }
-}
-
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct DeleteMessageBatchEntry {
     pub id: String,
     pub receipt_handle: AnyReceiptHandle,
-}
-
-impl DeleteMessageBatchEntry {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(DeleteMessageBatchEntry {
-            id: input.field("Id")?,
-            receipt_handle: input.field("ReceiptHandle")?,
-        })
-    }
 }
 
 /// The answer of DeleteMessageBatch and ChangeMessageVisibilityBatch.
@@ -855,31 +770,12 @@ pub struct ChangeMessageVisibilityInput {
     pub visibility_timeout: i64,
 }
 
-impl ChangeMessageVisibilityInput {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(ChangeMessageVisibilityInput {
-            queue_url: input.field("QueueUrl")?,
-            receipt_handle: input.field("ReceiptHandle")?,
-            visibility_timeout: input.field("VisibilityTimeout")?,
-        })
-    }
-}
-
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct ChangeMessageVisibilityBatchInput {
     pub queue_url: String,
     pub entries: Vec<ChangeMessageVisibilityBatchEntry>,
-}
-
-impl ChangeMessageVisibilityBatchInput {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(ChangeMessageVisibilityBatchInput {
-            queue_url: input.field("QueueUrl")?,
-            entries: input.field("Entries")?,
-        })
-    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -892,16 +788,6 @@ pub struct ChangeMessageVisibilityBatchEntry {
     pub visibility_timeout: Option<i64>,
 }
 
-impl ChangeMessageVisibilityBatchEntry {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(ChangeMessageVisibilityBatchEntry {
-            id: input.field("Id")?,
-            receipt_handle: input.field("ReceiptHandle")?,
-            visibility_timeout: input.field_or_default("VisibilityTimeout")?,
-        })
-    }
-}
-
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
@@ -911,16 +797,6 @@ pub struct ListDeadLetterSourceQueuesInput {
     pub next_token: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_results: Option<i64>,
-}
-
-impl ListDeadLetterSourceQueuesInput {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(ListDeadLetterSourceQueuesInput {
-            queue_url: input.field("QueueUrl")?,
-            next_token: input.field_or_default("NextToken")?,
-            max_results: input.field_or_default("MaxResults")?,
-        })
-    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -944,17 +820,6 @@ pub struct StartMessageMoveTaskInput {
     pub max_number_of_messages_per_second: Option<i64>,
 }
 
-impl StartMessageMoveTaskInput {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(StartMessageMoveTaskInput {
-            source_arn: input.field("SourceArn")?,
-            destination_arn: input.field_or_default("DestinationArn")?,
-            max_number_of_messages_per_second: input
-                .field_or_default("MaxNumberOfMessagesPerSecond")?,
-        })
-    }
-}
-
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
@@ -969,15 +834,6 @@ pub struct ListMessageMoveTasksInput {
     pub source_arn: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_results: Option<i64>,
-}
-
-impl ListMessageMoveTasksInput {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(ListMessageMoveTasksInput {
-            source_arn: input.field("SourceArn")?,
-            max_results: input.field_or_default("MaxResults")?,
-        })
-    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -1015,14 +871,6 @@ pub struct MessageMoveTask {
 #[allow(missing_docs)]
 pub struct CancelMessageMoveTaskInput {
     pub task_handle: String,
-}
-
-impl CancelMessageMoveTaskInput {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(CancelMessageMoveTaskInput {
-            task_handle: input.field("TaskHandle")?,
-        })
-    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -28,13 +28,14 @@
 
 use crate::command::SimAction;
 use crate::world::World;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::Serialize;
 use serde_json::{json, Value};
-use sqs_engine::api::{split_tagged, Input};
+use sqs_engine::api::split_tagged;
 use sqs_engine::script::parse_request;
 use sqs_engine::Millis;
 
-/// A scenario file. Read by hand ([`Input`]); every member but `steps` is optional.
+/// A scenario file. Read by hand ([`Input`](sqs_engine::api::Input)); every member but `steps` is
+/// optional.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Scenario {
     /// The file name without `.json` (e.g. `crash-before-delete`).
@@ -54,23 +55,15 @@ pub struct Scenario {
     pub expect: Option<serde_json::Value>,
 }
 
-impl Scenario {
-    fn read(mut input: Input) -> Result<Scenario, serde_json::Error> {
-        Ok(Scenario {
-            id: input.field_or_default("id")?,
-            title: input.field_or_default("title")?,
-            narrative: input.field_or_default("narrative")?,
-            watch: input.field_or_default("watch")?,
-            seed: input.field_or_default("seed")?,
-            steps: input.field("steps")?,
-            expect: input.field_or_default("expect")?,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Scenario {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Input::read(deserializer, Scenario::read)
+sqs_engine::readers! {
+    Scenario {
+        id: field_or_default("id"),
+        title: field_or_default("title"),
+        narrative: field_or_default("narrative"),
+        watch: field_or_default("watch"),
+        seed: field_or_default("seed"),
+        steps: field("steps"),
+        expect: field_or_default("expect"),
     }
 }
 

@@ -126,32 +126,25 @@ impl WorkerMode {
     }
 }
 
-sqs_engine::read_by_hand!(
-    ProcessingTime,
-    WorkerMode,
-    Heartbeat,
-    EffectStep,
-    WorkerPolicy,
-    ProducerSpec
-);
+sqs_engine::read_by_hand!(ProcessingTime, WorkerMode, WorkerPolicy);
 
-impl Heartbeat {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(Heartbeat {
-            every: input.field("every")?,
-            extend_by: input.field("extend_by")?,
-            max_extensions: input.field_or_default("max_extensions")?,
-            max_total: input.field_or_default("max_total")?,
-        })
+sqs_engine::readers! {
+    Heartbeat {
+        every: field("every"),
+        extend_by: field("extend_by"),
+        max_extensions: field_or_default("max_extensions"),
+        max_total: field_or_default("max_total"),
     }
-}
-
-impl EffectStep {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(EffectStep {
-            name: input.field("name")?,
-            idempotent: input.field_or_default("idempotent")?,
-        })
+    EffectStep { name: field("name"), idempotent: field_or_default("idempotent") }
+    ProducerSpec {
+        name: field("name"),
+        queue: field("queue"),
+        every: field("every"),
+        count: field_or_default("count"),
+        body: field("body"),
+        delay_seconds: field_or_default("delay_seconds"),
+        group_id: field_or_default("group_id"),
+        deduplication_id: field_or_default("deduplication_id"),
     }
 }
 
@@ -171,21 +164,6 @@ impl WorkerPolicy {
             heartbeat: input.field_or("heartbeat", defaults.heartbeat)?,
             effects: input.field_or("effects", defaults.effects)?,
             poison_marker: input.field_or("poison_marker", defaults.poison_marker)?,
-        })
-    }
-}
-
-impl ProducerSpec {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        Ok(ProducerSpec {
-            name: input.field("name")?,
-            queue: input.field("queue")?,
-            every: input.field("every")?,
-            count: input.field_or_default("count")?,
-            body: input.field("body")?,
-            delay_seconds: input.field_or_default("delay_seconds")?,
-            group_id: input.field_or_default("group_id")?,
-            deduplication_id: input.field_or_default("deduplication_id")?,
         })
     }
 }
