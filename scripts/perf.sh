@@ -49,11 +49,12 @@ if run_logged trunk build --release --dist "$DIST"; then
   done < <(find "$DIST" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' -o -name '*.html' \) -not -path '*/.stage/*' | sort)
   # The name section of the wasm cargo built for trunk (wasm-opt strips names from dist's copy).
   built="${CARGO_TARGET_DIR:-$ROOT/target}/wasm32-unknown-unknown/web/sqs-playground.wasm"
-  floats=$(grep -ac dec2flt "$built")
-  if [ "$floats" -gt 0 ]; then
-    echo "perf: FAILED: core's float parser (dec2flt) is in $built; who calls it:" \
+  # A missing file counts as a failure: the check must not pass by not running.
+  floats=$(grep -ac dec2flt "$built" 2>/dev/null || true)
+  if [ "${floats:-0}" != 0 ] || [ ! -f "$built" ]; then
+    echo "perf: FAILED: core's float parser (dec2flt) is in $built (or it is missing); who calls it:" \
       "twiggy paths $built <a dec2flt function from: twiggy top -n 100000 $built | grep dec2flt>" | tee -a "$LOG" >&2
-    figure "bundle_gzip_bytes=FAILED ($total bytes, but core's float parser dec2flt is back in the wasm: parse numbers without f64's FromStr)"
+    figure "bundle_gzip_bytes=FAILED ($total bytes, but core's float parser dec2flt is back in the wasm, or the wasm to check is missing: see above)"
     status=1
   else
     figure "bundle_gzip_bytes=$total"
