@@ -4,7 +4,9 @@
 # never fail on a number. Run by `./check perf` after its setup; alone: scripts/perf.sh.
 #
 #   bundle_gzip_bytes           the release bundle's .wasm + .js + .css (+ index.html, which holds
-#                               the JS loader inline), each gzip -9, summed
+#                               the JS loader inline), each gzip -9, summed; FAILED instead of the
+#                               figure when core's float parser (dec2flt, ~13 KB with its tables)
+#                               is in the wasm: it came back unnoticed once (a `str::parse::<f64>`)
 #   time_to_interactive_ms, frame_ms_p50, frame_ms_p95, seek_ms_max, heap_growth_mb,
 #   heap_growth_late_mb
 #                               the page in headless Chromium (e2e/perf.mjs)
@@ -45,11 +47,24 @@ if run_logged trunk build --release --dist "$DIST"; then
     printf 'perf: %-50s %9d bytes, %8d gzip -9\n' "${file#"$DIST"/}" "$(wc -c <"$file")" "$gz" | tee -a "$LOG"
   # index.html carries the JS loader inline: it counts as the bundle's JS.
   done < <(find "$DIST" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' -o -name '*.html' \) -not -path '*/.stage/*' | sort)
-  figure "bundle_gzip_bytes=$total"
+  # The name section of the wasm cargo built for trunk (wasm-opt strips names from dist's copy).
+  built="${CARGO_TARGET_DIR:-$ROOT/target}/wasm32-unknown-unknown/web/sqs-playground.wasm"
+  # A missing file counts as a failure: the check must not pass by not running.
+  floats=$(grep -ac dec2flt "$built" 2>/dev/null || true)
+  if [ "${floats:-0}" != 0 ] || [ ! -f "$built" ]; then
+    echo "perf: FAILED: core's float parser (dec2flt) is in $built (or it is missing); who calls it:" \
+      "twiggy paths $built <a dec2flt function from: twiggy top -n 100000 $built | grep dec2flt>" | tee -a "$LOG" >&2
+    figure "bundle_gzip_bytes=FAILED ($total bytes, but core's float parser dec2flt is back in the wasm, or the wasm to check is missing: see above)"
+    status=1
+  else
+    figure "bundle_gzip_bytes=$total"
+    status=0
+  fi
   bundle=1
 else
   figure "bundle_gzip_bytes=unmeasured (trunk build --release failed: see $LOG)"
   bundle=0
+  status=0
 fi
 
 if [[ "$SKIP" != *" page "* ]]; then
@@ -99,3 +114,5 @@ fi
 echo
 echo "perf: figures ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores)"
 cat "$FIGURES"
+# The float-parser guard is the one check here that fails the run.
+exit "$status"

@@ -5,7 +5,8 @@
 //! A [`Request`] serialises adjacently tagged, `{"call": "SendMessage", "input": {...}}`, which is
 //! also the step format of `sqs-sim run` scenario files.
 
-use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
+use serde::de::{self, DeserializeOwned};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -251,34 +252,18 @@ impl<'de> Deserialize<'de> for Md5 {
     }
 }
 
-/// One SQS action with its input.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "call", content = "input")]
-#[allow(missing_docs)]
-pub enum Request {
-    CreateQueue(CreateQueueInput),
-    DeleteQueue(QueueUrlInput),
-    ListQueues(ListQueuesInput),
-    GetQueueUrl(GetQueueUrlInput),
-    GetQueueAttributes(GetQueueAttributesInput),
-    SetQueueAttributes(SetQueueAttributesInput),
-    PurgeQueue(QueueUrlInput),
-    SendMessage(SendMessageInput),
-    SendMessageBatch(SendMessageBatchInput),
-    ReceiveMessage(ReceiveMessageInput),
-    DeleteMessage(DeleteMessageInput),
-    DeleteMessageBatch(DeleteMessageBatchInput),
-    ChangeMessageVisibility(ChangeMessageVisibilityInput),
-    ChangeMessageVisibilityBatch(ChangeMessageVisibilityBatchInput),
-    ListDeadLetterSourceQueues(ListDeadLetterSourceQueuesInput),
-    StartMessageMoveTask(StartMessageMoveTaskInput),
-    ListMessageMoveTasks(ListMessageMoveTasksInput),
-    CancelMessageMoveTask(CancelMessageMoveTaskInput),
-}
-
-/// The actions, each listed once: [`Request::action`] and [`Request::from_input`] come from this.
+/// The actions, each listed once with its input type: [`Request`], [`Request::action`] and
+/// [`Request::from_input`] come from this.
 macro_rules! actions {
-    ($($action:ident),* $(,)?) => {
+    ($($action:ident($input:ident)),* $(,)?) => {
+        /// One SQS action with its input.
+        #[derive(Clone, Debug, PartialEq, Serialize)]
+        #[serde(tag = "call", content = "input")]
+        #[allow(missing_docs)]
+        pub enum Request {
+            $($action($input),)*
+        }
+
         impl Request {
             /// The action's name as AWS spells it (`"ReceiveMessage"`).
             pub fn action(&self) -> &'static str {
@@ -304,7 +289,7 @@ macro_rules! actions {
             /// Reads `input` as the input of the action named `action` (`"SendMessage"`).
             pub fn from_input(action: &str, input: Value) -> Result<Request, serde_json::Error> {
                 match action {
-                    $(stringify!($action) => serde_json::from_value(input).map(Request::$action),)*
+                    $(stringify!($action) => $input::read(Input(input)).map(Request::$action),)*
                     _ => Err(de::Error::unknown_variant(action, &[$(stringify!($action)),*])),
                 }
             }
@@ -313,25 +298,198 @@ macro_rules! actions {
 }
 
 actions!(
-    CreateQueue,
-    DeleteQueue,
-    ListQueues,
-    GetQueueUrl,
-    GetQueueAttributes,
-    SetQueueAttributes,
-    PurgeQueue,
-    SendMessage,
-    SendMessageBatch,
-    ReceiveMessage,
-    DeleteMessage,
-    DeleteMessageBatch,
-    ChangeMessageVisibility,
-    ChangeMessageVisibilityBatch,
-    ListDeadLetterSourceQueues,
-    StartMessageMoveTask,
-    ListMessageMoveTasks,
-    CancelMessageMoveTask,
+    CreateQueue(CreateQueueInput),
+    DeleteQueue(QueueUrlInput),
+    ListQueues(ListQueuesInput),
+    GetQueueUrl(GetQueueUrlInput),
+    GetQueueAttributes(GetQueueAttributesInput),
+    SetQueueAttributes(SetQueueAttributesInput),
+    PurgeQueue(QueueUrlInput),
+    SendMessage(SendMessageInput),
+    SendMessageBatch(SendMessageBatchInput),
+    ReceiveMessage(ReceiveMessageInput),
+    DeleteMessage(DeleteMessageInput),
+    DeleteMessageBatch(DeleteMessageBatchInput),
+    ChangeMessageVisibility(ChangeMessageVisibilityInput),
+    ChangeMessageVisibilityBatch(ChangeMessageVisibilityBatchInput),
+    ListDeadLetterSourceQueues(ListDeadLetterSourceQueuesInput),
+    StartMessageMoveTask(StartMessageMoveTaskInput),
+    ListMessageMoveTasks(ListMessageMoveTasksInput),
+    CancelMessageMoveTask(CancelMessageMoveTaskInput),
 );
+
+/// A JSON object read one member at a time, for the readers written by hand: serde's derived
+/// struct readers cost the browser bundle a field matcher, a map reader and a sequence reader per
+/// type, where these share one small generic step per member type.
+pub struct Input(pub Value);
+
+impl Input {
+    /// Reads a value with `read`, through a JSON value (one small generic step per deserializer).
+    pub fn read<'de, D: Deserializer<'de>, T>(
+        deserializer: D,
+        read: fn(Input) -> Result<T, serde_json::Error>,
+    ) -> Result<T, D::Error> {
+        read(Input(Value::deserialize(deserializer)?)).map_err(de::Error::custom)
+    }
+
+    /// Takes the member `name` out of the object, with serde's error when it is missing.
+    ///
+    /// Never inlined, here and in [`Input::field_or`]: one copy per member type, called by every
+    /// reader, is smaller than a copy in each reader.
+    #[inline(never)]
+    pub fn field<T: DeserializeOwned>(
+        &mut self,
+        name: &'static str,
+    ) -> Result<T, serde_json::Error> {
+        let member = self
+            .take(name)?
+            .ok_or_else(|| de::Error::missing_field(name))?;
+        serde_json::from_value(member)
+    }
+
+    /// Takes the member `name` out of the object, or `T`'s default when it is missing (an
+    /// `Option` member is `None`, as serde's `default` reads it).
+    pub fn field_or_default<T: DeserializeOwned + Default>(
+        &mut self,
+        name: &'static str,
+    ) -> Result<T, serde_json::Error> {
+        self.field_or(name, T::default())
+    }
+
+    /// Takes the member `name` out of the object, or `default` when it is missing.
+    #[inline(never)]
+    pub fn field_or<T: DeserializeOwned>(
+        &mut self,
+        name: &'static str,
+        default: T,
+    ) -> Result<T, serde_json::Error> {
+        match self.take(name)? {
+            Some(member) => serde_json::from_value(member),
+            None => Ok(default),
+        }
+    }
+
+    fn take(&mut self, name: &str) -> Result<Option<Value>, serde_json::Error> {
+        match &mut self.0 {
+            Value::Object(members) => Ok(members.remove(name)),
+            _ => Err(de::Error::custom("expected a JSON object")),
+        }
+    }
+}
+
+/// Each type's hand-written reader (see [`Input`]) and `impl Deserialize` through it, from its
+/// members: `Type { field: field("Member"), optional: field_or_default("Member") }`.
+#[macro_export]
+macro_rules! readers {
+    ($($ty:ident { $($field:ident: $how:ident($member:literal)),* $(,)? })*) => {
+        $(impl $ty {
+            fn read(mut input: $crate::api::Input) -> Result<Self, serde_json::Error> {
+                Ok($ty { $($field: input.$how($member)?,)* })
+            }
+        }
+
+        $crate::read_by_hand!($ty);)*
+    };
+}
+
+/// `impl Deserialize` through each type's hand-written
+/// `fn read(Input) -> Result<Self, serde_json::Error>` (see [`Input`]).
+#[macro_export]
+macro_rules! read_by_hand {
+    ($($input:ident),* $(,)?) => {
+        $(impl<'de> ::serde::Deserialize<'de> for $input {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                $crate::api::Input::read(deserializer, $input::read)
+            }
+        })*
+    };
+}
+
+readers! {
+    QueueUrlInput { queue_url: field("QueueUrl") }
+    CreateQueueInput {
+        queue_name: field("QueueName"),
+        attributes: field_or_default("Attributes"),
+        tags: field_or_default("tags"),
+    }
+    ListQueuesInput {
+        queue_name_prefix: field_or_default("QueueNamePrefix"),
+        next_token: field_or_default("NextToken"),
+        max_results: field_or_default("MaxResults"),
+    }
+    GetQueueUrlInput {
+        queue_name: field("QueueName"),
+        queue_owner_a_w_s_account_id: field_or_default("QueueOwnerAWSAccountId"),
+    }
+    GetQueueAttributesInput {
+        queue_url: field("QueueUrl"),
+        attribute_names: field_or_default("AttributeNames"),
+    }
+    SetQueueAttributesInput { queue_url: field("QueueUrl"), attributes: field("Attributes") }
+    MessageAttributeValue {
+        data_type: field("DataType"),
+        string_value: field_or_default("StringValue"),
+        binary_value: field_or_default("BinaryValue"),
+    }
+    SendMessageInput {
+        queue_url: field("QueueUrl"),
+        message_body: field("MessageBody"),
+        delay_seconds: field_or_default("DelaySeconds"),
+        message_attributes: field_or_default("MessageAttributes"),
+        message_system_attributes: field_or_default("MessageSystemAttributes"),
+        message_deduplication_id: field_or_default("MessageDeduplicationId"),
+        message_group_id: field_or_default("MessageGroupId"),
+    }
+    SendMessageBatchInput { queue_url: field("QueueUrl"), entries: field("Entries") }
+    SendMessageBatchEntry {
+        id: field("Id"),
+        message_body: field("MessageBody"),
+        delay_seconds: field_or_default("DelaySeconds"),
+        message_attributes: field_or_default("MessageAttributes"),
+        message_system_attributes: field_or_default("MessageSystemAttributes"),
+        message_deduplication_id: field_or_default("MessageDeduplicationId"),
+        message_group_id: field_or_default("MessageGroupId"),
+    }
+    ReceiveMessageInput {
+        queue_url: field("QueueUrl"),
+        attribute_names: field_or_default("AttributeNames"),
+        message_system_attribute_names: field_or_default("MessageSystemAttributeNames"),
+        message_attribute_names: field_or_default("MessageAttributeNames"),
+        max_number_of_messages: field_or_default("MaxNumberOfMessages"),
+        visibility_timeout: field_or_default("VisibilityTimeout"),
+        wait_time_seconds: field_or_default("WaitTimeSeconds"),
+        receive_request_attempt_id: field_or_default("ReceiveRequestAttemptId"),
+    }
+    DeleteMessageInput { queue_url: field("QueueUrl"), receipt_handle: field("ReceiptHandle") }
+    DeleteMessageBatchInput { queue_url: field("QueueUrl"), entries: field("Entries") }
+    DeleteMessageBatchEntry { id: field("Id"), receipt_handle: field("ReceiptHandle") }
+    ChangeMessageVisibilityInput {
+        queue_url: field("QueueUrl"),
+        receipt_handle: field("ReceiptHandle"),
+        visibility_timeout: field("VisibilityTimeout"),
+    }
+    ChangeMessageVisibilityBatchInput { queue_url: field("QueueUrl"), entries: field("Entries") }
+    ChangeMessageVisibilityBatchEntry {
+        id: field("Id"),
+        receipt_handle: field("ReceiptHandle"),
+        visibility_timeout: field_or_default("VisibilityTimeout"),
+    }
+    ListDeadLetterSourceQueuesInput {
+        queue_url: field("QueueUrl"),
+        next_token: field_or_default("NextToken"),
+        max_results: field_or_default("MaxResults"),
+    }
+    StartMessageMoveTaskInput {
+        source_arn: field("SourceArn"),
+        destination_arn: field_or_default("DestinationArn"),
+        max_number_of_messages_per_second: field_or_default("MaxNumberOfMessagesPerSecond"),
+    }
+    ListMessageMoveTasksInput {
+        source_arn: field("SourceArn"),
+        max_results: field_or_default("MaxResults"),
+    }
+    CancelMessageMoveTaskInput { task_handle: field("TaskHandle") }
+}
 
 /// An adjacently tagged `{TAG: NAME, "input": INPUT}` object as its NAME and INPUT, with serde's
 /// own errors for a missing member.
@@ -375,22 +533,22 @@ pub enum Response {
 pub struct Empty {}
 
 /// Input of the actions that only name a queue (DeleteQueue, PurgeQueue).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct QueueUrlInput {
     pub queue_url: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct CreateQueueInput {
     pub queue_name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub attributes: Option<Attributes>,
     /// Lower-case on the wire, as in AWS's model.
-    #[serde(default, rename = "tags", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "tags", skip_serializing_if = "Option::is_none")]
     pub tags: Option<Attributes>,
 }
 
@@ -401,15 +559,15 @@ pub struct QueueUrlOutput {
     pub queue_url: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct ListQueuesInput {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub queue_name_prefix: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub next_token: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_results: Option<i64>,
 }
 
@@ -423,21 +581,21 @@ pub struct ListQueuesOutput {
     pub next_token: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct GetQueueUrlInput {
     pub queue_name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub queue_owner_a_w_s_account_id: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct GetQueueAttributesInput {
     pub queue_url: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub attribute_names: Option<Vec<String>>,
 }
 
@@ -449,7 +607,7 @@ pub struct GetQueueAttributesOutput {
     pub attributes: Option<Attributes>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct SetQueueAttributesInput {
@@ -458,36 +616,36 @@ pub struct SetQueueAttributesInput {
 }
 
 /// A message attribute value: `{"DataType": "String", "StringValue": "..."}`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct MessageAttributeValue {
     pub data_type: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub string_value: Option<String>,
     /// Base64 on the wire.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub binary_value: Option<String>,
 }
 
 /// Message attributes by name, sorted (the MD5 of attributes is computed in name order anyway).
 pub type MessageAttributes = BTreeMap<String, MessageAttributeValue>;
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct SendMessageInput {
     pub queue_url: String,
     pub message_body: Body,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub delay_seconds: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_attributes: Option<MessageAttributes>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_system_attributes: Option<MessageAttributes>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_deduplication_id: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_group_id: Option<String>,
 }
 
@@ -514,7 +672,7 @@ pub struct SendMessageOutput {
     pub sequence_number: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct SendMessageBatchInput {
@@ -522,21 +680,21 @@ pub struct SendMessageBatchInput {
     pub entries: Vec<SendMessageBatchEntry>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct SendMessageBatchEntry {
     pub id: String,
     pub message_body: Body,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub delay_seconds: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_attributes: Option<MessageAttributes>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_system_attributes: Option<MessageAttributes>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_deduplication_id: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_group_id: Option<String>,
 }
 
@@ -586,25 +744,25 @@ pub struct BatchResultErrorEntry {
     pub message: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct ReceiveMessageInput {
     pub queue_url: String,
     /// Deprecated by AWS in favour of `MessageSystemAttributeNames`; the union of both applies.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub attribute_names: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_system_attribute_names: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_attribute_names: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_number_of_messages: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub visibility_timeout: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub wait_time_seconds: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub receive_request_attempt_id: Option<String>,
 }
 
@@ -640,7 +798,7 @@ pub struct Message {
     pub message_attributes: Option<MessageAttributes>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct DeleteMessageInput {
@@ -648,7 +806,7 @@ pub struct DeleteMessageInput {
     pub receipt_handle: AnyReceiptHandle,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct DeleteMessageBatchInput {
@@ -656,7 +814,7 @@ pub struct DeleteMessageBatchInput {
     pub entries: Vec<DeleteMessageBatchEntry>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct DeleteMessageBatchEntry {
@@ -682,7 +840,7 @@ pub struct BatchResultEntry {
     pub id: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct ChangeMessageVisibilityInput {
@@ -691,7 +849,7 @@ pub struct ChangeMessageVisibilityInput {
     pub visibility_timeout: i64,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct ChangeMessageVisibilityBatchInput {
@@ -699,24 +857,24 @@ pub struct ChangeMessageVisibilityBatchInput {
     pub entries: Vec<ChangeMessageVisibilityBatchEntry>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct ChangeMessageVisibilityBatchEntry {
     pub id: String,
     pub receipt_handle: AnyReceiptHandle,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub visibility_timeout: Option<i64>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct ListDeadLetterSourceQueuesInput {
     pub queue_url: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub next_token: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_results: Option<i64>,
 }
 
@@ -730,14 +888,14 @@ pub struct ListDeadLetterSourceQueuesOutput {
     pub next_token: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct StartMessageMoveTaskInput {
     pub source_arn: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub destination_arn: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_number_of_messages_per_second: Option<i64>,
 }
 
@@ -748,12 +906,12 @@ pub struct StartMessageMoveTaskOutput {
     pub task_handle: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct ListMessageMoveTasksInput {
     pub source_arn: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_results: Option<i64>,
 }
 
@@ -787,7 +945,7 @@ pub struct MessageMoveTask {
     pub started_timestamp: i64,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct CancelMessageMoveTaskInput {
@@ -835,6 +993,135 @@ mod tests {
         assert_ne!(MessageId::from("m1"), MessageId::from("m2"));
         assert_eq!(MessageId::new(&"x".repeat(37)), None);
         assert!(serde_json::from_str::<MessageId>(&format!("\"{}\"", "x".repeat(37))).is_err());
+    }
+
+    /// Every member of every input, read by hand and written by serde's derive: a member name
+    /// spelt differently on either side would not round-trip.
+    #[test]
+    fn every_input_member_reads_back_what_it_writes() {
+        let attributes = serde_json::json!({"a": {"DataType": "String", "StringValue": "x", "BinaryValue": "eA=="}});
+        let entry = serde_json::json!({
+            "Id": "e1", "MessageBody": "b", "DelaySeconds": 1, "MessageAttributes": attributes,
+            "MessageSystemAttributes": attributes, "MessageDeduplicationId": "d", "MessageGroupId": "g"
+        });
+        let handle = serde_json::json!({"Id": "e1", "ReceiptHandle": "rh", "VisibilityTimeout": 5});
+        let mut send = entry.clone();
+        send.as_object_mut().unwrap().remove("Id");
+        send["QueueUrl"] = "q".into();
+        let inputs = [
+            (
+                "CreateQueue",
+                serde_json::json!({"QueueName": "q", "Attributes": {"DelaySeconds": "1"}, "tags": {"t": "v"}}),
+            ),
+            ("DeleteQueue", serde_json::json!({"QueueUrl": "q"})),
+            (
+                "ListQueues",
+                serde_json::json!({"QueueNamePrefix": "p", "NextToken": "n", "MaxResults": 5}),
+            ),
+            (
+                "GetQueueUrl",
+                serde_json::json!({"QueueName": "q", "QueueOwnerAWSAccountId": "1"}),
+            ),
+            (
+                "GetQueueAttributes",
+                serde_json::json!({"QueueUrl": "q", "AttributeNames": ["All"]}),
+            ),
+            (
+                "SetQueueAttributes",
+                serde_json::json!({"QueueUrl": "q", "Attributes": {"DelaySeconds": "1"}}),
+            ),
+            ("PurgeQueue", serde_json::json!({"QueueUrl": "q"})),
+            ("SendMessage", send),
+            (
+                "SendMessageBatch",
+                serde_json::json!({"QueueUrl": "q", "Entries": [entry]}),
+            ),
+            (
+                "ReceiveMessage",
+                serde_json::json!({
+                    "QueueUrl": "q", "AttributeNames": ["All"], "MessageSystemAttributeNames": ["SenderId"],
+                    "MessageAttributeNames": ["a"], "MaxNumberOfMessages": 2, "VisibilityTimeout": 3,
+                    "WaitTimeSeconds": 4, "ReceiveRequestAttemptId": "r"
+                }),
+            ),
+            (
+                "DeleteMessage",
+                serde_json::json!({"QueueUrl": "q", "ReceiptHandle": "rh"}),
+            ),
+            (
+                "DeleteMessageBatch",
+                serde_json::json!({"QueueUrl": "q", "Entries": [{"Id": "e1", "ReceiptHandle": "rh"}]}),
+            ),
+            (
+                "ChangeMessageVisibility",
+                serde_json::json!({"QueueUrl": "q", "ReceiptHandle": "rh", "VisibilityTimeout": 5}),
+            ),
+            (
+                "ChangeMessageVisibilityBatch",
+                serde_json::json!({"QueueUrl": "q", "Entries": [handle]}),
+            ),
+            (
+                "ListDeadLetterSourceQueues",
+                serde_json::json!({"QueueUrl": "q", "NextToken": "n", "MaxResults": 5}),
+            ),
+            (
+                "StartMessageMoveTask",
+                serde_json::json!({"SourceArn": "s", "DestinationArn": "d", "MaxNumberOfMessagesPerSecond": 5}),
+            ),
+            (
+                "ListMessageMoveTasks",
+                serde_json::json!({"SourceArn": "s", "MaxResults": 5}),
+            ),
+            (
+                "CancelMessageMoveTask",
+                serde_json::json!({"TaskHandle": "t"}),
+            ),
+        ];
+        for (action, input) in inputs {
+            let request = Request::from_input(action, input.clone()).unwrap();
+            assert_eq!(request.action(), action);
+            let written = serde_json::to_value(&request).unwrap();
+            assert_eq!(written, serde_json::json!({"call": action, "input": input}));
+        }
+    }
+
+    #[test]
+    fn input_errors_are_those_serde_gives() {
+        let error = |action: &str, input: Value| {
+            Request::from_input(action, input).unwrap_err().to_string()
+        };
+        let q = || serde_json::json!("q");
+        assert_eq!(
+            error("SendMessage", serde_json::json!({"QueueUrl": q()})),
+            "missing field `MessageBody`"
+        );
+        assert_eq!(
+            error(
+                "SendMessage",
+                serde_json::json!({"QueueUrl": q(), "MessageBody": "b", "DelaySeconds": "1"})
+            ),
+            "invalid type: string \"1\", expected i64"
+        );
+        assert_eq!(
+            error(
+                "SendMessageBatch",
+                serde_json::json!({"QueueUrl": q(), "Entries": [{"Id": "e1"}]})
+            ),
+            "missing field `MessageBody`"
+        );
+        assert_eq!(error("ListQueues", Value::Null), "expected a JSON object");
+        assert!(error("Explode", serde_json::json!({}))
+            .starts_with("unknown variant `Explode`, expected one of `CreateQueue`"));
+        // Members an action does not have are left for the script reader to report.
+        let request =
+            Request::from_input("PurgeQueue", serde_json::json!({"QueueUrl": q(), "X": 1}))
+                .unwrap();
+        assert_eq!(
+            request,
+            Request::PurgeQueue(QueueUrlInput {
+                queue_url: "q".into()
+            })
+        );
     }
 
     #[test]

@@ -188,17 +188,17 @@ pub(crate) fn received(
     receipt_handle: crate::ReceiptHandle,
     sel: &Selection,
 ) -> api::Message {
+    // A copy then `retain`, not `collect`: collecting into a map compiles a sort into the
+    // browser bundle for this one map type.
     let attributes: Option<MessageAttributes> = msg
         .extras()
         .filter(|_| !sel.message.is_empty())
         .map(|e| {
-            e.attributes
-                .iter()
-                .filter(|(name, _)| sel.wants_attribute(name))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect()
+            let mut attributes = e.attributes.clone();
+            attributes.retain(|name, _| sel.wants_attribute(name));
+            attributes
         })
-        .filter(|a: &MessageAttributes| !a.is_empty());
+        .filter(|a| !a.is_empty());
     api::Message {
         message_id: msg.id,
         receipt_handle,

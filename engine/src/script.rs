@@ -248,15 +248,17 @@ impl Line {
 }
 
 impl fmt::Display for Line {
-    /// Compact JSON, `step` and `t` first, every other object key sorted (whatever serde_json's
-    /// map order), so that output is byte-for-byte stable.
+    /// Compact JSON, `step` and `t` first, every other object key sorted, so that output is
+    /// byte-for-byte stable. serde_json's `Map` is sorted by key (its `preserve_order` feature is
+    /// off; `lines_print_step_and_t_first_then_sorted_keys` fails if it comes on), so no sort
+    /// here: each one compiles a sort into the browser bundle.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("{")?;
         if let Some(step) = self.step {
             write!(f, "\"step\":{step},")?;
         }
         write!(f, "\"t\":{}", seconds(self.t))?;
-        for (key, value) in sorted(&self.fields) {
+        for (key, value) in &self.fields {
             write!(f, ",{}:", Value::from(key.as_str()))?;
             write_canonical(f, value)?;
         }
@@ -264,12 +266,12 @@ impl fmt::Display for Line {
     }
 }
 
-/// Writes JSON with object keys sorted.
+/// Writes JSON with object keys sorted (as `Map` holds them).
 fn write_canonical(f: &mut fmt::Formatter<'_>, value: &Value) -> fmt::Result {
     match value {
         Value::Object(map) => {
             f.write_str("{")?;
-            for (i, (key, value)) in sorted(map).into_iter().enumerate() {
+            for (i, (key, value)) in map.iter().enumerate() {
                 if i > 0 {
                     f.write_str(",")?;
                 }
@@ -290,12 +292,6 @@ fn write_canonical(f: &mut fmt::Formatter<'_>, value: &Value) -> fmt::Result {
         }
         scalar => write!(f, "{scalar}"),
     }
-}
-
-fn sorted(map: &Map<String, Value>) -> Vec<(&String, &Value)> {
-    let mut entries: Vec<_> = map.iter().collect();
-    entries.sort_by(|a, b| a.0.cmp(b.0));
-    entries
 }
 
 /// Virtual milliseconds as a JSON number of seconds (`30`, `1.5`).
@@ -356,11 +352,15 @@ impl Bindings {
                     .map(|item| self.substitute(item))
                     .collect::<Result<_, _>>()?,
             ),
-            Value::Object(map) => Value::Object(
-                map.iter()
-                    .map(|(key, item)| Ok((key.clone(), self.substitute(item)?)))
-                    .collect::<Result<_, String>>()?,
-            ),
+            Value::Object(map) => {
+                // Filled by insert, not collect: collecting into a map compiles a sort into the
+                // browser bundle.
+                let mut members = Map::new();
+                for (key, item) in map {
+                    members.insert(key.clone(), self.substitute(item)?);
+                }
+                Value::Object(members)
+            }
             scalar => scalar.clone(),
         })
     }

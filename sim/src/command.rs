@@ -3,10 +3,10 @@
 //! what rewind, share-by-link and fork stand on.
 
 use crate::worker::WorkerPolicy;
-use serde::de::{self, DeserializeOwned};
+use serde::de;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
-use sqs_engine::api::split_tagged;
+use sqs_engine::api::{split_tagged, Input};
 use sqs_engine::{Millis, Request};
 
 /// One action: an SQS call the user makes by hand (as a producer, say), or a simulation action.
@@ -192,49 +192,6 @@ impl SimAction {
             },
             _ => return Err(de::Error::unknown_variant(action, SIM_ACTIONS)),
         })
-    }
-}
-
-/// A JSON object read one member at a time, for the readers written by hand (the derived readers
-/// of tagged enums cost the browser bundle a second copy of every variant's reader).
-pub(crate) struct Input(Value);
-
-impl Input {
-    /// Reads a value with `read`, through a JSON value (one small generic step per deserializer).
-    pub(crate) fn read<'de, D: Deserializer<'de>, T>(
-        deserializer: D,
-        read: fn(Input) -> Result<T, serde_json::Error>,
-    ) -> Result<T, D::Error> {
-        read(Input(Value::deserialize(deserializer)?)).map_err(de::Error::custom)
-    }
-
-    /// Takes the member `name` out of the object, with serde's error when it is missing.
-    pub(crate) fn field<T: DeserializeOwned>(
-        &mut self,
-        name: &'static str,
-    ) -> Result<T, serde_json::Error> {
-        let member = self
-            .take(name)?
-            .ok_or_else(|| de::Error::missing_field(name))?;
-        serde_json::from_value(member)
-    }
-
-    /// Takes the member `name` out of the object, or `T`'s default when it is missing.
-    pub(crate) fn field_or_default<T: DeserializeOwned + Default>(
-        &mut self,
-        name: &'static str,
-    ) -> Result<T, serde_json::Error> {
-        match self.take(name)? {
-            Some(member) => serde_json::from_value(member),
-            None => Ok(T::default()),
-        }
-    }
-
-    fn take(&mut self, name: &str) -> Result<Option<Value>, serde_json::Error> {
-        match &mut self.0 {
-            Value::Object(members) => Ok(members.remove(name)),
-            _ => Err(de::Error::custom("expected a JSON object")),
-        }
     }
 }
 

@@ -67,23 +67,26 @@ impl World {
 
     /// Names of the queues some queue's RedrivePolicy points at.
     fn dead_letter_queues(&self) -> BTreeSet<String> {
+        // Sets filled by `extend` (one insert each), not `collect`: collecting into a set
+        // compiles a sort into the browser bundle.
         let names = self.engine.queue_names();
-        let targets: BTreeSet<String> = names
-            .iter()
-            .filter_map(|name| self.engine.attributes(name)?.get("RedrivePolicy").cloned())
-            .filter_map(|policy| {
-                let policy: Value = serde_json::from_str(&policy).ok()?;
-                Some(policy.get("deadLetterTargetArn")?.as_str()?.to_string())
-            })
-            .collect();
-        names
-            .into_iter()
-            .filter(|name| {
-                self.engine
-                    .queue_arn(name)
-                    .is_some_and(|arn| targets.contains(&arn))
-            })
-            .collect()
+        let mut targets = BTreeSet::new();
+        targets.extend(
+            names
+                .iter()
+                .filter_map(|name| self.engine.attributes(name)?.get("RedrivePolicy").cloned())
+                .filter_map(|policy| {
+                    let policy: Value = serde_json::from_str(&policy).ok()?;
+                    Some(policy.get("deadLetterTargetArn")?.as_str()?.to_string())
+                }),
+        );
+        let mut dead_letter_queues = BTreeSet::new();
+        dead_letter_queues.extend(names.into_iter().filter(|name| {
+            self.engine
+                .queue_arn(name)
+                .is_some_and(|arn| targets.contains(&arn))
+        }));
+        dead_letter_queues
     }
 
     /// Takes the depth samples due before `before` (the state has not changed since the last
@@ -133,7 +136,12 @@ impl World {
             {
                 Arc::clone(&last.held_by_worker)
             }
-            _ => Arc::new(held.into_iter().map(|(k, n)| (k.to_string(), n)).collect()),
+            _ => {
+                // `extend`, not `collect` (which would compile a second sort into the bundle).
+                let mut map = BTreeMap::new();
+                map.extend(held.into_iter().map(|(k, n)| (k.to_string(), n)));
+                Arc::new(map)
+            }
         }
     }
 

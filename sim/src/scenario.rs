@@ -28,34 +28,42 @@
 
 use crate::command::SimAction;
 use crate::world::World;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{json, Value};
 use sqs_engine::script::parse_request;
 use sqs_engine::Millis;
 
-/// A scenario file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A scenario file. Read by hand ([`Input`](sqs_engine::api::Input)); every member but `steps` is
+/// optional.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Scenario {
     /// The file name without `.json` (e.g. `crash-before-delete`).
-    #[serde(default)]
     pub id: String,
     /// Short title.
-    #[serde(default)]
     pub title: String,
     /// A few sentences told to the audience.
-    #[serde(default)]
     pub narrative: String,
     /// What to watch for, in order.
-    #[serde(default)]
     pub watch: Vec<String>,
     /// The seed.
-    #[serde(default)]
     pub seed: u64,
     /// Steps: `call`, `advance`, `await` (as `sqs-sim run`) and `sim` steps.
     pub steps: Vec<serde_json::Value>,
     /// Checked outcomes (summary fields and their expected values).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub expect: Option<serde_json::Value>,
+}
+
+sqs_engine::readers! {
+    Scenario {
+        id: field_or_default("id"),
+        title: field_or_default("title"),
+        narrative: field_or_default("narrative"),
+        watch: field_or_default("watch"),
+        seed: field_or_default("seed"),
+        steps: field("steps"),
+        expect: field_or_default("expect"),
+    }
 }
 
 /// What kind of step a JSON step is.
@@ -198,12 +206,13 @@ fn subset(expected: &Value, actual: &Value, path: &str, misses: &mut Vec<String>
     }
 }
 
-/// Declares the library: each id is `scenarios/<id>.json`, compiled in.
+/// Declares the library: each id is `scenarios/<id>.json`, compiled in without its indentation
+/// (`build.rs`).
 macro_rules! library_files {
     ($($id:literal),* $(,)?) => {
         /// The ids and texts of the library's files, in presentation order.
         pub const LIBRARY_FILES: &[(&str, &str)] = &[
-            $(($id, include_str!(concat!("../../scenarios/", $id, ".json")))),*
+            $(($id, include_str!(concat!(env!("OUT_DIR"), "/", $id, ".json")))),*
         ];
     };
 }

@@ -2,8 +2,8 @@
 //! them. A worker talks to the engine only through ReceiveMessage, ChangeMessageVisibility,
 //! DeleteMessage and their batch forms, as a real worker would.
 
-use crate::command::Input;
-use serde::{de, Deserialize, Deserializer, Serialize};
+use serde::{de, Deserialize, Serialize};
+use sqs_engine::api::Input;
 use sqs_engine::Millis;
 
 /// How long a job takes, drawn from the world's seed.
@@ -33,28 +33,25 @@ pub enum ProcessingTime {
 
 /// The heartbeat pattern: while the job makes progress, extend visibility every `every` seconds
 /// by `extend_by` seconds, at most `max_extensions` times.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Heartbeat {
     /// Seconds between ChangeMessageVisibility calls.
     pub every: f64,
     /// The VisibilityTimeout each call sets (counted from the call).
     pub extend_by: u32,
     /// A cap on extensions (None: until the job ends or fails).
-    #[serde(default)]
     pub max_extensions: Option<u32>,
     /// A cap on the time since the receive, in seconds: no extension after it (None: no cap).
-    #[serde(default)]
     pub max_total: Option<f64>,
 }
 
 /// One named side effect of a job (for example "record ticket", "send staff notice").
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct EffectStep {
     /// What the effect is.
     pub name: String,
     /// Check an idempotency key (message body + effect name) against the durable ledger before
     /// performing it.
-    #[serde(default)]
     pub idempotent: bool,
 }
 
@@ -74,7 +71,7 @@ pub enum WorkerMode {
         /// The function timeout in seconds.
         function_timeout: u32,
         /// FunctionResponseTypes = ["ReportBatchItemFailures"] (false when absent: see
-        /// `WorkerMode::from_input`).
+        /// `WorkerMode::read`).
         report_batch_item_failures: bool,
         /// The function's reserved concurrency: at most this many invocations at once (None: one
         /// per poller, [`LAMBDA_POLLERS`]). Batches received beyond it wait, throttled, while
@@ -84,7 +81,10 @@ pub enum WorkerMode {
 }
 
 impl ProcessingTime {
-    fn from_input(mut input: Input) -> Result<Self, serde_json::Error> {
+    /// Read by hand ([`Input`]): serde's derived reader of an internally tagged enum buffers the
+    /// object and holds a second copy of every variant's reader, which the browser bundle pays
+    /// for. So are this file's other readers, for their field matchers and sequence readers.
+    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
         let kind: String = input.field("kind")?;
         Ok(match kind.as_str() {
             "Fixed" => ProcessingTime::Fixed {
@@ -106,16 +106,8 @@ impl ProcessingTime {
     }
 }
 
-/// Read by hand ([`Input`]): serde's derived reader of an internally tagged enum buffers the
-/// object and holds a second copy of every variant's reader, which the browser bundle pays for.
-impl<'de> Deserialize<'de> for ProcessingTime {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Input::read(deserializer, ProcessingTime::from_input)
-    }
-}
-
 impl WorkerMode {
-    fn from_input(mut input: Input) -> Result<Self, serde_json::Error> {
+    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
         let kind: String = input.field("kind")?;
         Ok(match kind.as_str() {
             "Auto" => WorkerMode::Auto,
@@ -134,10 +126,45 @@ impl WorkerMode {
     }
 }
 
-/// Read by hand, like [`ProcessingTime`].
-impl<'de> Deserialize<'de> for WorkerMode {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Input::read(deserializer, WorkerMode::from_input)
+sqs_engine::read_by_hand!(ProcessingTime, WorkerMode, WorkerPolicy);
+
+sqs_engine::readers! {
+    Heartbeat {
+        every: field("every"),
+        extend_by: field("extend_by"),
+        max_extensions: field_or_default("max_extensions"),
+        max_total: field_or_default("max_total"),
+    }
+    EffectStep { name: field("name"), idempotent: field_or_default("idempotent") }
+    ProducerSpec {
+        name: field("name"),
+        queue: field("queue"),
+        every: field("every"),
+        count: field_or_default("count"),
+        body: field("body"),
+        delay_seconds: field_or_default("delay_seconds"),
+        group_id: field_or_default("group_id"),
+        deduplication_id: field_or_default("deduplication_id"),
+    }
+}
+
+impl WorkerPolicy {
+    /// Every member but `queue` may be missing: [`WorkerPolicy::new`]'s value then.
+    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
+        let defaults = WorkerPolicy::default();
+        Ok(WorkerPolicy {
+            queue: input.field_or("queue", defaults.queue)?,
+            mode: input.field_or("mode", defaults.mode)?,
+            wait_time_seconds: input.field_or("wait_time_seconds", defaults.wait_time_seconds)?,
+            max_messages: input.field_or("max_messages", defaults.max_messages)?,
+            visibility_timeout: input
+                .field_or("visibility_timeout", defaults.visibility_timeout)?,
+            idle_pause: input.field_or("idle_pause", defaults.idle_pause)?,
+            processing: input.field_or("processing", defaults.processing)?,
+            heartbeat: input.field_or("heartbeat", defaults.heartbeat)?,
+            effects: input.field_or("effects", defaults.effects)?,
+            poison_marker: input.field_or("poison_marker", defaults.poison_marker)?,
+        })
     }
 }
 
@@ -146,8 +173,7 @@ pub const LAMBDA_POLLERS: u32 = 5;
 
 /// A worker's policy. In a scenario file only `queue` is required; the rest defaults to
 /// [`WorkerPolicy::new`]'s values.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct WorkerPolicy {
     /// The queue it consumes (queue name).
     pub queue: String,
@@ -313,7 +339,7 @@ pub struct WorkerView {
 
 /// A steady producer: sends `count` messages (None: forever), one every `every` seconds, the
 /// first one at once.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ProducerSpec {
     /// Unique name.
     pub name: String,
@@ -322,18 +348,14 @@ pub struct ProducerSpec {
     /// Seconds between sends.
     pub every: f64,
     /// How many to send (None: until removed).
-    #[serde(default)]
     pub count: Option<u64>,
     /// Body template; `{n}` is replaced by the message's number (from 1), `{n%K}` by n mod K.
     pub body: String,
     /// Per-message DelaySeconds (standard queues).
-    #[serde(default)]
     pub delay_seconds: Option<u32>,
     /// FIFO: MessageGroupId template (`{n}`, `{n%K}` for K groups).
-    #[serde(default)]
     pub group_id: Option<String>,
     /// FIFO: MessageDeduplicationId template (None: content-based or none).
-    #[serde(default)]
     pub deduplication_id: Option<String>,
 }
 
@@ -373,6 +395,63 @@ mod tests {
             let json = serde_json::to_value(&mode).unwrap();
             assert_eq!(serde_json::from_value::<WorkerMode>(json).unwrap(), mode);
         }
+    }
+
+    /// Every member set away from its default, so that a member name spelt differently by the
+    /// hand-written reader and the derived writer cannot round-trip.
+    #[test]
+    fn policies_and_producers_read_back_what_they_write() {
+        let policy = WorkerPolicy {
+            queue: "orders".into(),
+            mode: WorkerMode::Manual,
+            wait_time_seconds: 20,
+            max_messages: 10,
+            visibility_timeout: Some(60),
+            idle_pause: 0.5,
+            processing: ProcessingTime::Fixed { seconds: 2.0 },
+            heartbeat: Some(Heartbeat {
+                every: 10.0,
+                extend_by: 30,
+                max_extensions: Some(3),
+                max_total: Some(120.0),
+            }),
+            effects: vec![EffectStep {
+                name: "charge".into(),
+                idempotent: true,
+            }],
+            poison_marker: Some("poison".into()),
+        };
+        let json = serde_json::to_value(&policy).unwrap();
+        assert_eq!(
+            serde_json::from_value::<WorkerPolicy>(json).unwrap(),
+            policy
+        );
+        let producer = ProducerSpec {
+            name: "P".into(),
+            queue: "orders.fifo".into(),
+            every: 2.0,
+            count: Some(10),
+            body: "order-{n}".into(),
+            delay_seconds: Some(5),
+            group_id: Some("g-{n%3}".into()),
+            deduplication_id: Some("d-{n}".into()),
+        };
+        let json = serde_json::to_value(&producer).unwrap();
+        assert_eq!(
+            serde_json::from_value::<ProducerSpec>(json).unwrap(),
+            producer
+        );
+        // A missing member takes `WorkerPolicy::new`'s value.
+        let read = serde_json::from_value::<WorkerPolicy>(json!({"queue": "q", "max_messages": 3}));
+        assert_eq!(
+            read.unwrap(),
+            WorkerPolicy {
+                max_messages: 3,
+                ..WorkerPolicy::new("q")
+            }
+        );
+        let error = serde_json::from_value::<ProducerSpec>(json!({"name": "P", "queue": "q"}));
+        assert_eq!(error.unwrap_err().to_string(), "missing field `every`");
     }
 
     #[test]

@@ -54,6 +54,21 @@ fn the_library_lists_every_file_in_scenarios() {
     }
 }
 
+/// The compiled-in texts are the files without their whitespace (`build.rs`): the same JSON,
+/// strings and all, and shorter.
+#[test]
+fn the_compiled_texts_are_the_files_without_whitespace() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../scenarios");
+    for (id, text) in LIBRARY_FILES {
+        let file = std::fs::read_to_string(format!("{dir}/{id}.json")).unwrap();
+        let value = |json: &str| serde_json::from_str::<serde_json::Value>(json).unwrap();
+        assert_eq!(value(text), value(&file), "{id}");
+        assert!(!text.contains("\n") && text.len() < file.len(), "{id}");
+    }
+    let narrative = &find("heartbeat").unwrap().narrative;
+    assert!(narrative.contains("The queue's visibility timeout is five minutes, but this"));
+}
+
 #[test]
 fn crash_before_delete_follows_the_twelve_oclock_timeline() {
     let world = run("crash-before-delete");
