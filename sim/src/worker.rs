@@ -66,7 +66,7 @@ pub enum WorkerMode {
     /// A Lambda event-source mapping: batches, a function timeout, optional partial batch
     /// failure reporting (ReportBatchItemFailures).
     Lambda {
-        /// BatchSize.
+        /// BatchSize (10 when absent, Lambda's default).
         batch_size: u32,
         /// The function timeout in seconds.
         function_timeout: u32,
@@ -113,7 +113,7 @@ impl WorkerMode {
             "Auto" => WorkerMode::Auto,
             "Manual" => WorkerMode::Manual,
             "Lambda" => WorkerMode::Lambda {
-                batch_size: input.field("batch_size")?,
+                batch_size: input.field_or("batch_size", 10)?,
                 function_timeout: input.field("function_timeout")?,
                 report_batch_item_failures: input.field_or_default("report_batch_item_failures")?,
                 reserved_concurrency: input.field_or_default("reserved_concurrency")?,
@@ -456,11 +456,11 @@ mod tests {
 
     #[test]
     fn optional_lambda_members_default_and_errors_name_the_problem() {
-        let mode = json!({"kind": "Lambda", "batch_size": 5, "function_timeout": 60});
+        let mode = json!({"kind": "Lambda", "function_timeout": 60});
         assert_eq!(
             serde_json::from_value::<WorkerMode>(mode).unwrap(),
             WorkerMode::Lambda {
-                batch_size: 5,
+                batch_size: 10,
                 function_timeout: 60,
                 report_batch_item_failures: false,
                 reserved_concurrency: None,
