@@ -184,7 +184,12 @@ impl Engine {
     /// Moves the events since the last drain to the end of `out`, in order: a driver that
     /// drains after every call reuses one buffer, and the engine keeps its own.
     pub fn drain_events_into(&mut self, out: &mut Vec<Event>) {
-        out.append(&mut self.events);
+        if out.is_empty() {
+            // Trade buffers instead of copying: both keep their capacity for the next round.
+            std::mem::swap(out, &mut self.events);
+        } else {
+            out.append(&mut self.events);
+        }
     }
 
     /// Turns event recording on (the default) or off. With it off, [`Engine::drain_events`]
