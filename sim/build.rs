@@ -2,6 +2,10 @@
 //! the whitespace between JSON tokens: the files are written to be read by people, and their
 //! indentation would otherwise be compiled into the browser bundle (~14 KB).
 
+#[path = "build/compact.rs"]
+mod compact;
+
+use compact::compact;
 use std::path::Path;
 
 fn main() {
@@ -17,22 +21,4 @@ fn main() {
                 .expect("OUT_DIR is writable");
         }
     }
-}
-
-/// `json` without whitespace outside strings (the same JSON value, token for token).
-fn compact(json: &str) -> String {
-    let mut out = String::with_capacity(json.len());
-    let (mut in_string, mut escaped) = (false, false);
-    for c in json.chars() {
-        if in_string {
-            escaped = !escaped && c == '\\';
-            in_string = escaped || c != '"';
-        } else if c.is_ascii_whitespace() {
-            continue;
-        } else {
-            in_string = c == '"';
-        }
-        out.push(c);
-    }
-    out
 }

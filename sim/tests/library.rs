@@ -1,6 +1,9 @@
 //! Every library scenario, run to its end: its checked outcomes hold, and the seeds' numbers
 //! (duplicates, notices, dead-lettered messages) are asserted here too, in plain Rust.
 
+#[path = "../build/compact.rs"]
+mod compact;
+
 use sqs_sim::scenario::{find, library, LIBRARY_FILES};
 use sqs_sim::{WorkerStatus, World};
 
@@ -67,6 +70,15 @@ fn the_compiled_texts_are_the_files_without_whitespace() {
     }
     let narrative = &find("heartbeat").unwrap().narrative;
     assert!(narrative.contains("The queue's visibility timeout is five minutes, but this"));
+}
+
+#[test]
+fn compacting_keeps_every_character_inside_strings() {
+    let json = r#"{ "a" : "say \"hello world\" now", "b" : [ "\\", " x " ] }"#;
+    assert_eq!(
+        compact::compact(json),
+        r#"{"a":"say \"hello world\" now","b":["\\"," x "]}"#
+    );
 }
 
 #[test]

@@ -5,7 +5,7 @@ use crate::playground::format::{dollars, group};
 use yew::prelude::*;
 
 /// The numbers shown (from the World's metrics and summary).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Debug, Default)]
 pub struct Tally {
     /// Successful receives.
     pub deliveries: u64,
