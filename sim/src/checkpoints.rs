@@ -13,7 +13,8 @@
 //! its whole length. A copy's size is the world's: a few hundred KB, plus ~700 bytes per message
 //! its queues hold (the ledger's remembered keys are shared between copies). A session whose
 //! queues fill up (a dead-letter queue collecting poison messages for days) keeps fewer copies,
-//! so a rewind in it replays a longer interval, rather than multiplying its memory.
+//! so a rewind in it replays a longer interval, rather than multiplying its memory; a world too
+//! big to fit beside the first copy is not copied at all (the copies there are stay).
 
 use crate::command::LoggedStep;
 use crate::scenario::Scenario;
@@ -103,6 +104,14 @@ impl Checkpoints {
             return;
         }
         let messages = stored_messages(world);
+        if self
+            .saved
+            .first()
+            .is_some_and(|first| first.messages + messages > self.budget)
+        {
+            // Too big to keep even beside the first copy: keep the copies there are.
+            return;
+        }
         while self.saved.len() > 1
             && (self.saved.len() >= self.limit || self.messages() + messages > self.budget)
         {
@@ -114,15 +123,13 @@ impl Checkpoints {
             });
             self.every *= 2;
         }
-        if self.messages() + messages <= self.budget {
-            let world = world.clone();
-            self.saved.push(Saved {
-                at: now,
-                applied,
-                messages,
-                world,
-            });
-        }
+        // It fits now (the first copy is kept whatever its size).
+        self.saved.push(Saved {
+            at: now,
+            applied,
+            messages,
+            world: world.clone(),
+        });
     }
 
     /// The stored messages the copies hold together.
@@ -242,6 +249,21 @@ mod tests {
         assert!(checkpoints.len() >= 2 && checkpoints.every() > 10_000);
         let until = 895_000;
         assert!(checkpoints.latest_at_or_before(until) > 0);
+        // A world that can no longer fit leaves the copies there are, rather than dropping them.
+        let mut small = Checkpoints {
+            budget: 300,
+            ..Checkpoints::new(10_000)
+        };
+        let mut world = World::load(&scenario).unwrap();
+        for t in (0..=900_000).step_by(10_000) {
+            world.advance_to(t);
+            small.offer(&world, 0);
+        }
+        assert!(
+            small.len() >= 2 && small.messages() <= 300,
+            "{}",
+            small.len()
+        );
         let fast = checkpoints.seek(&scenario, &[], until).unwrap();
         let slow = World::replay(&scenario, &[], until).unwrap();
         assert_eq!(fast.summary(), slow.summary());

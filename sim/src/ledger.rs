@@ -11,9 +11,10 @@
 //! each, so under 0.5 MB); older entries are folded into the counts, which stay exact
 //! ([`Ledger::recorded`] counts every entry ever written). The idempotency check remembers the
 //! keys performed as 64-bit fingerprints: the most recent [`REMEMBERED_KEYS`] of them (29 hours at
-//! 10 effects a second), like an application's idempotency table whose entries expire. A repeat of
-//! an older key is performed again and is not counted as a duplicate; no scenario repeats a key
-//! that late (a message comes back within its visibility timeout, at most 12 hours). Copies of the
+//! 10 effects a second), like an application's idempotency table whose entries expire. A key is
+//! forgotten that many keys after it was first performed, even if repeated since: a repeat after
+//! that is performed again and not counted as a duplicate (no library scenario repeats a key that
+//! late; a message without a dead-letter queue that keeps failing could). Copies of the
 //! ledger (the world's checkpoints) share the remembered keys: a copy costs the newest 4,096 only
 //! ([`Remembered`]), so 64 checkpoints of a long session hold one set of keys, not 64.
 

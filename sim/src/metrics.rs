@@ -278,8 +278,10 @@ mod tests {
             serde_json::json!({"DeleteMessage": 1, "ReceiveMessage": 2})
         );
         assert_eq!(serde_json::from_value::<Metrics>(json).unwrap(), metrics);
-        let unknown = serde_json::json!({"api_calls": {"Nope": 1}});
-        assert!(serde_json::from_value::<Metrics>(unknown).is_err());
+        let mut unknown = serde_json::to_value(&metrics).unwrap();
+        unknown["api_calls"] = serde_json::json!({"Nope": 1});
+        let error = serde_json::from_value::<Metrics>(unknown).unwrap_err();
+        assert!(error.to_string().contains("Nope"), "{error}");
     }
 
     #[test]

@@ -84,6 +84,8 @@ impl Labels {
         if !self.lapsed {
             let label = self.get(old_id);
             self.known.insert(new_id, label);
+            // A move task removes the old message without a Deleted event: forget it here.
+            self.known.remove(old_id);
         }
         let long = old.unwrap_or_else(|| short_id(old_id));
         self.redriven.insert(new_id, long);

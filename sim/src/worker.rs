@@ -149,7 +149,8 @@ sqs_engine::readers! {
 }
 
 impl WorkerPolicy {
-    /// Every member but `queue` may be missing: [`WorkerPolicy::new`]'s value then.
+    /// Every member may be missing: [`WorkerPolicy::default`]'s value then (a missing `queue`
+    /// is refused by [`WorkerPolicy::check`], naming the problem).
     fn read(mut input: Input) -> Result<Self, serde_json::Error> {
         let defaults = WorkerPolicy::default();
         Ok(WorkerPolicy {
