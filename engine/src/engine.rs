@@ -132,7 +132,10 @@ impl Engine {
             self.run_due();
         }
         self.now = self.now.max(t);
-        self.run_due();
+        // Nothing is due by `t` now; only long polls woken by the work above may wait.
+        if !self.woken.is_empty() {
+            self.run_due();
+        }
     }
 
     /// The earliest instant at which [`Engine::advance_to`] has work to do.
