@@ -132,7 +132,8 @@ impl Engine {
             self.run_due();
         }
         self.now = self.now.max(t);
-        // Nothing is due by `t` now; only long polls woken by the work above may wait.
+        // Nothing is due by `t`. A long poll may still wait to be served when it was woken
+        // outside a call: a hand delivery (`receive_specific`) moving a message to its DLQ.
         if !self.woken.is_empty() {
             self.run_due();
         }

@@ -188,14 +188,18 @@ pub(crate) fn received(
     receipt_handle: crate::ReceiptHandle,
     sel: &Selection,
 ) -> api::Message {
-    // A copy then `retain`, not `collect`: collecting into a map compiles a sort into the
-    // browser bundle for this one map type.
+    // Inserted one by one, not `collect`ed: collecting into a map compiles a sort into the
+    // browser bundle for this one map type. Only the wanted ones are copied.
     let attributes: Option<MessageAttributes> = msg
         .extras()
         .filter(|_| !sel.message.is_empty())
         .map(|e| {
-            let mut attributes = e.attributes.clone();
-            attributes.retain(|name, _| sel.wants_attribute(name));
+            let mut attributes = MessageAttributes::new();
+            for (name, value) in &e.attributes {
+                if sel.wants_attribute(name) {
+                    attributes.insert(name.clone(), value.clone());
+                }
+            }
             attributes
         })
         .filter(|a| !a.is_empty());

@@ -138,7 +138,7 @@ impl SimAction {
     }
 
     /// Reads `input` as the input of the action named `action` (`"AddWorker"`).
-    pub fn from_input(action: &str, input: Value) -> Result<SimAction, serde_json::Error> {
+    fn from_input(action: &str, input: Value) -> Result<SimAction, serde_json::Error> {
         let mut input = Input(input);
         Ok(match action {
             "AddWorker" => SimAction::AddWorker {

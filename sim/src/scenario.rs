@@ -97,8 +97,8 @@ pub(crate) fn step_kind(step: &Value) -> Result<StepKind, String> {
 }
 
 /// A `{"sim": ..., "input": ...}` step as a [`SimAction`].
-pub(crate) fn sim_action(step: &Value) -> Result<SimAction, String> {
-    SimAction::from_step(step.clone()).map_err(|e| format!("sim step: {e}"))
+pub(crate) fn sim_action(step: Value) -> Result<SimAction, String> {
+    SimAction::from_step(step).map_err(|e| format!("sim step: {e}"))
 }
 
 impl Scenario {
@@ -118,7 +118,7 @@ impl Scenario {
                 continue;
             }
             let checked = match kind {
-                StepKind::Sim => sim_action(step).map(drop),
+                StepKind::Sim => sim_action(step.clone()).map(drop),
                 StepKind::Call => {
                     let action = step["call"].as_str().unwrap_or_default();
                     let input = step.get("input").cloned().unwrap_or_else(|| json!({}));

@@ -351,7 +351,7 @@ impl World {
                 }
             }
             StepKind::Sim => {
-                let action = scenario::sim_action(&value)?;
+                let action = scenario::sim_action(value)?;
                 let result = self.sim(&action)?;
                 (Some(Step::Sim(action)), result)
             }
@@ -372,7 +372,7 @@ impl World {
 
     /// Runs a `{"sim": ..., "input": ...}` step (the script runner's extra kind).
     pub(crate) fn run_sim_value(&mut self, value: &Value) -> Result<Value, String> {
-        let step = Step::Sim(scenario::sim_action(value)?);
+        let step = Step::Sim(scenario::sim_action(value.clone())?);
         self.apply(step)
     }
 
@@ -487,10 +487,6 @@ impl World {
             delivered.count(),
             "Received events matched to long polls"
         );
-        // Most calls answer no poll: no iterator to build and drop.
-        if answered.is_empty() {
-            return;
-        }
         for (poll, output) in answered {
             match self.polls.remove(&poll) {
                 Some(owner) => self.poll_answered(owner, output),
