@@ -30,7 +30,6 @@ pub struct QueueProps {
     pub note: Option<String>,
     /// Whether its messages can be handed to a worker (drag or keyboard pick); not in a
     /// read-only player.
-    #[prop_or(true)]
     pub editable: bool,
     /// The root's action callback.
     pub dispatch: Callback<Action>,

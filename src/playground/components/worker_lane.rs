@@ -35,7 +35,6 @@ pub struct LaneProps {
     pub error: Option<String>,
     /// Whether the lane offers its controls (Kill, Restart, faults, policy, Remove, and the
     /// calls of a manual lane); a read-only player (`embed=1`, `controls=0`) only shows it.
-    #[prop_or(true)]
     pub editable: bool,
     /// The root's action callback.
     pub dispatch: Callback<Action>,
