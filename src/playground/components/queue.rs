@@ -76,9 +76,12 @@ pub fn QueuePanel(props: &QueueProps) -> Html {
     let cards = if let Some(crowd) = &props.crowd {
         crowd_view(crowd)
     } else if props.place.cards.is_empty() && props.leaving.is_empty() {
-        markup(
-            r#"<p class="empty">No message waiting. Press <strong>Send message</strong> or play the scenario.</p>"#,
-        )
+        // A read-only player has no Send message button to point at.
+        markup(if props.editable {
+            r#"<p class="empty">No message waiting. Press <strong>Send message</strong> or play the scenario.</p>"#
+        } else {
+            r#"<p class="empty">No message waiting. Play the scenario.</p>"#
+        })
     } else {
         card_list(
             "Waiting messages".into(),
