@@ -453,3 +453,96 @@ fn a_manual_lane_lets_go_of_a_message_deleted_by_a_raw_call() {
     assert!(world.workers()[0].holding.is_empty());
     assert_eq!(world.holder_of(&ids[0]), None);
 }
+
+/// §12's flow as recorded against AWS (LocalStack's test_report_batch_item_failures): a FIFO queue
+/// with VisibilityTimeout 8 and maxReceiveCount 2, a mapping with ReportBatchItemFailures. The
+/// first invocation reports m2, m3 and m4; the second gets those three with
+/// ApproximateReceiveCount 2 and reports m4; m4 then lands in the dead-letter queue and there is
+/// no third invocation.
+#[test]
+fn lambda_partial_batch_failures_on_fifo_follow_the_aws_recorded_flow() {
+    let mut world = World::new(5);
+    let fifo = json!({"FifoQueue": "true", "ContentBasedDeduplication": "true"});
+    call(
+        &mut world,
+        "CreateQueue",
+        json!({"QueueName": "dlq.fifo", "Attributes": fifo}),
+    );
+    let dlq_url = world.engine().queue_url("dlq.fifo").unwrap();
+    let dlq = call(
+        &mut world,
+        "GetQueueAttributes",
+        json!({"QueueUrl": dlq_url, "AttributeNames": ["QueueArn"]}),
+    );
+    let redrive =
+        json!({"deadLetterTargetArn": dlq["Attributes"]["QueueArn"], "maxReceiveCount": 2});
+    let mut attributes = fifo.clone();
+    attributes["VisibilityTimeout"] = json!("8");
+    attributes["RedrivePolicy"] = json!(redrive.to_string());
+    call(
+        &mut world,
+        "CreateQueue",
+        json!({"QueueName": "q.fifo", "Attributes": attributes}),
+    );
+    let url = world.engine().queue_url("q.fifo").unwrap();
+    for body in ["m1", "m2", "m3", "m4 POISON"] {
+        let input = json!({"QueueUrl": url, "MessageBody": body, "MessageGroupId": "g"});
+        call(&mut world, "SendMessage", input);
+    }
+    let mut policy = lambda(true);
+    policy.queue = "q.fifo".into();
+    policy.mode = WorkerMode::Lambda {
+        batch_size: 10,
+        function_timeout: 8,
+        report_batch_item_failures: true,
+        reserved_concurrency: None,
+    };
+    add(&mut world, "Lambda", policy);
+    let bodies_held = |world: &World| -> Vec<(String, u32)> {
+        let lane = &world.workers()[0];
+        lane.holding
+            .iter()
+            .map(|h| {
+                let m = world.engine().messages("q.fifo");
+                let body = m.iter().find(|m| m.message_id == h.message_id).unwrap();
+                (body.body.to_string(), h.receive_count)
+            })
+            .collect()
+    };
+    // One second per message: the function fails m2 (at 1.5 s) and m3 (at 2 s); m4 is poison.
+    world.advance_to(500);
+    let first: Vec<String> = bodies_held(&world).into_iter().map(|(b, _)| b).collect();
+    assert_eq!(first, ["m1", "m2", "m3", "m4 POISON"]);
+    world.advance_to(1_500);
+    sim(
+        &mut world,
+        SimAction::FailJob {
+            worker: "Lambda".into(),
+        },
+    )
+    .unwrap();
+    world.advance_to(2_000);
+    sim(
+        &mut world,
+        SimAction::FailJob {
+            worker: "Lambda".into(),
+        },
+    )
+    .unwrap();
+    world.advance_to(8_500);
+    let second = bodies_held(&world);
+    let expected = [("m2", 2), ("m3", 2), ("m4 POISON", 2)].map(|(b, n)| (b.to_string(), n));
+    assert_eq!(second, expected, "the reported three, each received twice");
+    world.advance_to(60_000);
+    let invocations = world
+        .drain_events()
+        .iter()
+        .filter(|e| e.text.starts_with("Lambda invoked"))
+        .count();
+    assert_eq!(invocations, 2, "no third invocation");
+    assert_eq!(world.summary().deleted, 3);
+    assert!(world.engine().messages("q.fifo").is_empty());
+    let dead = world.engine().messages("dlq.fifo");
+    assert_eq!(dead.len(), 1);
+    assert_eq!(&*dead[0].body, "m4 POISON");
+}
