@@ -51,15 +51,27 @@ impl World {
     }
 
     /// Lambda validates an event-source mapping when it is created or updated: the queue's
-    /// visibility timeout must be at least the function timeout (§12). A later change of the
-    /// queue is not checked again (the lane then warns).
+    /// visibility timeout must be at least the function timeout, and a FIFO queue takes batches
+    /// of at most 10 and no batching window (§12). A later change of the queue is not checked
+    /// again (the lane then warns).
     fn check_mapping(&self, policy: &WorkerPolicy) -> Result<(), String> {
         let WorkerMode::Lambda {
-            function_timeout, ..
+            function_timeout,
+            batch_size,
+            maximum_batching_window_in_seconds: window,
+            ..
         } = policy.mode
         else {
             return Ok(());
         };
+        if policy.queue.ends_with(".fifo") {
+            if window > 0 {
+                return Err("InvalidParameterValueException: Batching window is not supported for FIFO queues".into());
+            }
+            if batch_size > 10 {
+                return Err("InvalidParameterValueException: Maximum batch size must be between 1 and 10 inclusive for FIFO queues".into());
+            }
+        }
         match self.queue_visibility(&policy.queue) {
             Some(visibility) if visibility < function_timeout => Err(format!(
                 "InvalidParameterValueException: Queue visibility timeout: {visibility} seconds is less than Function timeout: {function_timeout} seconds"
@@ -229,9 +241,13 @@ impl World {
         // ApproximateReceiveCount as the Received events (just absorbed) told it.
         let holders = &self.holders;
         let receive_count = |m: &Message| holders.get(&m.message_id).map_or(1, |h| h.receive_count);
-        let job = self.lanes[i].job_for(job, queue_url, messages, receive_count, now);
-        self.held_by_hand |= job.kind == JobKind::Manual;
-        self.lanes[i].jobs.push(job);
+        let lane = &mut self.lanes[i];
+        self.held_by_hand |= lane.policy.mode == WorkerMode::Manual;
+        let gathering = lane.take(job, queue_url, messages, receive_count, now);
+        if let Some(end) = gathering {
+            let lane = lane.id;
+            self.schedule(end, Timer::Job { lane, job });
+        }
         self.start_ready_jobs(i);
     }
 
@@ -245,10 +261,9 @@ impl World {
             if lane.life != Life::Alive {
                 return;
             }
-            let ready = lane
-                .jobs
-                .iter()
-                .find(|j| j.started.is_none() && j.kind != JobKind::Manual);
+            let ready = lane.jobs.iter().find(|j| {
+                j.started.is_none() && j.gather_until.is_none() && j.kind != JobKind::Manual
+            });
             let Some(job) = ready.map(|j| j.id) else {
                 return;
             };
@@ -288,14 +303,20 @@ impl World {
             JobKind::Lambda {
                 function_timeout, ..
             } => {
-                let waited = now - first.received_at;
+                let gathered = job.ready_at - first.received_at;
+                let gathered = if gathered > 0 {
+                    format!(", gathered over {}", secs(gathered))
+                } else {
+                    String::new()
+                };
+                let waited = now - job.ready_at;
                 let throttled = if waited > 0 {
                     format!(" after {} throttled", secs(waited))
                 } else {
                     String::new()
                 };
                 format!(
-                    "Lambda invoked with {}{throttled} (function timeout {})",
+                    "Lambda invoked with {}{gathered}{throttled} (function timeout {})",
                     self.list(job.tasks.iter().map(|t| t.message_id.as_str())),
                     secs(*function_timeout)
                 )
@@ -336,6 +357,16 @@ impl World {
             let Some(due) = self.lanes[i].jobs.iter().find(|j| j.id == job) else {
                 return;
             };
+            if due.gather_until.is_some_and(|end| end <= self.now()) {
+                // The batching window is over: invoke with what was gathered (or wait, throttled).
+                let now = self.now();
+                self.lanes[i]
+                    .job_mut(job)
+                    .expect("found above")
+                    .close_gathering(now);
+                self.start_ready_jobs(i);
+                return;
+            }
             match due.due(self.now()) {
                 Due::Idle => return,
                 Due::Wait(at) => {
@@ -616,11 +647,15 @@ impl World {
                     );
                     self.say(self.actor(i), None, text);
                 }
-                let request = Request::DeleteMessageBatch(DeleteMessageBatchInput {
-                    queue_url: job.queue_url.clone(),
-                    entries,
-                });
-                self.call(self.who(i), request);
+                // DeleteMessageBatch takes 10 entries at most: a bigger batch (a batching
+                // window) is deleted 10 at a time.
+                for entries in entries.chunks(10) {
+                    let request = Request::DeleteMessageBatch(DeleteMessageBatchInput {
+                        queue_url: job.queue_url.clone(),
+                        entries: entries.to_vec(),
+                    });
+                    self.call(self.who(i), request);
+                }
             }
         }
         self.start_ready_jobs(i);

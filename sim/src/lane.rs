@@ -10,6 +10,10 @@ use sqs_engine::api::{Body, Message, MessageId};
 use sqs_engine::{Millis, ReceiptHandle};
 use std::sync::Arc;
 
+/// Lambda's limit on a synchronous invocation's payload: a batch being gathered is invoked once
+/// its bodies reach it.
+const LAMBDA_PAYLOAD_BYTES: usize = 6 * 1024 * 1024;
+
 /// Whether a lane is working.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Life {
@@ -125,9 +129,31 @@ pub(crate) struct Job {
     pub(crate) extensions: u32,
     /// Stopped before its end (a Lambda timeout or function error): nothing is deleted.
     pub(crate) aborted: bool,
+    /// A Lambda batch still gathering messages (MaximumBatchingWindowInSeconds) until this time
+    /// or until it is full; None once it may be invoked.
+    pub(crate) gather_until: Option<Millis>,
+    /// When it could first start (its receive, or the end of its gathering): a wait after that
+    /// is throttling.
+    pub(crate) ready_at: Millis,
 }
 
 impl Job {
+    /// Ends a Lambda batch's gathering once it holds `batch_size` messages or Lambda's 6 MB
+    /// invocation payload of bodies.
+    fn close_if_full(&mut self, batch_size: usize, now: Millis) {
+        let payload: usize = self.tasks.iter().map(|t| t.body.len()).sum();
+        if self.tasks.len() >= batch_size || payload >= LAMBDA_PAYLOAD_BYTES {
+            self.close_gathering(now);
+        }
+    }
+
+    /// The batch may be invoked from `now` on.
+    pub(crate) fn close_gathering(&mut self, now: Millis) {
+        if self.gather_until.take().is_some() {
+            self.ready_at = now;
+        }
+    }
+
     /// The message being processed, if any.
     pub(crate) fn current_task(&self) -> Option<&Task> {
         self.tasks.get(self.current)
@@ -243,13 +269,60 @@ impl Lane {
         self.life == Life::Alive && !self.polling && room
     }
 
-    /// MaxNumberOfMessages for its receives.
+    /// MaxNumberOfMessages for its next receive (a Lambda batch being gathered asks for what
+    /// it still lacks).
     pub(crate) fn batch_size(&self) -> u32 {
         match self.policy.mode {
-            WorkerMode::Lambda { batch_size, .. } => batch_size,
+            WorkerMode::Lambda { batch_size, .. } => {
+                let gathered = self.jobs.iter().find(|j| j.gather_until.is_some());
+                batch_size.saturating_sub(gathered.map_or(0, |j| j.tasks.len() as u32))
+            }
             _ => self.policy.max_messages,
         }
         .clamp(1, 10)
+    }
+
+    /// MaximumBatchingWindowInSeconds, in milliseconds (0 for a lane that is not Lambda).
+    fn batching_window(&self) -> Millis {
+        match self.policy.mode {
+            WorkerMode::Lambda {
+                maximum_batching_window_in_seconds: window,
+                ..
+            } => Millis::from(window) * 1000,
+            _ => 0,
+        }
+    }
+
+    /// Takes received messages: into the Lambda batch being gathered if there is one, else as
+    /// a new job `id` (gathering if the policy has a batching window). Returns the end of the
+    /// new job's gathering, for a timer.
+    pub(crate) fn take(
+        &mut self,
+        id: u64,
+        queue_url: String,
+        messages: Vec<Message>,
+        receive_count: impl Fn(&Message) -> u32,
+        now: Millis,
+    ) -> Option<Millis> {
+        let tasks = self.tasks_for(messages, receive_count, now);
+        let batch_size = match self.policy.mode {
+            WorkerMode::Lambda { batch_size, .. } => batch_size as usize,
+            _ => usize::MAX,
+        };
+        if let Some(job) = self.jobs.iter_mut().find(|j| j.gather_until.is_some()) {
+            job.tasks.extend(tasks);
+            job.close_if_full(batch_size, now);
+            return None;
+        }
+        let mut job = self.job_for(id, queue_url, tasks, now);
+        let window = self.batching_window();
+        if window > 0 {
+            job.gather_until = Some(now + window);
+            job.close_if_full(batch_size, now);
+        }
+        let gathering = job.gather_until;
+        self.jobs.push(job);
+        gathering
     }
 
     /// How many invocations may run at once (Lambda), or jobs (others: no limit).
@@ -263,28 +336,14 @@ impl Lane {
         }
     }
 
-    /// A job for the messages just received, per the current policy; `receive_count` gives
+    /// The tasks for messages just received, per the current policy; `receive_count` gives
     /// each message's ApproximateReceiveCount.
-    pub(crate) fn job_for(
+    fn tasks_for(
         &mut self,
-        id: u64,
-        queue_url: String,
         messages: Vec<Message>,
         receive_count: impl Fn(&Message) -> u32,
         now: Millis,
-    ) -> Job {
-        let kind = match self.policy.mode {
-            WorkerMode::Auto => JobKind::Worker,
-            WorkerMode::Manual => JobKind::Manual,
-            WorkerMode::Lambda {
-                function_timeout,
-                report_batch_item_failures,
-                ..
-            } => JobKind::Lambda {
-                function_timeout: Millis::from(function_timeout) * 1000,
-                report_batch_item_failures,
-            },
-        };
+    ) -> Vec<Task> {
         // Collected into a new Vec: in place, the smaller Tasks would reallocate the Messages'.
         let mut tasks = Vec::with_capacity(messages.len());
         tasks.extend(messages.into_iter().map(|m| {
@@ -315,6 +374,23 @@ impl Lane {
                 retried: false,
             }
         }));
+        tasks
+    }
+
+    /// A job for these tasks, per the current policy.
+    fn job_for(&self, id: u64, queue_url: String, tasks: Vec<Task>, now: Millis) -> Job {
+        let kind = match self.policy.mode {
+            WorkerMode::Auto => JobKind::Worker,
+            WorkerMode::Manual => JobKind::Manual,
+            WorkerMode::Lambda {
+                function_timeout,
+                report_batch_item_failures,
+                ..
+            } => JobKind::Lambda {
+                function_timeout: Millis::from(function_timeout) * 1000,
+                report_batch_item_failures,
+            },
+        };
         let heartbeat = match kind {
             JobKind::Worker => self.policy.heartbeat.clone(),
             _ => None,
@@ -331,6 +407,8 @@ impl Lane {
             first_heartbeat: None,
             extensions: 0,
             aborted: false,
+            gather_until: None,
+            ready_at: now,
         }
     }
 
@@ -456,17 +534,25 @@ pub(crate) fn warnings(policy: &WorkerPolicy, queue_visibility: Option<u32>) -> 
     };
     let mut warnings = Vec::new();
     if let WorkerMode::Lambda {
-        function_timeout, ..
+        function_timeout,
+        maximum_batching_window_in_seconds: window,
+        ..
     } = policy.mode
     {
+        // AWS: at least six times the function timeout, plus the batching window.
+        let advised = 6 * function_timeout + window;
         if visibility < function_timeout {
             warnings.push(format!(
                 "The visibility timeout ({visibility} s) is now shorter than the function timeout ({function_timeout} s): Lambda refuses to create such a mapping, and a batch comes back to the queue while the function still runs."
             ));
-        } else if visibility < 6 * function_timeout {
+        } else if visibility < advised {
+            let (plus, sum) = if window > 0 {
+                (" plus the batching window", format!(" + {window} s"))
+            } else {
+                ("", String::new())
+            };
             warnings.push(format!(
-                "Visibility timeout {visibility} s is under 6x the function timeout (6 x {function_timeout} s = {} s): throttled or retried batches can be processed twice.",
-                6 * function_timeout
+                "Visibility timeout {visibility} s is under 6x the function timeout{plus} (6 x {function_timeout} s{sum} = {advised} s): throttled or retried batches can be processed twice."
             ));
         }
     }
@@ -518,6 +604,7 @@ mod tests {
         let mut policy = WorkerPolicy::new("q");
         policy.mode = WorkerMode::Lambda {
             batch_size: 1,
+            maximum_batching_window_in_seconds: 0,
             function_timeout: 30,
             report_batch_item_failures: false,
             reserved_concurrency: None,

@@ -66,8 +66,14 @@ pub enum WorkerMode {
     /// A Lambda event-source mapping: batches, a function timeout, optional partial batch
     /// failure reporting (ReportBatchItemFailures).
     Lambda {
-        /// BatchSize (10 when absent, Lambda's default).
+        /// BatchSize (10 when absent, Lambda's default): up to 10 on a FIFO queue, up to 10,000
+        /// on a standard one when a batching window is set.
         batch_size: u32,
+        /// MaximumBatchingWindowInSeconds (0 when absent): how long a poller keeps receiving to
+        /// fill a batch before it invokes the function; the messages' visibility timeouts run
+        /// meanwhile. Not for FIFO queues. Left out of the JSON at 0, as links made before it were.
+        #[serde(skip_serializing_if = "is_zero")]
+        maximum_batching_window_in_seconds: u32,
         /// The function timeout in seconds.
         function_timeout: u32,
         /// FunctionResponseTypes = ["ReportBatchItemFailures"] (false when absent: see
@@ -114,6 +120,8 @@ impl WorkerMode {
             "Manual" => WorkerMode::Manual,
             "Lambda" => WorkerMode::Lambda {
                 batch_size: input.field_or("batch_size", 10)?,
+                maximum_batching_window_in_seconds: input
+                    .field_or_default("maximum_batching_window_in_seconds")?,
                 function_timeout: input.field("function_timeout")?,
                 report_batch_item_failures: input.field_or_default("report_batch_item_failures")?,
                 reserved_concurrency: input.field_or_default("reserved_concurrency")?,
@@ -167,6 +175,11 @@ impl WorkerPolicy {
             poison_marker: input.field_or("poison_marker", defaults.poison_marker)?,
         })
     }
+}
+
+/// For `skip_serializing_if`.
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// How many batches a Lambda event-source mapping holds at once (its pollers).
@@ -254,12 +267,23 @@ impl WorkerPolicy {
         }
         if let WorkerMode::Lambda {
             batch_size,
+            maximum_batching_window_in_seconds: window,
             function_timeout,
             ..
         } = self.mode
         {
-            if !(1..=10).contains(&batch_size) {
-                return Err("The Lambda batch size must be between 1 and 10 here.".into());
+            // Lambda's own limits and words (CreateEventSourceMapping); FIFO's are checked
+            // with the queue (`World::check_mapping`).
+            if !(1..=10_000).contains(&batch_size) {
+                return Err(
+                    "InvalidParameterValueException: BatchSize must be between 1 and 10000.".into(),
+                );
+            }
+            if window > 300 {
+                return Err("InvalidParameterValueException: MaximumBatchingWindowInSeconds must be between 0 and 300.".into());
+            }
+            if batch_size > 10 && window == 0 {
+                return Err("InvalidParameterValueException: Maximum batch window in seconds must be greater than 0 if maximum batch size is greater than 10".into());
             }
             if !(1..=900).contains(&function_timeout) {
                 return Err("The function timeout must be between 1 and 900 seconds.".into());
@@ -387,9 +411,17 @@ mod tests {
             WorkerMode::Manual,
             WorkerMode::Lambda {
                 batch_size: 10,
+                maximum_batching_window_in_seconds: 0,
                 function_timeout: 30,
                 report_batch_item_failures: true,
                 reserved_concurrency: Some(2),
+            },
+            WorkerMode::Lambda {
+                batch_size: 100,
+                maximum_batching_window_in_seconds: 5,
+                function_timeout: 30,
+                report_batch_item_failures: false,
+                reserved_concurrency: None,
             },
         ];
         for mode in modes {
@@ -462,6 +494,7 @@ mod tests {
             serde_json::from_value::<WorkerMode>(mode).unwrap(),
             WorkerMode::Lambda {
                 batch_size: 10,
+                maximum_batching_window_in_seconds: 0,
                 function_timeout: 60,
                 report_batch_item_failures: false,
                 reserved_concurrency: None,
@@ -476,5 +509,32 @@ mod tests {
         assert_eq!(error(json!({"kind": "Fixed"})), "missing field `seconds`");
         assert!(error(json!({"kind": "Slow"})).starts_with("unknown variant `Slow`"));
         assert_eq!(error(json!("Fixed")), "expected a JSON object");
+    }
+
+    #[test]
+    fn lambda_batch_sizes_over_ten_need_a_batching_window() {
+        let lambda = |batch_size, window| {
+            let mut policy = WorkerPolicy::new("q");
+            policy.mode = WorkerMode::Lambda {
+                batch_size,
+                maximum_batching_window_in_seconds: window,
+                function_timeout: 30,
+                report_batch_item_failures: false,
+                reserved_concurrency: None,
+            };
+            policy.check()
+        };
+        assert_eq!(lambda(10, 0), Ok(()));
+        assert_eq!(
+            lambda(11, 0).unwrap_err(),
+            "InvalidParameterValueException: Maximum batch window in seconds must be greater than 0 if maximum batch size is greater than 10"
+        );
+        assert_eq!(lambda(11, 1), Ok(()));
+        assert_eq!(lambda(10_000, 300), Ok(()));
+        assert!(lambda(10_001, 300)
+            .unwrap_err()
+            .contains("between 1 and 10000"));
+        assert!(lambda(0, 0).unwrap_err().contains("between 1 and 10000"));
+        assert!(lambda(100, 301).unwrap_err().contains("between 0 and 300"));
     }
 }

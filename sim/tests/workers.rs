@@ -162,6 +162,7 @@ fn lambda(report: bool) -> WorkerPolicy {
     WorkerPolicy {
         mode: WorkerMode::Lambda {
             batch_size: 4,
+            maximum_batching_window_in_seconds: 0,
             function_timeout: 30,
             report_batch_item_failures: report,
             reserved_concurrency: None,
@@ -493,6 +494,7 @@ fn lambda_partial_batch_failures_on_fifo_follow_the_aws_recorded_flow() {
     policy.queue = "q.fifo".into();
     policy.mode = WorkerMode::Lambda {
         batch_size: 10,
+        maximum_batching_window_in_seconds: 0,
         function_timeout: 8,
         report_batch_item_failures: true,
         reserved_concurrency: None,
@@ -545,4 +547,107 @@ fn lambda_partial_batch_failures_on_fifo_follow_the_aws_recorded_flow() {
     let dead = world.engine().messages("dlq.fifo");
     assert_eq!(dead.len(), 1);
     assert_eq!(&*dead[0].body, "m4 POISON");
+}
+
+/// §12: with MaximumBatchingWindowInSeconds a poller keeps receiving (10 at a time) until the
+/// batch holds BatchSize messages or the window ends; the messages' visibility timeouts run
+/// meanwhile.
+#[test]
+fn a_lambda_batching_window_gathers_up_to_the_batch_size() {
+    let bodies: Vec<String> = (1..=12).map(|n| format!("m{n}")).collect();
+    let bodies: Vec<&str> = bodies.iter().map(String::as_str).collect();
+    let (mut world, _) = world_with(120, &bodies);
+    let mut policy = lambda(true);
+    policy.processing = ProcessingTime::Fixed { seconds: 0.1 };
+    policy.wait_time_seconds = 20; // Lambda's pollers long-poll
+    policy.mode = WorkerMode::Lambda {
+        batch_size: 25,
+        maximum_batching_window_in_seconds: 5,
+        function_timeout: 30,
+        report_batch_item_failures: true,
+        reserved_concurrency: None,
+    };
+    add(&mut world, "Lambda", policy);
+    assert!(
+        world.workers()[0].warnings[0].contains("6 x 30 s + 5 s = 185 s"),
+        "the 6x rule adds the batching window"
+    );
+    world.drain_events();
+    world.advance_to(4_900);
+    let lane = &world.workers()[0];
+    assert_eq!(lane.holding.len(), 12, "received in two calls, 10 then 2");
+    assert!(
+        lane.holding.iter().all(|h| h.done_at.is_none()),
+        "not invoked yet"
+    );
+    assert_eq!(world.summary().deleted, 0);
+    world.advance_to(7_000);
+    let invoked: Vec<(u64, String)> = world
+        .drain_events()
+        .into_iter()
+        .filter(|e| e.text.starts_with("Lambda invoked"))
+        .map(|e| (e.at, e.text))
+        .collect();
+    assert_eq!(invoked.len(), 1);
+    assert_eq!(invoked[0].0, 5_000, "at the end of the window");
+    assert!(
+        invoked[0].1.contains("gathered over 5 s"),
+        "{}",
+        invoked[0].1
+    );
+    assert_eq!(world.summary().deleted, 12);
+
+    // 30 more: a full batch of 25 is invoked at once, the other 5 wait for their window.
+    let url = world.engine().queue_url("q").unwrap();
+    for n in 13..=42 {
+        let input = json!({"QueueUrl": url, "MessageBody": format!("m{n}")});
+        call(&mut world, "SendMessage", input);
+    }
+    world.advance_to(7_001);
+    let sizes: Vec<usize> = world
+        .drain_events()
+        .into_iter()
+        .filter(|e| e.text.starts_with("Lambda invoked"))
+        .map(|e| e.text.matches(',').count() + 2)
+        .collect();
+    assert_eq!(sizes, [25], "one invocation, full, without waiting");
+    assert_eq!(world.workers()[0].holding.len(), 30);
+    world.advance_to(20_000);
+    assert_eq!(world.summary().deleted, 42);
+}
+
+/// Lambda refuses a batching window, or a batch over 10, on a FIFO queue.
+#[test]
+fn a_fifo_mapping_takes_no_batching_window_and_at_most_ten() {
+    let mut world = World::new(5);
+    let attributes = json!({"FifoQueue": "true", "VisibilityTimeout": "300"});
+    call(
+        &mut world,
+        "CreateQueue",
+        json!({"QueueName": "q.fifo", "Attributes": attributes}),
+    );
+    let mapping = |batch_size, window| {
+        let mut policy = lambda(true);
+        policy.queue = "q.fifo".into();
+        policy.mode = WorkerMode::Lambda {
+            batch_size,
+            maximum_batching_window_in_seconds: window,
+            function_timeout: 30,
+            report_batch_item_failures: true,
+            reserved_concurrency: None,
+        };
+        SimAction::AddWorker {
+            name: "Lambda".into(),
+            policy,
+        }
+    };
+    assert_eq!(
+        sim(&mut world, mapping(10, 1)).unwrap_err(),
+        "InvalidParameterValueException: Batching window is not supported for FIFO queues"
+    );
+    assert!(sim(&mut world, mapping(11, 0))
+        .unwrap_err()
+        .contains("greater than 0 if maximum batch size is greater than 10"));
+    assert!(world.workers().is_empty());
+    sim(&mut world, mapping(10, 0)).unwrap();
 }
