@@ -10,10 +10,6 @@ use sqs_engine::api::{Body, Message, MessageId};
 use sqs_engine::{Millis, ReceiptHandle};
 use std::sync::Arc;
 
-/// Lambda's limit on a synchronous invocation's payload: a batch being gathered is invoked once
-/// its bodies reach it.
-const LAMBDA_PAYLOAD_BYTES: usize = 6 * 1024 * 1024;
-
 /// Whether a lane is working.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Life {
@@ -138,11 +134,10 @@ pub(crate) struct Job {
 }
 
 impl Job {
-    /// Ends a Lambda batch's gathering once it holds `batch_size` messages or Lambda's 6 MB
-    /// invocation payload of bodies.
+    /// Ends a Lambda batch's gathering once it holds `batch_size` messages. (Lambda also
+    /// invokes at 6 MB of payload; the sim does not model that limit.)
     fn close_if_full(&mut self, batch_size: usize, now: Millis) {
-        let payload: usize = self.tasks.iter().map(|t| t.body.len()).sum();
-        if self.tasks.len() >= batch_size || payload >= LAMBDA_PAYLOAD_BYTES {
+        if self.tasks.len() >= batch_size {
             self.close_gathering(now);
         }
     }
