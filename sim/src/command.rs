@@ -72,6 +72,13 @@ pub enum SimAction {
         /// Which worker.
         worker: String,
     },
+    /// The Lambda function's current or next response lists an itemIdentifier that is no
+    /// MessageId of its batch (a typo, a receipt handle): Lambda counts the whole batch as
+    /// failed (§12). Only for a Lambda worker with ReportBatchItemFailures.
+    BadItemIdentifier {
+        /// Which worker.
+        worker: String,
+    },
     /// Drag a message onto a worker lane: that worker receives that message now (FIFO rules
     /// apply: a message behind an in-flight one of its group cannot be taken).
     Deliver {
@@ -122,6 +129,7 @@ const SIM_ACTIONS: &[&str] = &[
     "CrashAfterCommit",
     "LoseDeleteResponse",
     "FailJob",
+    "BadItemIdentifier",
     "Deliver",
     "Receive",
     "Delete",
@@ -168,6 +176,9 @@ impl SimAction {
                 worker: input.field("worker")?,
             },
             "FailJob" => SimAction::FailJob {
+                worker: input.field("worker")?,
+            },
+            "BadItemIdentifier" => SimAction::BadItemIdentifier {
                 worker: input.field("worker")?,
             },
             "Deliver" => SimAction::Deliver {
@@ -252,6 +263,7 @@ mod tests {
             SimAction::CrashAfterCommit { worker: worker() },
             SimAction::LoseDeleteResponse { worker: worker() },
             SimAction::FailJob { worker: worker() },
+            SimAction::BadItemIdentifier { worker: worker() },
             SimAction::Deliver {
                 worker: worker(),
                 message_id: "m-1".into(),

@@ -635,7 +635,18 @@ impl World {
                     receipt_handle: t.receipt_handle.into(),
                 })
                 .collect();
-            let deletes = !job.aborted
+            let returned = !job.aborted;
+            let armed = &mut self.lanes[i].armed.bad_item_identifier;
+            let bad_response = returned && report_batch_item_failures && std::mem::take(armed);
+            if bad_response {
+                let text = format!(
+                    "Lambda's response lists an itemIdentifier that is no MessageId of the batch: the whole batch counts as failed, and its {} message(s) come back when their visibility timeout runs out",
+                    job.tasks.len()
+                );
+                self.say(self.actor(i), None, text);
+            }
+            let deletes = returned
+                && !bad_response
                 && (failed.is_empty() || report_batch_item_failures)
                 && !entries.is_empty();
             if deletes {

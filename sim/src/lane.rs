@@ -26,6 +26,7 @@ pub(crate) struct Armed {
     pub(crate) crash_after_commit: bool,
     pub(crate) lose_delete_response: bool,
     pub(crate) fail_job: bool,
+    pub(crate) bad_item_identifier: bool,
 }
 
 /// Why a message's job fails.
@@ -478,6 +479,7 @@ impl Lane {
             (armed.crash_after_commit, "CrashAfterCommit"),
             (armed.lose_delete_response, "LoseDeleteResponse"),
             (armed.fail_job, "FailJob"),
+            (armed.bad_item_identifier, "BadItemIdentifier"),
         ]
         .into_iter()
         .filter(|(on, _)| *on)

@@ -394,6 +394,7 @@ impl World {
                 })
             }
             SimAction::FailJob { worker } => self.fail_job(worker),
+            SimAction::BadItemIdentifier { worker } => self.bad_item_identifier(worker),
             SimAction::Deliver { worker, message_id } => self.deliver(worker, message_id),
             SimAction::Receive { worker } => self.manual_receive(worker),
             SimAction::Delete { worker, message_id } => self.manual_delete(worker, message_id),

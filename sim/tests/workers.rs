@@ -651,3 +651,37 @@ fn a_fifo_mapping_takes_no_batching_window_and_at_most_ten() {
     assert!(world.workers().is_empty());
     sim(&mut world, mapping(10, 0)).unwrap();
 }
+
+/// §12: a batchItemFailures entry whose itemIdentifier is no MessageId of the batch fails the
+/// whole batch, even the messages the function processed.
+#[test]
+fn a_bad_item_identifier_fails_the_whole_batch() {
+    let (mut world, _) = world_with(180, &["m1", "m2", "m3"]);
+    add(&mut world, "Lambda", lambda(true));
+    let bad = |world: &mut World| {
+        let worker = "Lambda".to_string();
+        sim(world, SimAction::BadItemIdentifier { worker })
+    };
+    bad(&mut world).unwrap();
+    assert_eq!(world.workers()[0].armed_faults, ["BadItemIdentifier"]);
+    world.advance_to(10_000);
+    assert_eq!(world.summary().deleted, 0, "nothing deleted");
+    assert_eq!(
+        world.ledger().performed_named("fulfil"),
+        3,
+        "all were processed"
+    );
+    assert!(world.workers()[0].armed_faults.is_empty(), "used up");
+    world.advance_to(200_000);
+    assert_eq!(
+        world.summary().deleted,
+        3,
+        "the next invocation's response is good"
+    );
+    // Only a Lambda worker that reports batch item failures has such a response.
+    add(&mut world, "Lambda 2", lambda(false));
+    let worker = "Lambda 2".to_string();
+    let refused = sim(&mut world, SimAction::BadItemIdentifier { worker });
+    assert!(refused.unwrap_err().contains("ReportBatchItemFailures"));
+    assert!(world.workers()[1].armed_faults.is_empty());
+}
