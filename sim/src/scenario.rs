@@ -234,6 +234,7 @@ library_files![
     "delay-vs-visibility",
     "short-vs-long-polling",
     "lambda-6x",
+    "lambda-batching-window",
 ];
 
 /// The scenario library compiled into the app, in presentation order.

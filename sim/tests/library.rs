@@ -218,3 +218,22 @@ fn lambda_under_six_times_the_function_timeout_processes_twice() {
     assert!(world.ledger().performed_named("fulfil order (1x)") > 5);
     assert_eq!(world.ledger().performed_named("fulfil order (6x)"), 5);
 }
+
+#[test]
+fn a_lambda_batching_window_invokes_every_ten_seconds_or_when_full() {
+    let mut world = run("lambda-batching-window");
+    let invocations: Vec<(u64, usize, bool)> = world
+        .drain_events()
+        .into_iter()
+        .filter(|e| e.text.starts_with("Lambda invoked"))
+        .map(|e| {
+            let messages = e.text.matches("order-").count() + e.text.matches("burst-").count();
+            (e.at / 1000, messages, e.text.contains("gathered over 10 s"))
+        })
+        .collect();
+    let (quiet, burst): (Vec<_>, Vec<_>) = invocations.iter().partition(|i| i.0 <= 40);
+    assert_eq!(quiet.len(), 4, "{invocations:?}");
+    assert!(quiet.iter().all(|&&(_, n, window)| n == 5 && window));
+    let full = burst.iter().find(|i| i.1 == 50).expect("a full batch");
+    assert!(full.0 < 44 && !full.2, "invoked when full: {invocations:?}");
+}
