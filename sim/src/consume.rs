@@ -172,7 +172,7 @@ impl World {
             queue_url,
             max_number_of_messages: Some(i64::from(lane.batch_size())),
             visibility_timeout: lane.policy.visibility_timeout.map(i64::from),
-            wait_time_seconds: Some(i64::from(lane.policy.wait_time_seconds.min(20))),
+            wait_time_seconds: Some(i64::from(lane.wait_time_seconds())),
             ..ReceiveMessageInput::default()
         });
         let pause = ((self.lanes[i].policy.idle_pause * 1000.0) as Millis).max(MIN_POLL_PAUSE);

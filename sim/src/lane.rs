@@ -278,6 +278,14 @@ impl Lane {
         .clamp(1, 10)
     }
 
+    /// WaitTimeSeconds for its receives: Lambda's pollers always long-poll (20 s).
+    pub(crate) fn wait_time_seconds(&self) -> u32 {
+        match self.policy.mode {
+            WorkerMode::Lambda { .. } => 20,
+            _ => self.policy.wait_time_seconds.min(20),
+        }
+    }
+
     /// MaximumBatchingWindowInSeconds, in milliseconds (0 for a lane that is not Lambda).
     fn batching_window(&self) -> Millis {
         match self.policy.mode {

@@ -193,7 +193,7 @@ pub struct WorkerPolicy {
     pub queue: String,
     /// Auto, manual or Lambda.
     pub mode: WorkerMode,
-    /// ReceiveMessage WaitTimeSeconds (0 = short poll).
+    /// ReceiveMessage WaitTimeSeconds (0 = short poll; a Lambda worker always long-polls 20 s).
     pub wait_time_seconds: u32,
     /// ReceiveMessage MaxNumberOfMessages (a Lambda worker uses its batch size).
     pub max_messages: u32,

@@ -559,7 +559,6 @@ fn a_lambda_batching_window_gathers_up_to_the_batch_size() {
     let (mut world, _) = world_with(120, &bodies);
     let mut policy = lambda(true);
     policy.processing = ProcessingTime::Fixed { seconds: 0.1 };
-    policy.wait_time_seconds = 20; // Lambda's pollers long-poll
     policy.mode = WorkerMode::Lambda {
         batch_size: 25,
         maximum_batching_window_in_seconds: 5,
