@@ -14,7 +14,7 @@
 
 use crate::api::{
     Body, CreateQueueInput, DeleteMessageBatchEntry, DeleteMessageBatchInput, DeleteMessageInput,
-    Message, ReceiveMessageInput, SendMessageBatchEntry, SendMessageBatchInput, SendMessageInput,
+    Message, ReceiveMessageInput, ReceiveMessageOutput, SendMessageBatchEntry, SendMessageBatchInput, SendMessageInput,
 };
 use crate::{Engine, Event, Reply, Request, Response};
 use std::fmt;
@@ -187,14 +187,16 @@ impl Bench {
                     })
                 }
             };
-            if let Response::SendMessageBatch(out) = self.call(request) {
+            let mut response = self.call(request);
+            if let Response::SendMessageBatch(out) = &mut response {
                 assert!(
                     out.failed.is_empty(),
                     "SendMessageBatch failed: {:?}",
                     out.failed
                 );
-                self.ids.extend(out.successful.into_iter().map(|e| e.id));
+                self.ids.extend(out.successful.drain(..).map(|e| e.id));
             }
+            self.engine.recycle(response);
         }
     }
 
@@ -210,22 +212,24 @@ impl Bench {
         }
     }
 
-    fn delete(&mut self, messages: Vec<Message>, batching: Batching) {
+    /// Deletes the received `messages`, then hands their answer's buffer back to the engine.
+    fn delete(&mut self, mut messages: Vec<Message>, batching: Batching) {
         self.counts.lifecycles += messages.len() as u64;
         match batching {
             Batching::Single => {
-                for message in messages {
-                    self.call(Request::DeleteMessage(DeleteMessageInput {
+                for message in messages.drain(..) {
+                    let response = self.call(Request::DeleteMessage(DeleteMessageInput {
                         queue_url: self.queue_url.clone(),
                         receipt_handle: message.receipt_handle.into(),
                     }));
+                    self.engine.recycle(response);
                 }
             }
             Batching::Ten if messages.is_empty() => {}
             Batching::Ten => {
                 let count = messages.len();
                 let entries = messages
-                    .into_iter()
+                    .drain(..)
                     .zip(self.ids.drain(..count))
                     .map(|(m, id)| DeleteMessageBatchEntry {
                         id,
@@ -236,16 +240,22 @@ impl Bench {
                     queue_url: self.queue_url.clone(),
                     entries,
                 });
-                if let Response::Batch(out) = self.call(request) {
+                let mut response = self.call(request);
+                if let Response::Batch(out) = &mut response {
                     assert!(
                         out.failed.is_empty(),
                         "DeleteMessageBatch failed: {:?}",
                         out.failed
                     );
-                    self.ids.extend(out.successful.into_iter().map(|e| e.id));
+                    self.ids.extend(out.successful.drain(..).map(|e| e.id));
                 }
+                self.engine.recycle(response);
             }
         }
+        self.engine
+            .recycle(Response::ReceiveMessage(ReceiveMessageOutput {
+                messages: Some(messages),
+            }));
     }
 }
 

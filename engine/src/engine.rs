@@ -14,7 +14,10 @@
 //! This file holds the engine's state, the clock and the dispatcher; the actions live in
 //! `actions/`, one module per family.
 
-use crate::api::{Attributes, ReceiveMessageOutput, Request, Response};
+use crate::api::{
+    self, Attributes, BatchResultEntry, ReceiveMessageOutput, Request, Response,
+    SendMessageBatchResultEntry,
+};
 use crate::error::SqsError;
 use crate::event::{Event, EventKind, VisibleReason};
 use crate::message::State;
@@ -84,6 +87,34 @@ pub struct Engine {
     pub(crate) tasks: Vec<MoveTask>,
     /// Whether events are recorded (see [`Engine::record_events`]).
     pub(crate) recording: bool,
+    /// Answer buffers handed back by [`Engine::recycle`].
+    pub(crate) spare: Spare,
+    /// The slots a receive picks, kept between receives (taken out while in use).
+    pub(crate) picked: Vec<u32>,
+}
+
+/// Emptied answer buffers, one per kind of list an answer carries, reused by the next answer of
+/// that kind: a batch of ten answers is over 1 KiB, which glibc's allocator serves slowly.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Spare {
+    pub messages: Vec<api::Message>,
+    pub sent: Vec<SendMessageBatchResultEntry>,
+    pub done: Vec<BatchResultEntry>,
+}
+
+/// `spare`'s buffer (empty) with room for `n`, leaving an empty one in its place.
+pub(crate) fn reuse<T>(spare: &mut Vec<T>, n: usize) -> Vec<T> {
+    let mut buffer = std::mem::take(spare);
+    buffer.reserve(n);
+    buffer
+}
+
+/// Keeps `buffer`, emptied, as `spare` if it holds more than the one kept.
+fn keep<T>(spare: &mut Vec<T>, mut buffer: Vec<T>) {
+    if buffer.capacity() > spare.capacity() {
+        buffer.clear();
+        *spare = buffer;
+    }
 }
 
 impl Engine {
@@ -113,6 +144,8 @@ impl Engine {
             events: Vec::new(),
             tasks: Vec::new(),
             recording: true,
+            spare: Spare::default(),
+            picked: Vec::new(),
         }
     }
 
@@ -193,6 +226,20 @@ impl Engine {
             std::mem::swap(out, &mut self.events);
         } else {
             out.append(&mut self.events);
+        }
+    }
+
+    /// Takes back an answer the caller is done with: its list of messages or of batch results
+    /// (emptied) serves the next answer of the same kind instead of a new allocation. A driver
+    /// calling in a loop moves out what it keeps (`drain`) and hands the answer back.
+    pub fn recycle(&mut self, response: Response) {
+        match response {
+            Response::ReceiveMessage(ReceiveMessageOutput {
+                messages: Some(messages),
+            }) => keep(&mut self.spare.messages, messages),
+            Response::SendMessageBatch(out) => keep(&mut self.spare.sent, out.successful),
+            Response::Batch(out) => keep(&mut self.spare.done, out.successful),
+            _ => {}
         }
     }
 

@@ -102,7 +102,7 @@ impl Engine {
             }
         }
         let mut output = SendMessageBatchOutput {
-            successful: Vec::with_capacity(entries.len()),
+            successful: crate::engine::reuse(&mut self.spare.sent, entries.len()),
             failed: Vec::new(),
         };
         for mut entry in input.entries {
