@@ -34,12 +34,13 @@ impl From<SendMessageInput> for Outgoing {
 
 impl From<SendMessageBatchEntry> for Outgoing {
     fn from(e: SendMessageBatchEntry) -> Self {
+        let extras = e.extras.map(|extras| *extras).unwrap_or_default();
         Outgoing {
             body: e.message_body,
             delay: e.delay_seconds,
-            attributes: e.message_attributes,
-            system: e.message_system_attributes,
-            dedup_id: e.message_deduplication_id,
+            attributes: extras.message_attributes,
+            system: extras.message_system_attributes,
+            dedup_id: extras.message_deduplication_id,
             group_id: e.message_group_id,
         }
     }
@@ -79,7 +80,7 @@ impl Engine {
         )?;
         let total: usize = entries
             .iter()
-            .map(|e| size(&e.message_body, e.message_attributes.as_ref()))
+            .map(|e| size(&e.message_body, e.message_attributes()))
             .sum();
         if total > validate::MAX_BATCH_BYTES {
             return Err(SqsError::new(
@@ -96,7 +97,7 @@ impl Engine {
                 ));
             }
             if !q.config.content_based_dedup
-                && entries.iter().any(|e| e.message_deduplication_id.is_none())
+                && entries.iter().any(|e| e.message_deduplication_id().is_none())
             {
                 return Err(SqsError::invalid(NO_DEDUP_ID));
             }
