@@ -406,6 +406,7 @@ impl Engine {
     }
 
     /// Notes that a message became receivable in `uid`: waiting long polls get a chance.
+    #[inline]
     pub(crate) fn wake(&mut self, uid: u32) {
         if !self.q(uid).polls.is_empty() && !self.woken.contains(&uid) {
             self.woken.push(uid);
@@ -455,6 +456,7 @@ impl Engine {
     /// Makes sure the queue's armed reveal fires no later than its earliest hidden message. An
     /// armed reveal that fires earlier (its message was deleted or revealed since) re-arms when
     /// it comes up: a delete costs no timer work.
+    #[inline]
     fn arm_reveal(&mut self, uid: u32) {
         let q = self.q_mut(uid);
         if let Some((key, _)) = q.hidden.first() {
@@ -488,6 +490,7 @@ impl Engine {
     }
 
     /// Makes sure a retention timer is set for the queue's oldest message (§8).
+    #[inline]
     pub(crate) fn schedule_retention(&mut self, uid: u32) {
         let q = self.q_mut(uid);
         if let Some(at) = q.next_expiry() {

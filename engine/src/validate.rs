@@ -85,13 +85,16 @@ pub(crate) fn attribute_value_bytes(value: &MessageAttributeValue) -> (u8, Vec<u
 
 /// Bytes an attribute map adds to the message size: name + DataType + value (§3.2).
 pub(crate) fn attributes_size(attributes: Option<&MessageAttributes>) -> usize {
-    attributes.map_or(0, |map| {
-        map.iter()
-            .map(|(name, value)| {
-                name.len() + value.data_type.len() + attribute_value_bytes(value).1.len()
-            })
-            .sum()
-    })
+    attributes.map_or(0, map_size)
+}
+
+/// Out of line: most messages have no attributes, and their size check should stay a few
+/// instructions where it is inlined.
+#[inline(never)]
+fn map_size(map: &MessageAttributes) -> usize {
+    map.iter()
+        .map(|(name, value)| name.len() + value.data_type.len() + attribute_value_bytes(value).1.len())
+        .sum()
 }
 
 /// Message attributes: at most 10, legal names, known types, non-empty values (§3.2).

@@ -47,6 +47,7 @@ impl From<SendMessageBatchEntry> for Outgoing {
 }
 
 /// Bytes counted against MaximumMessageSize (system attributes excluded, §3.1).
+#[inline]
 fn size(body: &str, attributes: Option<&MessageAttributes>) -> usize {
     body.len() + validate::attributes_size(attributes)
 }
