@@ -132,60 +132,140 @@ impl<'de> Deserialize<'de> for MessageId {
     }
 }
 
-/// A message body. The text is shared (`Arc<str>`) by the send request, the stored message and
-/// every answer that returns it, so a receive does not copy the body. It reads as a `&str` and
-/// displays and serialises as that text.
-#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Body(Arc<str>);
+/// A message body. A short text (up to [`Body::INLINE`] bytes: most bodies of the playground and
+/// of its scenarios) is kept inline, so sending, receiving and deleting it allocates nothing; a
+/// longer one is shared (`Arc<str>`) by the send request, the stored message and every answer
+/// that returns it, so a receive does not copy it. It reads as a `&str` and displays and
+/// serialises as that text.
+#[derive(Clone)]
+pub struct Body(Text);
+
+#[derive(Clone)]
+enum Text {
+    Inline { len: u8, bytes: [u8; Body::INLINE] },
+    Shared(Arc<str>),
+}
 
 impl Body {
+    /// The longest text kept inline, in bytes (a body takes 24 bytes either way).
+    pub const INLINE: usize = 22;
+
     /// The text.
     pub fn as_str(&self) -> &str {
-        &self.0
+        match &self.0 {
+            // Checked (the crate is safe Rust): a short text checks in a few steps.
+            Text::Inline { .. } => std::str::from_utf8(self.as_bytes()).expect("made from a str"),
+            Text::Shared(text) => text,
+        }
+    }
+
+    /// The text's bytes, without the UTF-8 check (what digests and sizes read).
+    pub fn as_bytes(&self) -> &[u8] {
+        match &self.0 {
+            Text::Inline { len, bytes } => &bytes[..usize::from(*len)],
+            Text::Shared(text) => text.as_bytes(),
+        }
+    }
+
+    /// The text's length in bytes.
+    pub fn len(&self) -> usize {
+        self.as_bytes().len()
+    }
+
+    /// Whether the text is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl Default for Body {
+    fn default() -> Self {
+        Body::from("")
     }
 }
 
 impl std::ops::Deref for Body {
     type Target = str;
     fn deref(&self) -> &str {
-        &self.0
+        self.as_str()
     }
 }
 
 impl From<&str> for Body {
     fn from(text: &str) -> Self {
-        Body(Arc::from(text))
+        let mut bytes = [0; Body::INLINE];
+        match bytes.get_mut(..text.len()) {
+            Some(inline) => {
+                inline.copy_from_slice(text.as_bytes());
+                Body(Text::Inline {
+                    len: text.len() as u8,
+                    bytes,
+                })
+            }
+            None => Body(Text::Shared(Arc::from(text))),
+        }
     }
 }
 
 impl From<String> for Body {
     fn from(text: String) -> Self {
-        Body(Arc::from(text))
+        if text.len() <= Body::INLINE {
+            Body::from(text.as_str())
+        } else {
+            Body(Text::Shared(Arc::from(text)))
+        }
+    }
+}
+
+/// Compares, hashes and orders as its text, however it is kept.
+impl PartialEq for Body {
+    fn eq(&self, other: &Body) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for Body {}
+
+impl std::hash::Hash for Body {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl PartialOrd for Body {
+    fn partial_cmp(&self, other: &Body) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Body {
+    fn cmp(&self, other: &Body) -> std::cmp::Ordering {
+        self.as_bytes().cmp(other.as_bytes())
     }
 }
 
 /// Compares with text, as tests and scripts write a body.
 impl PartialEq<&str> for Body {
     fn eq(&self, other: &&str) -> bool {
-        *self.0 == **other
+        self.as_bytes() == other.as_bytes()
     }
 }
 
 impl fmt::Display for Body {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self)
     }
 }
 
 impl fmt::Debug for Body {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&*self.0, f)
+        fmt::Debug::fmt(self.as_str(), f)
     }
 }
 
 impl Serialize for Body {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.0)
+        serializer.serialize_str(self)
     }
 }
 
@@ -1188,16 +1268,26 @@ mod tests {
     }
 
     #[test]
-    fn bodies_share_their_text_and_serialise_as_it() {
-        let body = Body::from(String::from("héllo \"x\""));
-        let copy = body.clone();
-        assert_eq!(copy.as_ptr(), body.as_ptr(), "a clone shares the text");
-        assert_eq!(body, "héllo \"x\"");
-        assert_eq!(format!("{body:?}"), r#""héllo \"x\"""#);
-        let json = serde_json::to_string(&body).unwrap();
-        assert_eq!(json, r#""héllo \"x\"""#);
-        assert_eq!(serde_json::from_str::<Body>(&json).unwrap(), body);
+    fn bodies_share_long_texts_and_serialise_as_their_text() {
+        // Short texts are copied inline, longer ones shared; either way a body reads, compares
+        // and serialises as its text.
+        let (edge, long) = ("x".repeat(Body::INLINE), "héllo \"x\" ".repeat(3));
+        for text in ["héllo \"x\"", &edge, &long] {
+            let body = Body::from(String::from(text));
+            assert_eq!(body, Body::from(text));
+            let copy = body.clone();
+            let shared = text.len() > Body::INLINE;
+            assert_eq!(copy.as_ptr() == body.as_ptr(), shared, "{text}");
+            assert_eq!(body, text);
+            assert_eq!((body.len(), &*body), (text.len(), text));
+            assert_eq!(format!("{body:?}"), format!("{text:?}"));
+            let json = serde_json::to_string(&body).unwrap();
+            assert_eq!(json, serde_json::to_string(text).unwrap());
+            assert_eq!(serde_json::from_str::<Body>(&json).unwrap(), body);
+        }
+        assert!(Body::from("a") < Body::from(long.as_str()));
         assert_eq!(&*Body::default(), "");
+        assert!(Body::default().is_empty());
     }
 
     #[test]

@@ -48,7 +48,7 @@ impl From<SendMessageBatchEntry> for Outgoing {
 
 /// Bytes counted against MaximumMessageSize (system attributes excluded, §3.1).
 #[inline]
-fn size(body: &str, attributes: Option<&MessageAttributes>) -> usize {
+fn size(body: &Body, attributes: Option<&MessageAttributes>) -> usize {
     body.len() + validate::attributes_size(attributes)
 }
 
