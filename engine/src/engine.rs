@@ -102,11 +102,14 @@ pub(crate) struct Spare {
     pub done: Vec<BatchResultEntry>,
 }
 
-/// `spare`'s buffer (empty) with room for `n`, leaving an empty one in its place.
+/// `spare`'s buffer (empty) if it has room for `n`, leaving an empty one in its place; else a
+/// new one (a caller that recycles nothing pays no more than before).
 pub(crate) fn reuse<T>(spare: &mut Vec<T>, n: usize) -> Vec<T> {
-    let mut buffer = std::mem::take(spare);
-    buffer.reserve(n);
-    buffer
+    if spare.capacity() >= n {
+        std::mem::take(spare)
+    } else {
+        Vec::with_capacity(n)
+    }
 }
 
 /// Keeps `buffer`, emptied, as `spare` if it holds more than the one kept.
