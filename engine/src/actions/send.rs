@@ -271,7 +271,11 @@ impl Engine {
                 self.wake(uid);
             }
         }
-        self.schedule_retention(uid);
+        // A message sent now expires no earlier than the queue's oldest one: only a queue
+        // without a retention timer needs one.
+        if self.q(uid).retention_timer.is_none() {
+            self.schedule_retention(uid);
+        }
         answer(id, fifo.then_some(seq))
     }
 }
