@@ -529,15 +529,19 @@ impl Engine {
         // Drop dead entries at the top so that `next_deadline` is exact.
         while let Some((at, timer)) = self.timers.peek() {
             if let Timer::Reveal { queue, key } = timer {
-                // Armed for a message deleted or revealed since: re-aim at the earliest one.
-                let early = self.q_opt(queue).is_some_and(|q| {
-                    q.reveal_timer == Some(key) && q.hidden.first().is_none_or(|(k, _)| k != key)
-                });
-                if early {
-                    self.timers.discard_first();
-                    self.come_up_reveal(queue, key, false);
-                    continue;
+                let armed = self.q_opt(queue).filter(|q| q.reveal_timer == Some(key));
+                match armed.map(|q| q.hidden.first().is_some_and(|(k, _)| k == key)) {
+                    // Live: its message is still the earliest hidden one.
+                    Some(true) => break,
+                    // Armed for a message deleted or revealed since: re-aim at the earliest one.
+                    Some(false) => {
+                        self.timers.discard_first();
+                        self.come_up_reveal(queue, key, false);
+                    }
+                    // Not the queue's armed reveal (or no queue): dead.
+                    None => self.timers.discard_first(),
                 }
+                continue;
             }
             if let Timer::Retention { queue } = timer {
                 // Set for a message deleted since: re-aim at the oldest remaining one.
@@ -574,12 +578,10 @@ impl Engine {
         }
     }
 
-    /// Whether a scheduled entry still has work to do.
+    /// Whether a scheduled entry other than a reveal still has work to do.
     fn is_live(&self, at: Millis, timer: Timer) -> bool {
         match timer {
-            Timer::Reveal { queue, key } => self.q_opt(queue).is_some_and(|q| {
-                q.reveal_timer == Some(key) && q.hidden.first().is_some_and(|(k, _)| k == key)
-            }),
+            Timer::Reveal { .. } => unreachable!("reveals are checked where they come up"),
             Timer::Retention { queue } => self
                 .q_opt(queue)
                 .is_some_and(|q| q.retention_timer == Some(at)),
