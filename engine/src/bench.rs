@@ -14,7 +14,8 @@
 
 use crate::api::{
     Body, CreateQueueInput, DeleteMessageBatchEntry, DeleteMessageBatchInput, DeleteMessageInput,
-    Message, ReceiveMessageInput, ReceiveMessageOutput, SendMessageBatchEntry, SendMessageBatchInput, SendMessageInput,
+    Message, ReceiveMessageInput, ReceiveMessageOutput, SendMessageBatchEntry,
+    SendMessageBatchInput, SendMessageInput,
 };
 use crate::{Engine, Event, Reply, Request, Response};
 use std::fmt;

@@ -98,7 +98,9 @@ pub(crate) fn attributes_size(attributes: Option<&MessageAttributes>) -> usize {
 #[inline(never)]
 fn map_size(map: &MessageAttributes) -> usize {
     map.iter()
-        .map(|(name, value)| name.len() + value.data_type.len() + attribute_value_bytes(value).1.len())
+        .map(|(name, value)| {
+            name.len() + value.data_type.len() + attribute_value_bytes(value).1.len()
+        })
         .sum()
 }
 

@@ -98,7 +98,9 @@ impl Engine {
                 ));
             }
             if !q.config.content_based_dedup
-                && entries.iter().any(|e| e.message_deduplication_id().is_none())
+                && entries
+                    .iter()
+                    .any(|e| e.message_deduplication_id().is_none())
             {
                 return Err(SqsError::invalid(NO_DEDUP_ID));
             }
