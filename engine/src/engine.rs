@@ -14,7 +14,10 @@
 //! This file holds the engine's state, the clock and the dispatcher; the actions live in
 //! `actions/`, one module per family.
 
-use crate::api::{Attributes, ReceiveMessageOutput, Request, Response};
+use crate::api::{
+    self, Attributes, BatchResultEntry, ReceiveMessageOutput, Request, Response,
+    SendMessageBatchResultEntry,
+};
 use crate::error::SqsError;
 use crate::event::{Event, EventKind, VisibleReason};
 use crate::message::State;
@@ -84,6 +87,37 @@ pub struct Engine {
     pub(crate) tasks: Vec<MoveTask>,
     /// Whether events are recorded (see [`Engine::record_events`]).
     pub(crate) recording: bool,
+    /// Answer buffers handed back by [`Engine::recycle`].
+    pub(crate) spare: Spare,
+    /// The slots a receive picks, kept between receives (taken out while in use).
+    pub(crate) picked: Vec<u32>,
+}
+
+/// Emptied answer buffers, one per kind of list an answer carries, reused by the next answer of
+/// that kind: a batch of ten answers is over 1 KiB, which glibc's allocator serves slowly.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Spare {
+    pub messages: Vec<api::Message>,
+    pub sent: Vec<SendMessageBatchResultEntry>,
+    pub done: Vec<BatchResultEntry>,
+}
+
+/// `spare`'s buffer (empty) if it has room for `n`, leaving an empty one in its place; else a
+/// new one (a caller that recycles nothing pays no more than before).
+pub(crate) fn reuse<T>(spare: &mut Vec<T>, n: usize) -> Vec<T> {
+    if spare.capacity() >= n {
+        std::mem::take(spare)
+    } else {
+        Vec::with_capacity(n)
+    }
+}
+
+/// Keeps `buffer`, emptied, as `spare` if it holds more than the one kept.
+fn keep<T>(spare: &mut Vec<T>, mut buffer: Vec<T>) {
+    if buffer.capacity() > spare.capacity() {
+        buffer.clear();
+        *spare = buffer;
+    }
 }
 
 impl Engine {
@@ -113,6 +147,8 @@ impl Engine {
             events: Vec::new(),
             tasks: Vec::new(),
             recording: true,
+            spare: Spare::default(),
+            picked: Vec::new(),
         }
     }
 
@@ -193,6 +229,20 @@ impl Engine {
             std::mem::swap(out, &mut self.events);
         } else {
             out.append(&mut self.events);
+        }
+    }
+
+    /// Takes back an answer the caller is done with: its list of messages or of batch results
+    /// (emptied) serves the next answer of the same kind instead of a new allocation. A driver
+    /// calling in a loop moves out what it keeps (`drain`) and hands the answer back.
+    pub fn recycle(&mut self, response: Response) {
+        match response {
+            Response::ReceiveMessage(ReceiveMessageOutput {
+                messages: Some(messages),
+            }) => keep(&mut self.spare.messages, messages),
+            Response::SendMessageBatch(out) => keep(&mut self.spare.sent, out.successful),
+            Response::Batch(out) => keep(&mut self.spare.done, out.successful),
+            _ => {}
         }
     }
 
@@ -359,6 +409,7 @@ impl Engine {
     }
 
     /// Notes that a message became receivable in `uid`: waiting long polls get a chance.
+    #[inline]
     pub(crate) fn wake(&mut self, uid: u32) {
         if !self.q(uid).polls.is_empty() && !self.woken.contains(&uid) {
             self.woken.push(uid);
@@ -408,6 +459,7 @@ impl Engine {
     /// Makes sure the queue's armed reveal fires no later than its earliest hidden message. An
     /// armed reveal that fires earlier (its message was deleted or revealed since) re-arms when
     /// it comes up: a delete costs no timer work.
+    #[inline]
     fn arm_reveal(&mut self, uid: u32) {
         let q = self.q_mut(uid);
         if let Some((key, _)) = q.hidden.first() {
@@ -441,6 +493,7 @@ impl Engine {
     }
 
     /// Makes sure a retention timer is set for the queue's oldest message (§8).
+    #[inline]
     pub(crate) fn schedule_retention(&mut self, uid: u32) {
         let q = self.q_mut(uid);
         if let Some(at) = q.next_expiry() {
@@ -476,15 +529,19 @@ impl Engine {
         // Drop dead entries at the top so that `next_deadline` is exact.
         while let Some((at, timer)) = self.timers.peek() {
             if let Timer::Reveal { queue, key } = timer {
-                // Armed for a message deleted or revealed since: re-aim at the earliest one.
-                let early = self.q_opt(queue).is_some_and(|q| {
-                    q.reveal_timer == Some(key) && q.hidden.first().is_none_or(|(k, _)| k != key)
-                });
-                if early {
-                    self.timers.discard_first();
-                    self.come_up_reveal(queue, key, false);
-                    continue;
+                let armed = self.q_opt(queue).filter(|q| q.reveal_timer == Some(key));
+                match armed.map(|q| q.hidden.first().is_some_and(|(k, _)| k == key)) {
+                    // Live: its message is still the earliest hidden one.
+                    Some(true) => break,
+                    // Armed for a message deleted or revealed since: re-aim at the earliest one.
+                    Some(false) => {
+                        self.timers.discard_first();
+                        self.come_up_reveal(queue, key, false);
+                    }
+                    // Not the queue's armed reveal (or no queue): dead.
+                    None => self.timers.discard_first(),
                 }
+                continue;
             }
             if let Timer::Retention { queue } = timer {
                 // Set for a message deleted since: re-aim at the oldest remaining one.
@@ -521,12 +578,10 @@ impl Engine {
         }
     }
 
-    /// Whether a scheduled entry still has work to do.
+    /// Whether a scheduled entry other than a reveal still has work to do.
     fn is_live(&self, at: Millis, timer: Timer) -> bool {
         match timer {
-            Timer::Reveal { queue, key } => self.q_opt(queue).is_some_and(|q| {
-                q.reveal_timer == Some(key) && q.hidden.first().is_some_and(|(k, _)| k == key)
-            }),
+            Timer::Reveal { .. } => unreachable!("reveals are checked where they come up"),
             Timer::Retention { queue } => self
                 .q_opt(queue)
                 .is_some_and(|q| q.retention_timer == Some(at)),

@@ -130,11 +130,13 @@ fn md5_block(state: &mut [u32; 4], block: &[u8; 64]) {
             step!($f, b, c, d, a, $base + 15, $s3);
         };
     }
+    // F and G as RFC 1321 defines them, (b & c) | (!b & d) and (b & d) | (c & !d), written as
+    // selects in three operations instead of four.
     fn f(b: u32, c: u32, d: u32) -> u32 {
-        (b & c) | (!b & d)
+        d ^ (b & (c ^ d))
     }
     fn g(b: u32, c: u32, d: u32) -> u32 {
-        (d & b) | (!d & c)
+        c ^ (d & (b ^ c))
     }
     fn h(b: u32, c: u32, d: u32) -> u32 {
         b ^ c ^ d

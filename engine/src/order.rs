@@ -61,10 +61,14 @@ impl Default for Ordered {
 
 impl Ordered {
     /// Adds `slot` (which must be absent) under `key`.
+    ///
+    /// Inlined, as is [`Ordered::remove`]: every lifecycle makes several of each, and the run's
+    /// path is a few stores, cheaper than a call; the B-tree's paths stay out of line.
+    #[inline]
     pub(crate) fn insert(&mut self, slot: u32, key: OrderKey) {
         let i = slot as usize;
         if self.links.len() <= i {
-            self.links.resize(i + 1, ABSENT);
+            self.grow(i);
         }
         debug_assert_eq!(
             self.links[i].place,
@@ -85,25 +89,34 @@ impl Ordered {
             }
             self.tail = slot;
         } else {
-            self.links[i] = Link {
-                place: Place::Tree,
-                key,
-                ..ABSENT
-            };
-            self.tree.insert(key, slot);
+            self.insert_in_tree(slot, key);
         }
     }
 
+    #[inline(never)]
+    fn grow(&mut self, i: usize) {
+        self.links.resize(i + 1, ABSENT);
+    }
+
+    #[inline(never)]
+    fn insert_in_tree(&mut self, slot: u32, key: OrderKey) {
+        self.links[slot as usize] = Link {
+            place: Place::Tree,
+            key,
+            ..ABSENT
+        };
+        self.tree.insert(key, slot);
+    }
+
     /// Removes `slot` if it is a member; says whether it was.
+    #[inline]
     pub(crate) fn remove(&mut self, slot: u32) -> bool {
         let Some(&link) = self.links.get(slot as usize) else {
             return false;
         };
         match link.place {
             Place::Absent => return false,
-            Place::Tree => {
-                self.tree.remove(&link.key);
-            }
+            Place::Tree => self.remove_from_tree(slot, link.key),
             Place::Run => {
                 match link.prev {
                     NIL => self.head = link.next,
@@ -113,10 +126,16 @@ impl Ordered {
                     NIL => self.tail = link.prev,
                     next => self.links[next as usize].prev = link.prev,
                 }
+                self.links[slot as usize] = ABSENT;
             }
         }
-        self.links[slot as usize] = ABSENT;
         true
+    }
+
+    #[inline(never)]
+    fn remove_from_tree(&mut self, slot: u32, key: OrderKey) {
+        self.tree.remove(&key);
+        self.links[slot as usize] = ABSENT;
     }
 
     /// Whether the set has no member.

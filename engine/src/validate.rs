@@ -1,7 +1,7 @@
 //! Input rules SQS enforces before touching any state (semantics §2.1, §3.2–§3.6, §4.1). Each
 //! check returns AWS's error; callers run them all before changing anything.
 
-use crate::api::{MessageAttributeValue, MessageAttributes};
+use crate::api::{Body, MessageAttributeValue, MessageAttributes};
 use crate::error::{ErrorCode, SqsError};
 
 /// Most entries a batch may hold (semantics §3.6).
@@ -36,16 +36,21 @@ pub(crate) fn queue_name(name: &str, fifo: bool) -> Result<(), SqsError> {
 }
 
 /// Message bodies: at least one character, only the XML-allowed characters (§3.2).
-pub(crate) fn body(body: &str) -> Result<(), SqsError> {
+pub(crate) fn body(body: &Body) -> Result<(), SqsError> {
     if body.is_empty() {
         return Err(SqsError::missing("MessageBody"));
     }
-    // Printable ASCII (the usual body) needs no decoding.
+    // Printable ASCII (the usual body) needs no decoding, nor the text's UTF-8 check.
     if printable_ascii(body.as_bytes()) {
         return Ok(());
     }
+    xml_chars(body)
+}
+
+/// Only the characters XML allows (§3.2).
+fn xml_chars(text: &str) -> Result<(), SqsError> {
     let allowed = |c: char| matches!(c, '\u{9}' | '\u{A}' | '\u{D}' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..);
-    if body.chars().all(allowed) {
+    if text.chars().all(allowed) {
         Ok(())
     } else {
         Err(SqsError::new(
@@ -85,13 +90,18 @@ pub(crate) fn attribute_value_bytes(value: &MessageAttributeValue) -> (u8, Vec<u
 
 /// Bytes an attribute map adds to the message size: name + DataType + value (§3.2).
 pub(crate) fn attributes_size(attributes: Option<&MessageAttributes>) -> usize {
-    attributes.map_or(0, |map| {
-        map.iter()
-            .map(|(name, value)| {
-                name.len() + value.data_type.len() + attribute_value_bytes(value).1.len()
-            })
-            .sum()
-    })
+    attributes.map_or(0, map_size)
+}
+
+/// Out of line: most messages have no attributes, and their size check should stay a few
+/// instructions where it is inlined.
+#[inline(never)]
+fn map_size(map: &MessageAttributes) -> usize {
+    map.iter()
+        .map(|(name, value)| {
+            name.len() + value.data_type.len() + attribute_value_bytes(value).1.len()
+        })
+        .sum()
 }
 
 /// Message attributes: at most 10, legal names, known types, non-empty values (§3.2).
@@ -158,7 +168,7 @@ fn attribute_value(name: &str, value: &MessageAttributeValue) -> Result<(), SqsE
     if text.is_empty() {
         return Err(empty());
     }
-    body(text).map_err(|_| {
+    xml_chars(text).map_err(|_| {
         SqsError::invalid(format!(
             "Message (user) attribute '{name}' contains invalid characters."
         ))
@@ -369,14 +379,14 @@ mod tests {
     #[test]
     fn bodies() {
         assert_eq!(
-            body("").unwrap_err().code,
+            body(&"".into()).unwrap_err().code,
             ErrorCode::MissingRequiredParameterException
         );
         assert_eq!(
-            body("a\u{1}b").unwrap_err().code,
+            body(&"a\u{1}b".into()).unwrap_err().code,
             ErrorCode::InvalidMessageContents
         );
-        assert!(body("tab\tand emoji 🦀").is_ok());
+        assert!(body(&"tab\tand emoji 🦀".into()).is_ok());
     }
 
     #[test]

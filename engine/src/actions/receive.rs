@@ -164,11 +164,13 @@ impl Engine {
                 self.move_to_dead_letter_queue(uid, slot, dlq);
             }
         }
-        let messages: Vec<Message> = take
-            .iter()
-            .map(|&slot| self.deliver(uid, slot, params))
-            .collect();
-        if let Some(id) = params.attempt_id.clone().filter(|_| !take.is_empty()) {
+        if take.is_empty() {
+            self.picked = take;
+            return Vec::new();
+        }
+        let mut messages = crate::engine::reuse(&mut self.spare.messages, take.len());
+        messages.extend(take.iter().map(|&slot| self.deliver(uid, slot, params)));
+        if let Some(id) = params.attempt_id.clone() {
             let q = self.q(uid);
             let items: Vec<AttemptItem> = take
                 .iter()
@@ -177,12 +179,16 @@ impl Engine {
             let now = self.now;
             self.q_mut(uid).attempts.insert(id, items, now);
         }
+        self.picked = take;
         messages
     }
 
     /// Chooses up to `limit` messages in delivery order, and separately the candidates met on the
-    /// way that exceeded maxReceiveCount (moved instead of returned, scan continues, §9).
+    /// way that exceeded maxReceiveCount (moved instead of returned, scan continues, §9). The
+    /// chosen ones come in `self.picked`'s buffer, for the caller to put back.
     fn pick(&mut self, uid: u32, limit: usize, short_poll: bool) -> (Vec<u32>, Vec<u32>) {
+        let mut take = std::mem::take(&mut self.picked);
+        take.clear();
         let q = self.q(uid);
         let max_receives = q
             .config
@@ -198,7 +204,7 @@ impl Engine {
         };
         let shuffle = !q.fifo() && self.knobs.best_effort_ordering;
         let want = if shuffle { limit * 2 } else { limit };
-        let (mut take, mut dead) = (Vec::with_capacity(want), Vec::new());
+        let mut dead = Vec::new();
         let mut visit = |slot: u32| {
             if take.len() >= want {
                 return false;

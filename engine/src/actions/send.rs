@@ -34,19 +34,21 @@ impl From<SendMessageInput> for Outgoing {
 
 impl From<SendMessageBatchEntry> for Outgoing {
     fn from(e: SendMessageBatchEntry) -> Self {
+        let extras = e.extras.map(|extras| *extras).unwrap_or_default();
         Outgoing {
             body: e.message_body,
             delay: e.delay_seconds,
-            attributes: e.message_attributes,
-            system: e.message_system_attributes,
-            dedup_id: e.message_deduplication_id,
+            attributes: extras.message_attributes,
+            system: extras.message_system_attributes,
+            dedup_id: extras.message_deduplication_id,
             group_id: e.message_group_id,
         }
     }
 }
 
 /// Bytes counted against MaximumMessageSize (system attributes excluded, §3.1).
-fn size(body: &str, attributes: Option<&MessageAttributes>) -> usize {
+#[inline]
+fn size(body: &Body, attributes: Option<&MessageAttributes>) -> usize {
     body.len() + validate::attributes_size(attributes)
 }
 
@@ -79,7 +81,7 @@ impl Engine {
         )?;
         let total: usize = entries
             .iter()
-            .map(|e| size(&e.message_body, e.message_attributes.as_ref()))
+            .map(|e| size(&e.message_body, e.message_attributes()))
             .sum();
         if total > validate::MAX_BATCH_BYTES {
             return Err(SqsError::new(
@@ -96,13 +98,15 @@ impl Engine {
                 ));
             }
             if !q.config.content_based_dedup
-                && entries.iter().any(|e| e.message_deduplication_id.is_none())
+                && entries
+                    .iter()
+                    .any(|e| e.message_deduplication_id().is_none())
             {
                 return Err(SqsError::invalid(NO_DEDUP_ID));
             }
         }
         let mut output = SendMessageBatchOutput {
-            successful: Vec::with_capacity(entries.len()),
+            successful: crate::engine::reuse(&mut self.spare.sent, entries.len()),
             failed: Vec::new(),
         };
         for mut entry in input.entries {
@@ -269,7 +273,11 @@ impl Engine {
                 self.wake(uid);
             }
         }
-        self.schedule_retention(uid);
+        // A message sent now expires no earlier than the queue's oldest one: only a queue
+        // without a retention timer needs one.
+        if self.q(uid).retention_timer.is_none() {
+            self.schedule_retention(uid);
+        }
         answer(id, fifo.then_some(seq))
     }
 }
