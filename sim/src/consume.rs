@@ -15,6 +15,7 @@ use sqs_engine::api::{
     DeleteMessageInput, Message, ReceiveMessageInput, ReceiveMessageOutput,
 };
 use sqs_engine::{Millis, ReceiptHandle, Reply, Request, Response};
+use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
 /// The shortest pause between two short polls, whatever the policy says.
@@ -578,9 +579,10 @@ impl World {
             job: job_id,
         });
         for task in &job.tasks {
-            let key = task.message_id;
-            if self.holders.get(&key).is_some_and(|h| h.lane == lane_id) {
-                self.holders.remove(&key);
+            if let Entry::Occupied(held) = self.holders.entry(task.message_id) {
+                if held.get().lane == lane_id {
+                    held.remove();
+                }
             }
         }
         if let JobKind::Lambda {

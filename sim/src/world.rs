@@ -20,7 +20,7 @@ use crate::timers::{Timer, Timers};
 use crate::worker::WorkerView;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sqs_engine::api::{MessageId, ReceiveMessageOutput, Response};
+use sqs_engine::api::{MessageId, ReceiveMessageOutput, Response, SendMessageBatchInput};
 use sqs_engine::script::{error_json, parse_request, Bindings};
 use sqs_engine::{Engine, Event, EventKind, Millis, PollId, Reply, Request};
 use std::collections::{HashMap, VecDeque};
@@ -133,6 +133,8 @@ pub struct World {
     pub(crate) dead_letter_cache: Option<std::collections::BTreeSet<String>>,
     /// The buffer the engine's events are drained into (empty between two calls).
     drained: Vec<Event>,
+    /// The buffer the engine's answered long polls are taken into (empty between two calls).
+    answered: Vec<(PollId, ReceiveMessageOutput)>,
     /// Whether a lane has ever held messages by hand (manual mode): until one has, a message
     /// leaving the queue has no manual job to leave.
     pub(crate) held_by_hand: bool,
@@ -166,6 +168,7 @@ impl World {
             labels: Labels::default(),
             dead_letter_cache: None,
             drained: Vec::new(),
+            answered: Vec::new(),
             held_by_hand: false,
         }
     }
@@ -423,12 +426,10 @@ impl World {
         }
         // SendMessage (the hot path): the label is taken from the request without a map.
         let (single, bodies) = match &request {
-            _ if !labelled => (None, HashMap::new()),
-            Request::SendMessage(input) => (
-                Some(narrate::body_label(&input.message_body)),
-                HashMap::new(),
-            ),
-            _ => (None, sent_bodies(&request)),
+            _ if !labelled => (None, None),
+            Request::SendMessage(input) => (Some(narrate::body_label(&input.message_body)), None),
+            Request::SendMessageBatch(input) => (None, Some(sent_bodies(input))),
+            _ => (None, None),
         };
         let reply = self.engine.call(request);
         let failed = matches!(reply, Reply::Done(Err(_)));
@@ -439,15 +440,16 @@ impl World {
             }
         }
         if let Reply::Done(Ok(response)) = &reply {
-            match (single, response) {
-                (Some(label), Response::SendMessage(output)) => {
+            match (single, &bodies, response) {
+                (Some(label), _, Response::SendMessage(output)) => {
                     self.labels.learn_label(output.message_id, label);
                 }
-                _ => {
-                    for (message_id, body) in sent_labels(&bodies, response) {
+                (_, Some(bodies), _) => {
+                    for (message_id, body) in sent_labels(bodies, response) {
                         self.labels.learn(message_id, body);
                     }
                 }
+                _ => {}
             }
         }
         self.settle(who, Some(action));
@@ -477,7 +479,9 @@ impl World {
     /// Narrates what the engine did for `who`'s `action` (None: its timers) and hands the long
     /// polls it answered meanwhile (a send answers a waiting poll at once) to their owners.
     pub(crate) fn settle(&mut self, who: Who, action: Option<&str>) {
-        let answered = self.engine.take_completed_polls();
+        // One buffer for every take (taken out while the answers are handed over).
+        let mut answered = std::mem::take(&mut self.answered);
+        self.engine.take_completed_polls_into(&mut answered);
         let matched = self.absorb(who, action);
         let delivered = answered
             .iter()
@@ -487,12 +491,13 @@ impl World {
             delivered.count(),
             "Received events matched to long polls"
         );
-        for (poll, output) in answered {
+        for (poll, output) in answered.drain(..) {
             match self.polls.remove(&poll) {
                 Some(owner) => self.poll_answered(owner, output),
                 None => self.user_polls.push((poll, output)),
             }
         }
+        self.answered = answered;
     }
 
     /// Who made a long poll (the user when it is not a live lane's).
@@ -864,15 +869,12 @@ fn response_json(response: &Response) -> Value {
 
 /// The bodies a SendMessageBatch stores, by batch entry Id (SendMessage's label is taken in
 /// [`World::call`] without a map).
-fn sent_bodies(request: &Request) -> HashMap<String, String> {
-    match request {
-        Request::SendMessageBatch(input) => input
-            .entries
-            .iter()
-            .map(|e| (e.id.clone(), e.message_body.to_string()))
-            .collect(),
-        _ => HashMap::new(),
-    }
+fn sent_bodies(input: &SendMessageBatchInput) -> HashMap<String, String> {
+    input
+        .entries
+        .iter()
+        .map(|e| (e.id.clone(), e.message_body.to_string()))
+        .collect()
 }
 
 /// (MessageId, body) of each message a SendMessageBatch stored.
