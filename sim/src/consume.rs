@@ -625,6 +625,9 @@ impl World {
                 self.call(self.who(i), request);
             }
         }
+        let mut tasks = job.tasks;
+        tasks.clear();
+        self.lanes[i].spare_tasks = tasks;
         self.start_ready_jobs(i);
         self.ensure_polling(lane_id);
     }

@@ -491,10 +491,12 @@ impl World {
             delivered.count(),
             "Received events matched to long polls"
         );
-        for (poll, output) in answered.drain(..) {
-            match self.polls.remove(&poll) {
-                Some(owner) => self.poll_answered(owner, output),
-                None => self.user_polls.push((poll, output)),
+        if !answered.is_empty() {
+            for (poll, output) in answered.drain(..) {
+                match self.polls.remove(&poll) {
+                    Some(owner) => self.poll_answered(owner, output),
+                    None => self.user_polls.push((poll, output)),
+                }
             }
         }
         self.answered = answered;
