@@ -376,7 +376,7 @@ impl World {
             worker: Arc::clone(&lane.name),
             name: Arc::clone(&step.name),
             message_id: task.message_id,
-            key: [task.body.as_str(), "/", &step.name].concat(),
+            body: task.body.clone(),
             attempt: task.receive_count,
             check: step.idempotent,
         });
@@ -394,7 +394,7 @@ impl World {
         let text = if prevented {
             format!(
                 "{name} skipped \"{effect_name}\" for {m}: the ledger already has key {}",
-                effect.key
+                effect.key()
             )
         } else if duplicate {
             format!("Duplicate effect! {name} performed \"{effect_name}\" for {m} again (delivery {attempt})")
