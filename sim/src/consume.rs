@@ -31,10 +31,17 @@ impl World {
             .ok_or_else(|| format!("There is no worker named {name:?}."))
     }
 
-    /// The lane with this id: lanes are only ever pushed with a fresh (larger) id or removed,
-    /// so they stay sorted by id.
+    /// The lane with this id: the one found last if it is still there, else a binary search
+    /// (lanes are only ever pushed with a fresh, larger id or removed, so they stay sorted by
+    /// id).
     pub(crate) fn lane_pos(&self, id: u64) -> Option<usize> {
-        self.lanes.binary_search_by_key(&id, |l| l.id).ok()
+        let (last, at) = self.last_lane.get();
+        if last == id && self.lanes.get(at).is_some_and(|l| l.id == id) {
+            return Some(at);
+        }
+        let at = self.lanes.binary_search_by_key(&id, |l| l.id).ok()?;
+        self.last_lane.set((id, at));
+        Some(at)
     }
 
     pub(crate) fn actor(&self, i: usize) -> Actor {

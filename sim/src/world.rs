@@ -23,6 +23,7 @@ use serde_json::Value;
 use sqs_engine::api::{MessageId, ReceiveMessageOutput, Response, SendMessageBatchInput};
 use sqs_engine::script::{error_json, parse_request, Bindings};
 use sqs_engine::{Engine, Event, EventKind, Millis, PollId, Reply, Request};
+use std::cell::Cell;
 use std::collections::{HashMap, VecDeque};
 
 /// How many undrained events the world narrates one by one (the default of
@@ -105,6 +106,9 @@ pub struct World {
     pub(crate) seed: u64,
     pub(crate) engine: Engine,
     pub(crate) lanes: Vec<Lane>,
+    /// The (id, position) of the lane found last ([`World::lane_pos`]): the steps of one
+    /// message look up the same lane again and again.
+    pub(crate) last_lane: Cell<(u64, usize)>,
     /// Ids for lanes, jobs and producers.
     pub(crate) next_id: u64,
     /// MessageId -> who received it last, while it is in flight.
@@ -150,6 +154,7 @@ impl World {
             seed,
             engine,
             lanes: Vec::new(),
+            last_lane: Cell::new((0, 0)),
             next_id: 1,
             holders: FastMap::default(),
             producers: Vec::new(),

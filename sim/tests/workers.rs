@@ -453,3 +453,27 @@ fn a_manual_lane_lets_go_of_a_message_deleted_by_a_raw_call() {
     assert!(world.workers()[0].holding.is_empty());
     assert_eq!(world.holder_of(&ids[0]), None);
 }
+
+#[test]
+fn after_a_worker_is_removed_the_others_are_still_found_by_what_they_hold() {
+    let (mut world, ids) = world_with(30, &["a", "b", "c"]);
+    for name in ["A", "B", "C"] {
+        add(&mut world, name, manual());
+    }
+    for (name, id) in ["A", "B", "C"].iter().zip(&ids) {
+        let deliver = SimAction::Deliver {
+            worker: name.to_string(),
+            message_id: id.clone(),
+        };
+        sim(&mut world, deliver).unwrap();
+    }
+    // C, looked up last, moves from the third place to the second.
+    assert_eq!(world.holder_of(&ids[2]), Some("C"));
+    let remove = SimAction::RemoveWorker { worker: "B".into() };
+    sim(&mut world, remove).unwrap();
+    assert_eq!(world.holder_of(&ids[2]), Some("C"));
+    assert_eq!(world.holder_of(&ids[0]), Some("A"));
+    assert_eq!(world.holder_of(&ids[1]), None);
+    let held: Vec<usize> = world.workers().iter().map(|w| w.holding.len()).collect();
+    assert_eq!(held, [1, 1]);
+}
