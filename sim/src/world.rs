@@ -577,29 +577,32 @@ impl World {
             };
             self.metrics.count_event(&event.kind);
             // Narrated before `track`, which forgets the label of a message that is gone.
-            let narrated = self.narrating().then(|| {
-                let actor = self.actor_of(who);
-                let text =
-                    narrate::engine_event(&actor, action, event.at, &event.kind, &self.labels);
-                (actor, text)
-            });
-            self.track(who, &event.kind);
-            let Some((actor, text)) = narrated else {
+            if self.narrating() {
+                self.narrate_engine_event(who, action, event);
+            } else {
                 self.events_skipped += 1;
-                continue;
-            };
-            self.events.push(WorldEvent {
-                at: event.at,
-                actor,
-                action: action.map(str::to_string),
-                engine: Some(event.kind.clone()),
-                message_id: event_message(&event.kind),
-                text,
-            });
+            }
+            self.track(who, &event.kind);
         }
         events.clear();
         self.drained = events;
         matched
+    }
+
+    /// Narrates one engine event: kept out of [`World::absorb`]'s loop, which a fast-forward
+    /// runs unnarrated, so that the loop stays small.
+    #[inline(never)]
+    fn narrate_engine_event(&mut self, who: Who, action: Option<&str>, event: &Event) {
+        let actor = self.actor_of(who);
+        let text = narrate::engine_event(&actor, action, event.at, &event.kind, &self.labels);
+        self.events.push(WorldEvent {
+            at: event.at,
+            actor,
+            action: action.map(str::to_string),
+            engine: Some(event.kind.clone()),
+            message_id: event_message(&event.kind),
+            text,
+        });
     }
 
     /// Keeps the holder map, labels and lane warnings in step with what SQS did.
