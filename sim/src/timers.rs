@@ -62,8 +62,17 @@ impl Timers {
         if let Some(old) = self.live.insert(timer, (at, order)) {
             self.unqueue(old);
         }
-        let place = self.place(at, order);
-        self.queue.insert(place, (at, order, timer));
+        // Most timers go last (a step later than all others) or first (a poll now): no search.
+        let entry = (at, order, timer);
+        match (self.queue.front(), self.queue.back()) {
+            (_, Some(&(a, o, _))) if (a, o) < (at, order) => self.queue.push_back(entry),
+            (Some(&(a, o, _)), _) if (at, order) < (a, o) => self.queue.push_front(entry),
+            (None, _) => self.queue.push_back(entry),
+            _ => {
+                let place = self.place(at, order);
+                self.queue.insert(place, entry);
+            }
+        }
     }
 
     /// Whether this timer is scheduled.
