@@ -182,4 +182,23 @@ mod tests {
         let order = [timers.pop(), timers.pop(), timers.pop()];
         assert_eq!(order, [Some(c), Some(b), Some(a)]);
     }
+
+    #[test]
+    fn timers_of_different_kinds_for_the_same_id_are_different_timers() {
+        let mut timers = Timers::default();
+        let same = [
+            Timer::Poll { lane: 7 },
+            Timer::Job { lane: 1, job: 7 },
+            Timer::Heartbeat { lane: 1, job: 7 },
+            Timer::Produce { producer: 7 },
+        ];
+        for (at, timer) in same.into_iter().enumerate() {
+            timers.schedule(at as Millis, timer);
+        }
+        assert_eq!(timers.len(), 4);
+        timers.cancel(same[1]);
+        assert!(!timers.has(same[1]) && timers.has(same[2]));
+        let left = [timers.pop(), timers.pop(), timers.pop(), timers.pop()];
+        assert_eq!(left, [Some(same[0]), Some(same[2]), Some(same[3]), None]);
+    }
 }
