@@ -372,7 +372,10 @@ mod tests {
         assert_ne!(fingerprint(&["ab", "c"]), fingerprint(&["ab", "d"]));
         // Past the stack buffer, the same.
         let long = "x".repeat(300);
-        assert_eq!(fingerprint(&[&long[..100], &long[100..]]), fingerprint(&[&long]));
+        assert_eq!(
+            fingerprint(&[&long[..100], &long[100..]]),
+            fingerprint(&[&long])
+        );
         assert_ne!(fingerprint(&[&long]), fingerprint(&[&long[1..]]));
     }
 

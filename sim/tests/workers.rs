@@ -467,6 +467,8 @@ fn after_a_worker_is_removed_the_others_are_still_found_by_what_they_hold() {
         };
         sim(&mut world, deliver).unwrap();
     }
+    // Each hand delivery counts as a ReceiveMessage.
+    assert_eq!(world.metrics().api_calls()["ReceiveMessage"], 3);
     // C, looked up last, moves from the third place to the second.
     assert_eq!(world.holder_of(&ids[2]), Some("C"));
     let remove = SimAction::RemoveWorker { worker: "B".into() };
