@@ -214,6 +214,17 @@ impl Engine {
         std::mem::take(&mut self.completed)
     }
 
+    /// Moves the long polls answered since the last take to the end of `out`, in answer order:
+    /// a driver that takes them after every call reuses one buffer (as with
+    /// [`Engine::drain_events_into`]) instead of freeing one per answer.
+    pub fn take_completed_polls_into(&mut self, out: &mut Vec<(PollId, ReceiveMessageOutput)>) {
+        if out.is_empty() {
+            std::mem::swap(out, &mut self.completed);
+        } else {
+            out.append(&mut self.completed);
+        }
+    }
+
     /// Events since the last call, in order.
     pub fn drain_events(&mut self) -> Vec<Event> {
         // The next batch is likely as large: reserve once rather than grow step by step.

@@ -41,6 +41,25 @@ fn a_send_one_second_into_a_ten_second_wait_answers_it() {
 }
 
 #[test]
+fn answered_polls_taken_into_a_buffer_come_after_what_it_holds_in_answer_order() {
+    let mut s = Sqs::new();
+    let url = s.create("q", &[]);
+    let first = long_poll(&mut s, &url, Some(10), 1);
+    let second = long_poll(&mut s, &url, Some(10), 1);
+    let mut taken = Vec::new();
+    s.e.take_completed_polls_into(&mut taken);
+    assert!(taken.is_empty());
+    s.send(&url, "a");
+    s.e.take_completed_polls_into(&mut taken);
+    s.send(&url, "b");
+    s.e.take_completed_polls_into(&mut taken);
+    let polls: Vec<u64> = taken.iter().map(|(poll, _)| *poll).collect();
+    assert_eq!(polls, [first, second]);
+    assert_eq!(taken[1].1.messages.as_ref().unwrap()[0].body, "b");
+    assert!(s.e.take_completed_polls().is_empty());
+}
+
+#[test]
 fn an_unanswered_poll_times_out_with_an_empty_object() {
     // §4.2/§4.3: empty response only when the wait expires, `{}` without Messages.
     let mut s = Sqs::new();

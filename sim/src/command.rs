@@ -118,91 +118,87 @@ pub enum SimAction {
     },
 }
 
-/// The actions' names, for the error that names an unknown one.
-const SIM_ACTIONS: &[&str] = &[
-    "AddWorker",
-    "RemoveWorker",
-    "SetPolicy",
-    "Kill",
-    "Restart",
-    "Hang",
-    "CrashAfterCommit",
-    "LoseDeleteResponse",
-    "FailJob",
-    "BadItemIdentifier",
-    "Deliver",
-    "Receive",
-    "Delete",
-    "Extend",
-    "AddProducer",
-    "RemoveProducer",
-];
+/// Declares the readers of the sim actions, each under its name, once: `SIM_ACTIONS` (the
+/// names, for the error that names an unknown one) and [`SimAction::from_input`] come from the
+/// one list (as engine/src/api.rs's `actions!` does for SQS's actions).
+macro_rules! sim_actions {
+    ($input:ident; $($name:ident => $read:expr,)*) => {
+        /// The actions' names, for the error that names an unknown one.
+        const SIM_ACTIONS: &[&str] = &[$(stringify!($name)),*];
+
+        impl SimAction {
+            /// Reads `input` as the input of the action named `action` (`"AddWorker"`).
+            fn from_input(action: &str, input: Value) -> Result<SimAction, serde_json::Error> {
+                let mut $input = Input(input);
+                Ok(match action {
+                    $(stringify!($name) => $read,)*
+                    _ => return Err(de::Error::unknown_variant(action, SIM_ACTIONS)),
+                })
+            }
+        }
+    };
+}
+
+sim_actions!(input;
+    AddWorker => SimAction::AddWorker {
+        name: input.field("name")?,
+        policy: input.field("policy")?,
+    },
+    RemoveWorker => SimAction::RemoveWorker {
+        worker: input.field("worker")?,
+    },
+    SetPolicy => SimAction::SetPolicy {
+        worker: input.field("worker")?,
+        policy: input.field("policy")?,
+    },
+    Kill => SimAction::Kill {
+        worker: input.field("worker")?,
+    },
+    Restart => SimAction::Restart {
+        worker: input.field("worker")?,
+    },
+    Hang => SimAction::Hang {
+        worker: input.field("worker")?,
+    },
+    CrashAfterCommit => SimAction::CrashAfterCommit {
+        worker: input.field("worker")?,
+    },
+    LoseDeleteResponse => SimAction::LoseDeleteResponse {
+        worker: input.field("worker")?,
+    },
+    FailJob => SimAction::FailJob {
+        worker: input.field("worker")?,
+    },
+    BadItemIdentifier => SimAction::BadItemIdentifier {
+        worker: input.field("worker")?,
+    },
+    Deliver => SimAction::Deliver {
+        worker: input.field("worker")?,
+        message_id: input.field("message_id")?,
+    },
+    Receive => SimAction::Receive {
+        worker: input.field("worker")?,
+    },
+    Delete => SimAction::Delete {
+        worker: input.field("worker")?,
+        message_id: input.field("message_id")?,
+    },
+    Extend => SimAction::Extend {
+        worker: input.field("worker")?,
+        message_id: input.field("message_id")?,
+        visibility_timeout: input.field("visibility_timeout")?,
+    },
+    AddProducer => SimAction::AddProducer(serde_json::from_value(input.0)?),
+    RemoveProducer => SimAction::RemoveProducer {
+        producer: input.field("producer")?,
+    },
+);
 
 impl SimAction {
     /// Reads a `{"sim": ..., "input": ...}` step.
     pub(crate) fn from_step(step: Value) -> Result<SimAction, serde_json::Error> {
         let (action, input) = split_tagged(step, "sim")?;
         SimAction::from_input(&action, input)
-    }
-
-    /// Reads `input` as the input of the action named `action` (`"AddWorker"`).
-    fn from_input(action: &str, input: Value) -> Result<SimAction, serde_json::Error> {
-        let mut input = Input(input);
-        Ok(match action {
-            "AddWorker" => SimAction::AddWorker {
-                name: input.field("name")?,
-                policy: input.field("policy")?,
-            },
-            "RemoveWorker" => SimAction::RemoveWorker {
-                worker: input.field("worker")?,
-            },
-            "SetPolicy" => SimAction::SetPolicy {
-                worker: input.field("worker")?,
-                policy: input.field("policy")?,
-            },
-            "Kill" => SimAction::Kill {
-                worker: input.field("worker")?,
-            },
-            "Restart" => SimAction::Restart {
-                worker: input.field("worker")?,
-            },
-            "Hang" => SimAction::Hang {
-                worker: input.field("worker")?,
-            },
-            "CrashAfterCommit" => SimAction::CrashAfterCommit {
-                worker: input.field("worker")?,
-            },
-            "LoseDeleteResponse" => SimAction::LoseDeleteResponse {
-                worker: input.field("worker")?,
-            },
-            "FailJob" => SimAction::FailJob {
-                worker: input.field("worker")?,
-            },
-            "BadItemIdentifier" => SimAction::BadItemIdentifier {
-                worker: input.field("worker")?,
-            },
-            "Deliver" => SimAction::Deliver {
-                worker: input.field("worker")?,
-                message_id: input.field("message_id")?,
-            },
-            "Receive" => SimAction::Receive {
-                worker: input.field("worker")?,
-            },
-            "Delete" => SimAction::Delete {
-                worker: input.field("worker")?,
-                message_id: input.field("message_id")?,
-            },
-            "Extend" => SimAction::Extend {
-                worker: input.field("worker")?,
-                message_id: input.field("message_id")?,
-                visibility_timeout: input.field("visibility_timeout")?,
-            },
-            "AddProducer" => SimAction::AddProducer(serde_json::from_value(input.0)?),
-            "RemoveProducer" => SimAction::RemoveProducer {
-                producer: input.field("producer")?,
-            },
-            _ => return Err(de::Error::unknown_variant(action, SIM_ACTIONS)),
-        })
     }
 }
 

@@ -15,6 +15,7 @@ use sqs_engine::api::{
     DeleteMessageInput, Message, ReceiveMessageInput, ReceiveMessageOutput,
 };
 use sqs_engine::{Millis, ReceiptHandle, Reply, Request, Response};
+use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
 /// The shortest pause between two short polls, whatever the policy says.
@@ -30,10 +31,17 @@ impl World {
             .ok_or_else(|| format!("There is no worker named {name:?}."))
     }
 
-    /// The lane with this id: lanes are only ever pushed with a fresh (larger) id or removed,
-    /// so they stay sorted by id.
+    /// The lane with this id: the one found last if it is still there, else a binary search
+    /// (lanes are only ever pushed with a fresh, larger id or removed, so they stay sorted by
+    /// id).
     pub(crate) fn lane_pos(&self, id: u64) -> Option<usize> {
-        self.lanes.binary_search_by_key(&id, |l| l.id).ok()
+        let (last, at) = self.last_lane.get();
+        if last == id && self.lanes.get(at).is_some_and(|l| l.id == id) {
+            return Some(at);
+        }
+        let at = self.lanes.binary_search_by_key(&id, |l| l.id).ok()?;
+        self.last_lane.set((id, at));
+        Some(at)
     }
 
     pub(crate) fn actor(&self, i: usize) -> Actor {
@@ -406,7 +414,7 @@ impl World {
             worker: Arc::clone(&lane.name),
             name: Arc::clone(&step.name),
             message_id: task.message_id,
-            key: [task.body.as_str(), "/", &step.name].concat(),
+            body: task.body.clone(),
             attempt: task.receive_count,
             check: step.idempotent,
         });
@@ -424,7 +432,7 @@ impl World {
         let text = if prevented {
             format!(
                 "{name} skipped \"{effect_name}\" for {m}: the ledger already has key {}",
-                effect.key
+                effect.key()
             )
         } else if duplicate {
             format!("Duplicate effect! {name} performed \"{effect_name}\" for {m} again (delivery {attempt})")
@@ -609,9 +617,10 @@ impl World {
             job: job_id,
         });
         for task in &job.tasks {
-            let key = task.message_id;
-            if self.holders.get(&key).is_some_and(|h| h.lane == lane_id) {
-                self.holders.remove(&key);
+            if let Entry::Occupied(held) = self.holders.entry(task.message_id) {
+                if held.get().lane == lane_id {
+                    held.remove();
+                }
             }
         }
         if let JobKind::Lambda {
@@ -669,6 +678,9 @@ impl World {
                 }
             }
         }
+        let mut tasks = job.tasks;
+        tasks.clear();
+        self.lanes[i].spare_tasks = tasks;
         self.start_ready_jobs(i);
         self.ensure_polling(lane_id);
     }

@@ -116,32 +116,21 @@ impl World {
         self.metrics.sample_until(before, snapshot);
     }
 
-    /// Messages each worker holds now (those holding none left out): the last sample's map when
-    /// it is the same, so that a steady world's samples share one.
-    fn held_by_worker(&self) -> Arc<BTreeMap<String, u64>> {
-        let mut held: Vec<(&str, u64)> = self
-            .lanes
-            .iter()
-            .map(|l| (&*l.name, l.held() as u64))
-            .filter(|&(_, n)| n > 0)
-            .collect();
-        held.sort_unstable();
+    /// Messages each worker holds now (those holding none left out), keyed by the lanes' shared
+    /// names: the last sample's map when it is the same, so that a steady world's samples share
+    /// one.
+    fn held_by_worker(&self) -> Arc<BTreeMap<Arc<str>, u64>> {
+        // `extend`, not `collect` (which would compile a stable sort into the bundle).
+        let mut held = BTreeMap::new();
+        held.extend(
+            self.lanes
+                .iter()
+                .map(|l| (Arc::clone(&l.name), l.held() as u64))
+                .filter(|&(_, n)| n > 0),
+        );
         match self.metrics.samples.last() {
-            Some(last)
-                if last
-                    .held_by_worker
-                    .iter()
-                    .map(|(name, n)| (name.as_str(), *n))
-                    .eq(held.iter().copied()) =>
-            {
-                Arc::clone(&last.held_by_worker)
-            }
-            _ => {
-                // `extend`, not `collect` (which would compile a second sort into the bundle).
-                let mut map = BTreeMap::new();
-                map.extend(held.into_iter().map(|(k, n)| (k.to_string(), n)));
-                Arc::new(map)
-            }
+            Some(last) if *last.held_by_worker == held => Arc::clone(&last.held_by_worker),
+            _ => Arc::new(held),
         }
     }
 

@@ -220,6 +220,9 @@ pub(crate) struct Lane {
     /// A ReceiveMessage is waiting (long poll).
     pub(crate) polling: bool,
     pub(crate) jobs: Vec<Job>,
+    /// The emptied task list of the last job that ended, for the next job to fill: a lane
+    /// takes one job per receive, and this saves an allocation for each.
+    pub(crate) spare_tasks: Vec<Task>,
     pub(crate) armed: Armed,
     pub(crate) rng: Rng,
     pub(crate) warnings: Vec<String>,
@@ -241,6 +244,7 @@ impl Lane {
             epoch: 0,
             polling: false,
             jobs: Vec::new(),
+            spare_tasks: Vec::new(),
             armed: Armed::default(),
             warnings: Vec::new(),
             api_calls: 0,
@@ -348,8 +352,9 @@ impl Lane {
         receive_count: impl Fn(&Message) -> u32,
         now: Millis,
     ) -> Vec<Task> {
-        // Collected into a new Vec: in place, the smaller Tasks would reallocate the Messages'.
-        let mut tasks = Vec::with_capacity(messages.len());
+        // Collected into the spare Vec: in place, the smaller Tasks would reallocate the Messages'.
+        let mut tasks = std::mem::take(&mut self.spare_tasks);
+        tasks.reserve(messages.len());
         tasks.extend(messages.into_iter().map(|m| {
             let poison = self
                 .policy

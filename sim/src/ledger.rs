@@ -19,7 +19,7 @@
 //! ([`Remembered`]), so 64 checkpoints of a long session hold one set of keys, not 64.
 
 use serde::{Deserialize, Serialize};
-use sqs_engine::api::MessageId;
+use sqs_engine::api::{Body, MessageId};
 use sqs_engine::Millis;
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -39,14 +39,22 @@ pub struct Effect {
     pub name: Arc<str>,
     /// The message it was for.
     pub message_id: MessageId,
-    /// The logical key: message body (the business id) + effect name.
-    pub key: String,
+    /// The message's body (the business id): with the effect's name, the logical key
+    /// ([`Effect::key`]), shared with the message rather than written out for every effect.
+    pub body: Body,
     /// Which delivery of the message this was (its ApproximateReceiveCount).
     pub attempt: u32,
     /// The ledger already had this key, so the effect was skipped.
     pub prevented: bool,
     /// It had been done before: a duplicate.
     pub duplicate: bool,
+}
+
+impl Effect {
+    /// The logical key: the message body, "/", the effect name ("R-022/send staff notice").
+    pub fn key(&self) -> String {
+        [&*self.body, "/", &*self.name].concat()
+    }
 }
 
 /// The effects, in order (the most recent ones: see the module documentation), with running
@@ -63,6 +71,8 @@ pub struct Ledger {
     done: Remembered,
     /// Performed effects by name.
     by_name: BTreeMap<String, u64>,
+    /// Performed effects in all (the sum of `by_name`, which the world reads after each one).
+    performed: u64,
     duplicates: u64,
     prevented: u64,
 }
@@ -73,7 +83,7 @@ pub(crate) struct Attempt {
     pub(crate) worker: Arc<str>,
     pub(crate) name: Arc<str>,
     pub(crate) message_id: MessageId,
-    pub(crate) key: String,
+    pub(crate) body: Body,
     pub(crate) attempt: u32,
     /// Check the key first (the effect step's `idempotent`).
     pub(crate) check: bool,
@@ -83,7 +93,7 @@ impl Ledger {
     /// Performs the effect, or skips it when it is checked and its key is already recorded.
     /// Returns the entry written.
     pub(crate) fn record(&mut self, attempt: Attempt) -> &Effect {
-        let fingerprint = fingerprint(&attempt.key);
+        let fingerprint = fingerprint(&[&attempt.body, "/", &attempt.name]);
         let before = self.done.contains(fingerprint);
         let prevented = attempt.check && before;
         let duplicate = !prevented && before;
@@ -100,13 +110,14 @@ impl Ledger {
                 }
             }
             self.duplicates += u64::from(duplicate);
+            self.performed += 1;
         }
         self.effects.push(Effect {
             at: attempt.at,
             worker: attempt.worker,
             name: attempt.name,
             message_id: attempt.message_id,
-            key: attempt.key,
+            body: attempt.body,
             attempt: attempt.attempt,
             prevented,
             duplicate,
@@ -126,7 +137,7 @@ impl Ledger {
 
     /// Effects performed (prevented ones excluded).
     pub fn performed(&self) -> u64 {
-        self.by_name.values().sum()
+        self.performed
     }
 
     /// How many times an effect of this name was performed ("send staff notice": 2).
@@ -264,19 +275,35 @@ impl Hasher for Prehashed {
     }
 }
 
-/// A 64-bit fingerprint of an idempotency key, the same in every run and on every platform:
-/// 8 bytes at a time, each step a bijection of the state (so keys of one length that differ in
-/// one word never collide), then SplitMix64's finaliser. Two distinct keys collide with
-/// probability about n²/2⁶⁵ for n keys: about 3 in 100 million for a million keys. (SipHash,
-/// before, cost more than the rest of recording an effect.)
-fn fingerprint(key: &str) -> u64 {
+/// A 64-bit fingerprint of the idempotency key that is the concatenation of `parts`, put
+/// together on the stack when it fits (a key of an effect is one per message: no allocation).
+fn fingerprint(parts: &[&str]) -> u64 {
+    let len: usize = parts.iter().map(|part| part.len()).sum();
+    let mut buffer = [0u8; 128];
+    if len > buffer.len() {
+        return fingerprint_bytes(parts.concat().as_bytes());
+    }
+    let mut at = 0;
+    for part in parts {
+        buffer[at..at + part.len()].copy_from_slice(part.as_bytes());
+        at += part.len();
+    }
+    fingerprint_bytes(&buffer[..len])
+}
+
+/// A 64-bit fingerprint of a key, the same in every run and on every platform: 8 bytes at a
+/// time, each step a bijection of the state (so keys of one length that differ in one word never
+/// collide), then SplitMix64's finaliser. Two distinct keys collide with probability about
+/// n²/2⁶⁵ for n keys: about 3 in 100 million for a million keys. (SipHash, before, cost more
+/// than the rest of recording an effect.)
+fn fingerprint_bytes(key: &[u8]) -> u64 {
     let mut state = 0x9e37_79b9_7f4a_7c15 ^ key.len() as u64;
     let mut step = |word: u64| {
         state = (state ^ word)
             .wrapping_mul(0xbf58_476d_1ce4_e5b9)
             .rotate_left(31);
     };
-    let mut words = key.as_bytes().chunks_exact(8);
+    let mut words = key.chunks_exact(8);
     for word in &mut words {
         step(u64::from_le_bytes(word.try_into().expect("8 bytes")));
     }
@@ -296,13 +323,13 @@ fn fingerprint(key: &str) -> u64 {
 mod tests {
     use super::*;
 
-    fn attempt(key: &str, check: bool) -> Attempt {
+    fn attempt(body: &str, check: bool) -> Attempt {
         Attempt {
             at: 0,
             worker: "A".into(),
             name: "send staff notice".into(),
             message_id: "m".into(),
-            key: key.to_string(),
+            body: body.into(),
             attempt: 1,
             check,
         }
@@ -311,10 +338,10 @@ mod tests {
     #[test]
     fn unchecked_repeats_are_duplicates_and_checked_ones_are_prevented() {
         let mut ledger = Ledger::default();
-        assert!(!ledger.record(attempt("R-022/notice", false)).duplicate);
-        assert!(ledger.record(attempt("R-022/notice", false)).duplicate);
-        assert!(ledger.record(attempt("R-022/notice", true)).prevented);
-        assert!(!ledger.record(attempt("R-023/notice", true)).prevented);
+        assert!(!ledger.record(attempt("R-022", false)).duplicate);
+        assert!(ledger.record(attempt("R-022", false)).duplicate);
+        assert!(ledger.record(attempt("R-022", true)).prevented);
+        assert!(!ledger.record(attempt("R-023", true)).prevented);
         assert_eq!(ledger.performed(), 3);
         assert_eq!(ledger.performed_named("send staff notice"), 3);
         assert_eq!((ledger.duplicates(), ledger.prevented()), (1, 1));
@@ -323,18 +350,39 @@ mod tests {
     #[test]
     fn fingerprints_of_distinct_keys_differ() {
         let keys = (0..200_000).map(|n| format!("order-{n} tag-{}/ship the order", n % 100));
-        let mut seen: HashSet<u64> = keys.map(|key| fingerprint(&key)).collect();
+        let mut seen: HashSet<u64> = keys.map(|key| fingerprint(&[&key])).collect();
         assert_eq!(seen.len(), 200_000);
         // Zero padding of the last word does not hide a length difference.
         for key in ["", "a", "a\0", "a\0\0\0\0\0\0\0", "abcdefgh", "abcdefgh\0"] {
-            assert!(seen.insert(fingerprint(key)), "{key:?}");
+            assert!(seen.insert(fingerprint(&[key])), "{key:?}");
         }
+    }
+
+    #[test]
+    fn a_key_in_parts_has_the_fingerprint_of_the_whole() {
+        let whole = "order-12345 tag-45/ship the order";
+        for parts in [
+            &["order-12345 tag-45", "/", "ship the order"][..],
+            &["order-12", "345 tag-45/ship the order"],
+            &["o", "rder-12345 tag-4", "", "5/ship the ord", "er"],
+            &[whole, ""],
+        ] {
+            assert_eq!(fingerprint(parts), fingerprint(&[whole]), "{parts:?}");
+        }
+        assert_ne!(fingerprint(&["ab", "c"]), fingerprint(&["ab", "d"]));
+        // Past the stack buffer, the same.
+        let long = "x".repeat(300);
+        assert_eq!(
+            fingerprint(&[&long[..100], &long[100..]]),
+            fingerprint(&[&long])
+        );
+        assert_ne!(fingerprint(&[&long]), fingerprint(&[&long[1..]]));
     }
 
     #[test]
     fn copies_share_the_older_fingerprints_and_check_them_all() {
         let mut ledger = Ledger::default();
-        let key = |n: usize| format!("R-{n}/notice");
+        let key = |n: usize| format!("R-{n}");
         for n in 0..3 * CHUNK + 10 {
             ledger.record(attempt(&key(n), true));
         }
@@ -383,15 +431,16 @@ mod tests {
     fn detail_is_bounded_and_counts_stay_exact() {
         let mut ledger = Ledger::default();
         for n in 0..5 * LEDGER_DETAIL {
-            ledger.record(attempt(&format!("R-{n}/notice"), true));
-            ledger.record(attempt(&format!("R-{n}/notice"), true));
+            ledger.record(attempt(&format!("R-{n}"), true));
+            ledger.record(attempt(&format!("R-{n}"), true));
         }
         assert!((LEDGER_DETAIL..2 * LEDGER_DETAIL).contains(&ledger.effects.len()));
         assert_eq!(ledger.recorded(), 10 * LEDGER_DETAIL as u64);
         assert_eq!(ledger.performed(), 5 * LEDGER_DETAIL as u64);
         assert_eq!(ledger.prevented(), 5 * LEDGER_DETAIL as u64);
         let last = ledger.effects.last().unwrap();
-        assert_eq!(last.key, format!("R-{}/notice", 5 * LEDGER_DETAIL - 1));
+        let key = format!("R-{}/send staff notice", 5 * LEDGER_DETAIL - 1);
+        assert_eq!(last.key(), key);
         assert!(last.prevented);
     }
 }

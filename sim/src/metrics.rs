@@ -35,7 +35,7 @@ pub struct Sample {
     /// Messages each worker holds (workers holding none are left out). Shared by the samples
     /// (and the copies of the world) it is the same for.
     #[serde(default, with = "shared")]
-    pub held_by_worker: Arc<BTreeMap<String, u64>>,
+    pub held_by_worker: Arc<BTreeMap<Arc<str>, u64>>,
     /// Deliveries so far.
     #[serde(default)]
     pub deliveries: u64,
@@ -253,7 +253,7 @@ mod tests {
     fn a_sample_reads_and_writes_its_holders_as_a_plain_map() {
         let sample = Sample {
             at: 1000,
-            held_by_worker: Arc::new(BTreeMap::from([("Worker A".to_string(), 2)])),
+            held_by_worker: Arc::new(BTreeMap::from([("Worker A".into(), 2)])),
             ..Sample::default()
         };
         let json = serde_json::to_value(&sample).unwrap();

@@ -9,7 +9,7 @@ use sqs_engine::Millis;
 use std::collections::VecDeque;
 
 /// Work the world has scheduled for itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Timer {
     /// A worker's next ReceiveMessage.
     Poll { lane: u64 },
@@ -30,6 +30,20 @@ impl Timer {
             Timer::Produce { .. } => None,
         }
     }
+
+    /// The timer as one number, for the index: its kind in the top bits and the id of what it
+    /// is for below (lane, job and producer ids come from one counter, so a job's id alone
+    /// names it). A map keyed by a number hashes and compares it in a few instructions.
+    fn key(&self) -> u64 {
+        let (kind, id) = match *self {
+            Timer::Poll { lane } => (0, lane),
+            Timer::Job { job, .. } => (1, job),
+            Timer::Heartbeat { job, .. } => (2, job),
+            Timer::Produce { producer } => (3, producer),
+        };
+        debug_assert!(id >> 60 == 0, "id {id} too large for a timer key");
+        kind << 60 | id
+    }
 }
 
 /// Timers by (time, order of scheduling); each timer is scheduled at most once.
@@ -37,8 +51,9 @@ impl Timer {
 pub(crate) struct Timers {
     /// (time, order of scheduling, timer) of every scheduled timer, earliest first.
     queue: VecDeque<(Millis, u64, Timer)>,
-    /// The (time, order of scheduling) of each scheduled timer: its place in `queue`.
-    live: FastMap<Timer, (Millis, u64)>,
+    /// The (time, order of scheduling) of each scheduled timer ([`Timer::key`]): its place in
+    /// `queue`.
+    live: FastMap<u64, (Millis, u64)>,
     seq: u64,
 }
 
@@ -59,28 +74,39 @@ impl Timers {
 
     /// Schedules `timer` at `at` in a place [`Timers::reserve`] took.
     pub(crate) fn schedule_as(&mut self, at: Millis, order: u64, timer: Timer) {
-        if let Some(old) = self.live.insert(timer, (at, order)) {
+        if let Some(old) = self.live.insert(timer.key(), (at, order)) {
             self.unqueue(old);
         }
-        let place = self.place(at, order);
-        self.queue.insert(place, (at, order, timer));
+        // Most timers go last (a step later than all others) or first (a poll now): no search.
+        let entry = (at, order, timer);
+        match (self.queue.front(), self.queue.back()) {
+            (_, Some(&(a, o, _))) if (a, o) < (at, order) => self.queue.push_back(entry),
+            (Some(&(a, o, _)), _) if (at, order) < (a, o) => self.queue.push_front(entry),
+            (None, _) => self.queue.push_back(entry),
+            _ => {
+                let place = self.place(at, order);
+                self.queue.insert(place, entry);
+            }
+        }
     }
 
     /// Whether this timer is scheduled.
     pub(crate) fn has(&self, timer: Timer) -> bool {
-        self.live.contains_key(&timer)
+        self.live.contains_key(&timer.key())
     }
 
     /// Drops this timer if it is scheduled.
     pub(crate) fn cancel(&mut self, timer: Timer) {
-        if let Some(old) = self.live.remove(&timer) {
+        if let Some(old) = self.live.remove(&timer.key()) {
             self.unqueue(old);
         }
     }
 
     /// Drops the timers matching `drop`.
     pub(crate) fn cancel_where(&mut self, drop: impl Fn(&Timer) -> bool) {
-        self.live.retain(|timer, _| !drop(timer));
+        for (_, _, timer) in self.queue.iter().filter(|(_, _, timer)| drop(timer)) {
+            self.live.remove(&timer.key());
+        }
         self.queue.retain(|(_, _, timer)| !drop(timer));
     }
 
@@ -92,7 +118,7 @@ impl Timers {
     /// Takes the first timer.
     pub(crate) fn pop(&mut self) -> Option<Timer> {
         let (_, _, timer) = self.queue.pop_front()?;
-        self.live.remove(&timer);
+        self.live.remove(&timer.key());
         Some(timer)
     }
 
@@ -155,5 +181,24 @@ mod tests {
         timers.schedule_as(3, early, b);
         let order = [timers.pop(), timers.pop(), timers.pop()];
         assert_eq!(order, [Some(c), Some(b), Some(a)]);
+    }
+
+    #[test]
+    fn timers_of_different_kinds_for_the_same_id_are_different_timers() {
+        let mut timers = Timers::default();
+        let same = [
+            Timer::Poll { lane: 7 },
+            Timer::Job { lane: 1, job: 7 },
+            Timer::Heartbeat { lane: 1, job: 7 },
+            Timer::Produce { producer: 7 },
+        ];
+        for (at, timer) in same.into_iter().enumerate() {
+            timers.schedule(at as Millis, timer);
+        }
+        assert_eq!(timers.len(), 4);
+        timers.cancel(same[1]);
+        assert!(!timers.has(same[1]) && timers.has(same[2]));
+        let left = [timers.pop(), timers.pop(), timers.pop(), timers.pop()];
+        assert_eq!(left, [Some(same[0]), Some(same[2]), Some(same[3]), None]);
     }
 }

@@ -20,9 +20,10 @@ use crate::timers::{Timer, Timers};
 use crate::worker::WorkerView;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sqs_engine::api::{MessageId, ReceiveMessageOutput, Response};
+use sqs_engine::api::{MessageId, ReceiveMessageOutput, Response, SendMessageBatchInput};
 use sqs_engine::script::{error_json, parse_request, Bindings};
 use sqs_engine::{Engine, Event, EventKind, Millis, PollId, Reply, Request};
+use std::cell::Cell;
 use std::collections::{HashMap, VecDeque};
 
 /// How many undrained events the world narrates one by one (the default of
@@ -105,6 +106,9 @@ pub struct World {
     pub(crate) seed: u64,
     pub(crate) engine: Engine,
     pub(crate) lanes: Vec<Lane>,
+    /// The (id, position) of the lane found last ([`World::lane_pos`]): the steps of one
+    /// message look up the same lane again and again.
+    pub(crate) last_lane: Cell<(u64, usize)>,
     /// Ids for lanes, jobs and producers.
     pub(crate) next_id: u64,
     /// MessageId -> who received it last, while it is in flight.
@@ -133,6 +137,8 @@ pub struct World {
     pub(crate) dead_letter_cache: Option<std::collections::BTreeSet<String>>,
     /// The buffer the engine's events are drained into (empty between two calls).
     drained: Vec<Event>,
+    /// The buffer the engine's answered long polls are taken into (empty between two calls).
+    answered: Vec<(PollId, ReceiveMessageOutput)>,
     /// Whether a lane has ever held messages by hand (manual mode): until one has, a message
     /// leaving the queue has no manual job to leave.
     pub(crate) held_by_hand: bool,
@@ -148,6 +154,7 @@ impl World {
             seed,
             engine,
             lanes: Vec::new(),
+            last_lane: Cell::new((0, 0)),
             next_id: 1,
             holders: FastMap::default(),
             producers: Vec::new(),
@@ -166,6 +173,7 @@ impl World {
             labels: Labels::default(),
             dead_letter_cache: None,
             drained: Vec::new(),
+            answered: Vec::new(),
             held_by_hand: false,
         }
     }
@@ -424,12 +432,10 @@ impl World {
         }
         // SendMessage (the hot path): the label is taken from the request without a map.
         let (single, bodies) = match &request {
-            _ if !labelled => (None, HashMap::new()),
-            Request::SendMessage(input) => (
-                Some(narrate::body_label(&input.message_body)),
-                HashMap::new(),
-            ),
-            _ => (None, sent_bodies(&request)),
+            _ if !labelled => (None, None),
+            Request::SendMessage(input) => (Some(narrate::body_label(&input.message_body)), None),
+            Request::SendMessageBatch(input) => (None, Some(sent_bodies(input))),
+            _ => (None, None),
         };
         let reply = self.engine.call(request);
         let failed = matches!(reply, Reply::Done(Err(_)));
@@ -440,15 +446,16 @@ impl World {
             }
         }
         if let Reply::Done(Ok(response)) = &reply {
-            match (single, response) {
-                (Some(label), Response::SendMessage(output)) => {
+            match (single, &bodies, response) {
+                (Some(label), _, Response::SendMessage(output)) => {
                     self.labels.learn_label(output.message_id, label);
                 }
-                _ => {
-                    for (message_id, body) in sent_labels(&bodies, response) {
+                (_, Some(bodies), _) => {
+                    for (message_id, body) in sent_labels(bodies, response) {
                         self.labels.learn(message_id, body);
                     }
                 }
+                _ => {}
             }
         }
         self.settle(who, Some(action));
@@ -478,7 +485,9 @@ impl World {
     /// Narrates what the engine did for `who`'s `action` (None: its timers) and hands the long
     /// polls it answered meanwhile (a send answers a waiting poll at once) to their owners.
     pub(crate) fn settle(&mut self, who: Who, action: Option<&str>) {
-        let answered = self.engine.take_completed_polls();
+        // One buffer for every take (taken out while the answers are handed over).
+        let mut answered = std::mem::take(&mut self.answered);
+        self.engine.take_completed_polls_into(&mut answered);
         let matched = self.absorb(who, action);
         let delivered = answered
             .iter()
@@ -488,12 +497,15 @@ impl World {
             delivered.count(),
             "Received events matched to long polls"
         );
-        for (poll, output) in answered {
-            match self.polls.remove(&poll) {
-                Some(owner) => self.poll_answered(owner, output),
-                None => self.user_polls.push((poll, output)),
+        if !answered.is_empty() {
+            for (poll, output) in answered.drain(..) {
+                match self.polls.remove(&poll) {
+                    Some(owner) => self.poll_answered(owner, output),
+                    None => self.user_polls.push((poll, output)),
+                }
             }
         }
+        self.answered = answered;
     }
 
     /// Who made a long poll (the user when it is not a live lane's).
@@ -566,29 +578,32 @@ impl World {
             };
             self.metrics.count_event(&event.kind);
             // Narrated before `track`, which forgets the label of a message that is gone.
-            let narrated = self.narrating().then(|| {
-                let actor = self.actor_of(who);
-                let text =
-                    narrate::engine_event(&actor, action, event.at, &event.kind, &self.labels);
-                (actor, text)
-            });
-            self.track(who, &event.kind);
-            let Some((actor, text)) = narrated else {
+            if self.narrating() {
+                self.narrate_engine_event(who, action, event);
+            } else {
                 self.events_skipped += 1;
-                continue;
-            };
-            self.events.push(WorldEvent {
-                at: event.at,
-                actor,
-                action: action.map(str::to_string),
-                engine: Some(event.kind.clone()),
-                message_id: event_message(&event.kind),
-                text,
-            });
+            }
+            self.track(who, &event.kind);
         }
         events.clear();
         self.drained = events;
         matched
+    }
+
+    /// Narrates one engine event: kept out of [`World::absorb`]'s loop, which a fast-forward
+    /// runs unnarrated, so that the loop stays small.
+    #[inline(never)]
+    fn narrate_engine_event(&mut self, who: Who, action: Option<&str>, event: &Event) {
+        let actor = self.actor_of(who);
+        let text = narrate::engine_event(&actor, action, event.at, &event.kind, &self.labels);
+        self.events.push(WorldEvent {
+            at: event.at,
+            actor,
+            action: action.map(str::to_string),
+            engine: Some(event.kind.clone()),
+            message_id: event_message(&event.kind),
+            text,
+        });
     }
 
     /// Keeps the holder map, labels and lane warnings in step with what SQS did.
@@ -865,15 +880,12 @@ fn response_json(response: &Response) -> Value {
 
 /// The bodies a SendMessageBatch stores, by batch entry Id (SendMessage's label is taken in
 /// [`World::call`] without a map).
-fn sent_bodies(request: &Request) -> HashMap<String, String> {
-    match request {
-        Request::SendMessageBatch(input) => input
-            .entries
-            .iter()
-            .map(|e| (e.id.clone(), e.message_body.to_string()))
-            .collect(),
-        _ => HashMap::new(),
-    }
+fn sent_bodies(input: &SendMessageBatchInput) -> HashMap<String, String> {
+    input
+        .entries
+        .iter()
+        .map(|e| (e.id.clone(), e.message_body.to_string()))
+        .collect()
 }
 
 /// (MessageId, body) of each message a SendMessageBatch stored.

@@ -684,3 +684,29 @@ fn a_bad_item_identifier_fails_the_whole_batch() {
     assert!(refused.unwrap_err().contains("ReportBatchItemFailures"));
     assert!(world.workers()[1].armed_faults.is_empty());
 }
+
+#[test]
+fn after_a_worker_is_removed_the_others_are_still_found_by_what_they_hold() {
+    let (mut world, ids) = world_with(30, &["a", "b", "c"]);
+    for name in ["A", "B", "C"] {
+        add(&mut world, name, manual());
+    }
+    for (name, id) in ["A", "B", "C"].iter().zip(&ids) {
+        let deliver = SimAction::Deliver {
+            worker: name.to_string(),
+            message_id: id.clone(),
+        };
+        sim(&mut world, deliver).unwrap();
+    }
+    // Each hand delivery counts as a ReceiveMessage.
+    assert_eq!(world.metrics().api_calls()["ReceiveMessage"], 3);
+    // C, looked up last, moves from the third place to the second.
+    assert_eq!(world.holder_of(&ids[2]), Some("C"));
+    let remove = SimAction::RemoveWorker { worker: "B".into() };
+    sim(&mut world, remove).unwrap();
+    assert_eq!(world.holder_of(&ids[2]), Some("C"));
+    assert_eq!(world.holder_of(&ids[0]), Some("A"));
+    assert_eq!(world.holder_of(&ids[1]), None);
+    let held: Vec<usize> = world.workers().iter().map(|w| w.holding.len()).collect();
+    assert_eq!(held, [1, 1]);
+}

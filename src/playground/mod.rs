@@ -770,7 +770,7 @@ mod tests {
             worker: "Worker 1".into(),
             name: "charge".into(),
             message_id: format!("m{n}").as_str().into(),
-            key: format!("order-{n}/charge"),
+            body: format!("order-{n}").as_str().into(),
             attempt: 1,
             prevented: false,
             duplicate: false,

@@ -40,7 +40,7 @@ pub fn LedgerPanel(props: &LedgerProps) -> Html {
                         <li data-duplicate={e.duplicate.to_string()}>
                             <time>{ wall_clock(e.at) }</time>
                             <span class="who">{ &e.worker }</span>
-                            <span>{ format!("{} (attempt {})", e.key, e.attempt) }</span>
+                            <span>{ format!("{} (attempt {})", e.key(), e.attempt) }</span>
                             { mark }
                         </li>
                     }
