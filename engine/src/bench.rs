@@ -231,8 +231,9 @@ impl Bench {
             Batching::Ten if messages.is_empty() => {}
             Batching::Ten => {
                 let count = messages.len();
+                // The handles are copied out; the messages are dropped where they lie.
                 let entries = messages
-                    .drain(..)
+                    .iter()
                     .zip(self.ids.drain(..count))
                     .map(|(m, id)| DeleteMessageBatchEntry {
                         id,
@@ -283,7 +284,7 @@ impl Numbered {
     fn next_body(&mut self) -> Body {
         let body = Body::from(self.text.as_str());
         let mut nines = 0;
-        while self.text.len() > self.digits && self.text.ends_with('9') {
+        while self.text.len() > self.digits && self.text.as_bytes().last() == Some(&b'9') {
             self.text.pop();
             nines += 1;
         }
