@@ -3,6 +3,7 @@
 //! starts where the old one was and glides over (FLIP: first, last, invert, play). Skipped when
 //! the user prefers reduced motion, and when too many cards move at once to follow.
 
+use crate::playground::format::fixed;
 use std::collections::HashMap;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
@@ -50,7 +51,10 @@ fn glide(root: &Element, before: &HashMap<String, (f64, f64)>) -> HashMap<String
             if dx.abs() + dy.abs() > 2.0 {
                 let style = card.style();
                 let _ = style.set_property("transition", "none");
-                let _ = style.set_property("transform", &format!("translate({dx}px, {dy}px)"));
+                let _ = style.set_property(
+                    "transform",
+                    &format!("translate({}px, {}px)", fixed(dx, 2), fixed(dy, 2)),
+                );
                 // Reading layout commits the inverted position before the transition starts.
                 let _ = card.offset_width();
                 let _ = style.set_property("transition", TRANSITION);

@@ -66,11 +66,25 @@ pub fn dollars(usd: f64) -> String {
     if usd == 0.0 {
         "$0".to_string()
     } else if usd < 0.01 {
-        let text = format!("{usd:.7}");
-        format!("${}", text.trim_end_matches('0'))
+        format!("${}", fixed(usd, 7).trim_end_matches('0'))
     } else {
-        format!("${usd:.2}")
+        format!("${}", fixed(usd, 2))
     }
+}
+
+/// `value` with `decimals` digits after the point (1 to 9), as `format!("{value:.N}")` writes
+/// it but from integers: formatting an f64 would bring core's float printer (~5 KB gzip) into
+/// the bundle. A value halfway between two roundings goes up (std's may go either way).
+pub fn fixed(value: f64, decimals: u32) -> String {
+    let scale = 10u64.pow(decimals);
+    let n = (value.abs() * scale as f64).round() as u64;
+    let sign = if value < 0.0 && n > 0 { "-" } else { "" };
+    format!(
+        "{sign}{}.{:0width$}",
+        n / scale,
+        n % scale,
+        width = decimals as usize
+    )
 }
 
 #[cfg(test)]
@@ -108,5 +122,22 @@ mod tests {
         assert_eq!(dollars(0.0000004), "$0.0000004");
         assert_eq!(dollars(0.000012), "$0.000012");
         assert_eq!(dollars(1.5), "$1.50");
+        assert_eq!(dollars(0.0124), "$0.01");
+        assert_eq!(dollars(1234.567), "$1234.57");
+    }
+
+    #[test]
+    fn fixed_point_numbers_read_as_std_writes_them() {
+        for (v, d) in [
+            (0.0, 1),
+            (42.26, 1),
+            (99.96, 1),
+            (100.53096491487338, 2),
+            (-12.367, 2),
+            (3.0, 3),
+            (0.0000004, 7),
+        ] {
+            assert_eq!(fixed(v, d), format!("{v:.*}", d as usize), "{v} to {d}");
+        }
     }
 }

@@ -24,14 +24,14 @@ use crate::share::snippets::QueueSpec;
 use components::chart::{Depth, DepthChart};
 use components::controls::{controls, ControlsProps};
 use components::counters::{counters, Tally};
-use components::dlq::DeadLetterPanel;
+use components::dlq::{dead_letter_panel, DlqProps};
 use components::event_log::EventLog;
-use components::history::History;
+use components::history::{history, HistoryProps};
 use components::ledger::{self, LedgerPanel};
 use components::queue::{blocked_reason, QueuePanel};
-use components::scenario_picker::{story, ScenarioPicker};
+use components::scenario_picker::{scenario_picker, story, PickerProps};
 use components::send_form::SendPanel;
-use components::settings::Settings;
+use components::settings::{settings, SettingsProps};
 use components::worker_lane::WorkerLane;
 use drag::{Gesture, Press};
 use journal::{Entry, Versioned};
@@ -410,8 +410,14 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         .clone()
         .or_else(|| s.error(&Slot::Deliver).map(str::to_string));
     let history = u.selected.as_ref().map(|id| {
-        let title = stage.find(id).map_or_else(|| id.clone(), |c| c.body.clone());
-        html! { <History {title} entries={s.journal.history(id).to_vec()} dispatch={dispatch.clone()} /> }
+        let title = stage
+            .find(id)
+            .map_or_else(|| id.clone(), |c| c.body.clone());
+        history(&HistoryProps {
+            title,
+            entries: s.journal.history(id).to_vec(),
+            dispatch: dispatch.clone(),
+        })
     });
     let scenario = s.scenario();
     let add_worker = components::on_click(&dispatch, Action::AddWorker);
@@ -422,7 +428,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     let ghost = match &u.gesture {
         Gesture::Dragging(d) => html! {
             <div class="drag-ghost" aria-hidden="true"
-                style={format!("transform: translate({}px, {}px)", d.at.0 + 8.0, d.at.1 + 8.0)}>
+                style={format!("transform: translate({}px, {}px)", d.at.0 as i32 + 8, d.at.1 as i32 + 8)}>
                 { &d.body }
             </div>
         },
@@ -434,8 +440,8 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
             ref={container} {onpointermove} {onpointerup} {onpointercancel}>
             <header class="topbar">
                 <h1 class="brand">{ "SQS Playground" }</h1>
-                <ScenarioPicker entries={catalogue} current={scenarios::Entry { id: scenario.id.clone(), title: scenario.title.clone() }}
-                    error={s.error(&Slot::Scenario).map(str::to_string)} dispatch={dispatch.clone()} />
+                { scenario_picker(&PickerProps { entries: catalogue, current: scenarios::Entry { id: scenario.id.clone(), title: scenario.title.clone() },
+                    error: s.error(&Slot::Scenario).map(str::to_string), dispatch: dispatch.clone() }) }
                 { controls(&ControlsProps { now: stage.now, horizon: s.horizon(), playing: s.playing(), speed: s.speed(),
                     error: s.error(&Slot::Clock).map(str::to_string), dispatch: dispatch.clone() }) }
             </header>
@@ -447,7 +453,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                     { story(scenario) }
                     if s.end() > 0 && !embed { { send_panel } }
                     if !embed {
-                        <Settings queue={stage.queue.clone()} {dlq_arn} errors={setting_errors} dispatch={dispatch.clone()} />
+                        { settings(&SettingsProps { queue: stage.queue.clone(), dlq_arn, errors: setting_errors, dispatch: dispatch.clone() }) }
                     }
                 </div>
                 <div class="col col-stage">
@@ -479,7 +485,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                             </p>
                         }
                     </section>
-                    <DeadLetterPanel name={stage.dlq.clone()} place={stage.dead.clone()} selected={u.selected.clone()} dispatch={dispatch.clone()} />
+                    { dead_letter_panel(&DlqProps { name: stage.dlq.clone(), place: stage.dead.clone(), selected: u.selected.clone(), dispatch: dispatch.clone() }) }
                 </div>
                 <div class="col col-side">
                     { counters(&tally) }

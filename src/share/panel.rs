@@ -125,6 +125,34 @@ pub fn SharePanel(props: &SharePanelProps) -> Html {
     let events_csv = Callback::from(move |()| export::events_csv(&events.emit(())));
     let samples = props.samples.clone();
     let chart_svg = Callback::from(move |()| export::depth_chart_svg(&samples.emit(())));
+    // One button drawn four times: each button written out in markup is its own code in the
+    // bundle.
+    let exports = [
+        (
+            "Export scenario file",
+            "sqs-playground-scenario.json",
+            "application/json",
+            scenario_file,
+        ),
+        (
+            "Export event log (JSON)",
+            "sqs-playground-events.json",
+            "application/json",
+            events_json,
+        ),
+        (
+            "Export event log (CSV)",
+            "sqs-playground-events.csv",
+            "text/csv",
+            events_csv,
+        ),
+        (
+            "Export depth chart (SVG)",
+            "sqs-playground-depth.svg",
+            "image/svg+xml",
+            chart_svg,
+        ),
+    ];
 
     let on_file = {
         let (on_import, status) = (props.on_import.clone(), status.clone());
@@ -205,10 +233,9 @@ pub fn SharePanel(props: &SharePanelProps) -> Html {
                 </label>
             }
             <div class="row">
-                <button type="button" onclick={save("sqs-playground-scenario.json", "application/json", scenario_file, status.clone())}>{ "Export scenario file" }</button>
-                <button type="button" onclick={save("sqs-playground-events.json", "application/json", events_json, status.clone())}>{ "Export event log (JSON)" }</button>
-                <button type="button" onclick={save("sqs-playground-events.csv", "text/csv", events_csv, status.clone())}>{ "Export event log (CSV)" }</button>
-                <button type="button" onclick={save("sqs-playground-depth.svg", "image/svg+xml", chart_svg, status.clone())}>{ "Export depth chart (SVG)" }</button>
+                { for exports.into_iter().map(|(label, name, mime, text)| html! {
+                    <button type="button" onclick={save(name, mime, text, status.clone())}>{ label }</button>
+                }) }
             </div>
             <label class="file">{ "Import scenario file" }
                 <input type="file" accept=".json,application/json" onchange={on_file} />

@@ -10,7 +10,8 @@ use std::fmt::Write;
 use yew::prelude::*;
 
 /// The drawing's size in view-box units: fine enough for whole-number coordinates (they print
-/// much faster than decimals, and every point is printed again when a sample arrives).
+/// much faster than decimals, and every point is printed again when a sample arrives). The
+/// markup writes them out (`viewBox="0 0 4000 1200"`): no float is printed in the bundle.
 const W: f64 = 4000.0;
 const H: f64 = 1200.0;
 
@@ -74,12 +75,13 @@ pub fn DepthChart(props: &ChartProps) -> Html {
     };
     let t0 = first.at;
     let span = (last.at - t0).max(1) as f64;
-    let top = samples
+    let highest = samples
         .iter()
         .flat_map(|s| s.values)
         .max()
         .unwrap_or(0)
-        .max(1) as f64;
+        .max(1);
+    let top = highest as f64;
     let points = |series: usize| {
         let mut text = String::with_capacity(samples.len() * 12);
         for s in samples.iter() {
@@ -98,9 +100,9 @@ pub fn DepthChart(props: &ChartProps) -> Html {
     html! {
         <section class="panel chart" aria-label="Queue depth">
             { markup(r#"<h2>Queue depth</h2>"#) }
-            <svg viewBox={format!("0 0 {W} {H}")} role="img" preserveAspectRatio="none"
-                aria-label={format!("Queue depth from {} to {}; now {now}; highest {top}", wall_clock(t0), wall_clock(last.at))}>
-                <line class="axis" x1="0" y1={H.to_string()} x2={W.to_string()} y2={H.to_string()} />
+            <svg viewBox="0 0 4000 1200" role="img" preserveAspectRatio="none"
+                aria-label={format!("Queue depth from {} to {}; now {now}; highest {highest}", wall_clock(t0), wall_clock(last.at))}>
+                <line class="axis" x1="0" y1="1200" x2="4000" y2="1200" />
                 { for SERIES.iter().enumerate().map(|(i, (_, class))| html! {
                     <polyline class={*class} points={points(i)} />
                 }) }

@@ -5,12 +5,12 @@
 use super::icons::{icon, Icon};
 use super::markup;
 use crate::playground::drag::Press;
-use crate::playground::format::{abbreviate, secs_left};
+use crate::playground::format::{abbreviate, fixed, secs_left};
 use crate::playground::stage::{Card, Look};
 use crate::playground::Action;
 use yew::prelude::*;
 
-/// The ring's radius in its 40×40 view box.
+/// The ring's radius in its 40×40 view box (its circles say `r="16"`).
 const RING_R: f64 = 16.0;
 
 /// Properties of [`MessageCard`].
@@ -78,7 +78,7 @@ pub fn MessageCard(props: &MessageProps) -> Html {
     let job = card.job.map(|done| {
         html! {
             <span class="msg-job" title="Job progress">
-                <span style={format!("width: {:.1}%", done * 100.0)}></span>
+                <span style={format!("width: {}%", fixed(done * 100.0, 1))}></span>
             </span>
         }
     });
@@ -156,12 +156,12 @@ fn ring(card: &Card) -> Html {
     let offset = circumference * (1.0 - card.remaining().unwrap_or(1.0));
     html! {
         <svg class="ring" viewBox="0 0 40 40" aria-hidden="true" focusable="false">
-            <circle class="ring-track" cx="20" cy="20" r={RING_R.to_string()} />
+            <circle class="ring-track" cx="20" cy="20" r="16" />
             <circle
                 class="ring-left"
-                cx="20" cy="20" r={RING_R.to_string()}
-                stroke-dasharray={format!("{circumference:.2}")}
-                stroke-dashoffset={format!("{offset:.2}")}
+                cx="20" cy="20" r="16"
+                stroke-dasharray={fixed(circumference, 2)}
+                stroke-dashoffset={fixed(offset, 2)}
             />
         </svg>
     }

@@ -10,8 +10,7 @@ use serde_json::json;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-/// Properties of [`Settings`].
-#[derive(Properties, PartialEq)]
+/// Properties of [`settings`].
 pub struct SettingsProps {
     /// The queue, once it exists.
     pub queue: Option<QueueInfo>,
@@ -47,9 +46,9 @@ const NUMERIC: [(&str, &str, &str); 4] = [
     ),
 ];
 
-/// See the module documentation.
-#[component]
-pub fn Settings(props: &SettingsProps) -> Html {
+/// See the module documentation. A function, not a component: a component's lifecycle code is
+/// repeated per component in the bundle (~1 KB), and this one is cheap to draw every frame.
+pub fn settings(props: &SettingsProps) -> Html {
     let Some(queue) = &props.queue else {
         return html! { <section class="panel settings" aria-label="Queue settings">{ markup(r#"<p class="empty">No queue yet.</p>"#) }</section> };
     };

@@ -17,6 +17,31 @@ use sqs_sim::worker::{ProcessingTime, WorkerMode};
 use sqs_sim::{WorkerPolicy, WorkerStatus};
 use yew::prelude::*;
 
+/// The faults a lane offers: button, what it does, the action. One button drawn four times: each
+/// button written out in markup is its own code in the bundle.
+const FAULTS: [(&str, &str, fn(String) -> SimAction); 4] = [
+    (
+        "Hang",
+        "The worker stays alive but stops: no progress, no heartbeat, no delete.",
+        |worker| SimAction::Hang { worker },
+    ),
+    (
+        "Crash after commit",
+        "The job does its side effects, then the worker crashes before DeleteMessage.",
+        |worker| SimAction::CrashAfterCommit { worker },
+    ),
+    (
+        "Lose delete response",
+        "DeleteMessage succeeds at SQS, but the worker sees it fail.",
+        |worker| SimAction::LoseDeleteResponse { worker },
+    ),
+    (
+        "Fail job",
+        "The job fails: no delete; the message comes back after its timeout.",
+        |worker| SimAction::FailJob { worker },
+    ),
+];
+
 /// Seconds a manual "Extend" asks for (ChangeMessageVisibility's VisibilityTimeout).
 const EXTEND_BY: i64 = 30;
 
@@ -103,22 +128,9 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
                 <details class="faults">
                     <summary>{ "Faults" }</summary>
                     <div class="fault-list">
-                        <button onclick={sim(|worker| SimAction::Hang { worker })}
-                            title="The worker stays alive but stops: no progress, no heartbeat, no delete.">
-                            { "Hang" }
-                        </button>
-                        <button onclick={sim(|worker| SimAction::CrashAfterCommit { worker })}
-                            title="The job does its side effects, then the worker crashes before DeleteMessage.">
-                            { "Crash after commit" }
-                        </button>
-                        <button onclick={sim(|worker| SimAction::LoseDeleteResponse { worker })}
-                            title="DeleteMessage succeeds at SQS, but the worker sees it fail.">
-                            { "Lose delete response" }
-                        </button>
-                        <button onclick={sim(|worker| SimAction::FailJob { worker })}
-                            title="The job fails: no delete; the message comes back after its timeout.">
-                            { "Fail job" }
-                        </button>
+                        { for FAULTS.iter().map(|(label, title, make)| html! {
+                            <button onclick={sim(*make)} title={*title}>{ *label }</button>
+                        }) }
                     </div>
                 </details>
                 <details class="policy">
