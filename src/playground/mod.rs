@@ -21,13 +21,13 @@ use crate::share::launch::Theme;
 use crate::share::panel::SharePanel;
 use crate::share::session::Session as SharedSession;
 use crate::share::snippets::QueueSpec;
-use components::chart::{Depth, DepthChart};
+use components::chart::{depth_chart, Depth};
 use components::controls::{controls, ControlsProps};
 use components::counters::{counters, Tally};
 use components::dlq::{dead_letter_panel, DlqProps};
-use components::event_log::EventLog;
+use components::event_log::event_log;
 use components::history::{history, HistoryProps};
-use components::ledger::{self, LedgerPanel};
+use components::ledger::{self, ledger_panel};
 use components::queue::{blocked_reason, QueuePanel};
 use components::scenario_picker::{scenario_picker, story, PickerProps};
 use components::send_form::SendPanel;
@@ -136,6 +136,20 @@ struct Cache {
     scenario: Option<Rc<Scenario>>,
     /// The ledger's effects as drawn: the latest [`ledger::SHOWN`].
     effects: Versioned<Vec<Effect>>,
+    /// The event log, the chart and the ledger panels as drawn, and from what.
+    panels: (Drawn<Vec<Entry>>, Drawn<Vec<Depth>>, Drawn<Vec<Effect>>),
+}
+
+/// A panel as drawn and the data it was drawn from: drawn again only when that changes (the
+/// panels are functions, not components, which the bundle pays for one by one).
+type Drawn<T> = Option<(Versioned<T>, Html)>;
+
+/// `slot`'s panel if it was drawn from `data`, else `draw`n from it (and kept).
+fn drawn<T: Clone>(slot: &mut Drawn<T>, data: &Versioned<T>, draw: impl FnOnce(&T) -> Html) -> Html {
+    match slot {
+        Some((from, html)) if from == data => html.clone(),
+        _ => slot.insert((data.clone(), draw(&data.data))).1.clone(),
+    }
 }
 
 impl Cache {
@@ -359,8 +373,13 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     let mut c = cache.borrow_mut();
     c.stage = Stage::build(s.world(), &s.journal, &c.stage);
     c.refresh_summaries(&s);
-    let (samples, log) = (c.chart.2.clone(), c.log.1.clone());
     let effects = refresh_effects(&mut c, &s);
+    let Cache {
+        log, chart, panels, ..
+    } = &mut *c;
+    let log = drawn(&mut panels.0, &log.1, |l| event_log(l, &dispatch));
+    let chart = drawn(&mut panels.1, &chart.2, |d| depth_chart(d));
+    let ledger = drawn(&mut panels.2, &effects, |e| ledger_panel(e));
     let tally = tally(&s);
     let scenario_rc = c
         .scenario
@@ -490,9 +509,9 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                 <div class="col col-side">
                     { counters(&tally) }
                     { for history }
-                    <EventLog {log} dispatch={dispatch.clone()} />
-                    <DepthChart {samples} />
-                    <LedgerPanel {effects} />
+                    { log }
+                    { chart }
+                    { ledger }
                     if !embed {
                         <SharePanel session={shared} scenario={scenario_rc} queue={queue_spec(stage)}
                             events={events} samples={all_samples} {on_import} />

@@ -3,7 +3,6 @@
 
 use super::markup;
 use crate::playground::format::wall_clock;
-use crate::playground::journal::Versioned;
 use sqs_engine::Millis;
 use sqs_sim::Sample;
 use std::fmt::Write;
@@ -54,17 +53,10 @@ impl Depth {
     }
 }
 
-/// Properties of [`DepthChart`].
-#[derive(Properties, PartialEq)]
-pub struct ChartProps {
-    /// The points ([`Depth::series`] of the World's samples).
-    pub samples: Versioned<Vec<Depth>>,
-}
-
-/// See the module documentation.
-#[component]
-pub fn DepthChart(props: &ChartProps) -> Html {
-    let samples = &props.samples.data;
+/// See the module documentation; `samples` are the points ([`Depth::series`] of the World's
+/// samples). A function, not a component (a component's lifecycle code is repeated per component
+/// in the bundle): the root keeps what it drew until the points change.
+pub fn depth_chart(samples: &[Depth]) -> Html {
     let (Some(first), Some(last)) = (samples.first(), samples.last()) else {
         return html! {
             <section class="panel chart" aria-label="Queue depth">

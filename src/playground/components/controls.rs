@@ -3,7 +3,7 @@
 
 use super::icons::{icon, Icon};
 use super::{error, markup, on_click};
-use crate::playground::format::{elapsed, wall_clock};
+use crate::playground::format::{decimal, elapsed, wall_clock};
 use crate::playground::session::SPEED_RANGE;
 use crate::playground::Action;
 use sqs_engine::Millis;
@@ -60,12 +60,7 @@ pub fn controls(props: &ControlsProps) -> Html {
         let dispatch = props.dispatch.clone();
         Callback::from(move |_: InputEvent| dispatch.emit(Action::Pause))
     };
-    // The browser writes the number: Rust's float printer would cost the bundle ~5 KB gzip.
-    let speed_text = String::from(
-        js_sys::Number::from(props.speed)
-            .to_string_with_radix(10)
-            .unwrap_or_default(),
-    );
+    let speed_text = decimal(props.speed);
     html! {
         <div class="controls" role="group" aria-label="Time">
             <div class="clock" role="timer" aria-label={format!("Virtual time {}, {} elapsed", wall_clock(props.now), elapsed(props.now))}>

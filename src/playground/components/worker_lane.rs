@@ -7,6 +7,7 @@ use super::icons::{icon, Icon};
 use super::message::card_list;
 use super::worker_policy::PolicyEditor;
 use super::{error, markup, on_click};
+use crate::playground::format::decimal;
 use crate::playground::session::Slot;
 use crate::playground::stage::{Card, Lane, Look};
 use crate::playground::Action;
@@ -214,7 +215,11 @@ pub fn policy_summary(policy: &WorkerPolicy) -> String {
         parts.push(format!("job {}", processing_words(&policy.processing)));
     }
     if let Some(h) = &policy.heartbeat {
-        parts.push(format!("heartbeat every {} s: +{} s", h.every, h.extend_by));
+        parts.push(format!(
+            "heartbeat every {} s: +{} s",
+            decimal(h.every),
+            h.extend_by
+        ));
     }
     if !policy.effects.is_empty() {
         let idempotent = policy.effects.iter().all(|e| e.idempotent);
@@ -232,8 +237,10 @@ pub fn policy_summary(policy: &WorkerPolicy) -> String {
 
 fn processing_words(p: &ProcessingTime) -> String {
     match p {
-        ProcessingTime::Fixed { seconds } => format!("{seconds} s"),
-        ProcessingTime::Uniform { min, max } => format!("{min}–{max} s"),
-        ProcessingTime::LongTail { median, max } => format!("~{median} s (up to {max} s)"),
+        ProcessingTime::Fixed { seconds } => format!("{} s", decimal(*seconds)),
+        ProcessingTime::Uniform { min, max } => format!("{}–{} s", decimal(*min), decimal(*max)),
+        ProcessingTime::LongTail { median, max } => {
+            format!("~{} s (up to {} s)", decimal(*median), decimal(*max))
+        }
     }
 }

@@ -3,6 +3,7 @@
 //! worker calls it).
 
 use super::{error, markup};
+use crate::playground::format::decimal;
 use crate::playground::Action;
 use sqs_sim::command::SimAction;
 use sqs_sim::worker::{Heartbeat, ProcessingTime, WorkerMode};
@@ -48,13 +49,11 @@ impl Draft {
             wait: p.wait_time_seconds.to_string(),
             batch: p.max_messages.to_string(),
             processing: match p.processing {
-                ProcessingTime::Fixed { seconds } => seconds.to_string(),
+                ProcessingTime::Fixed { seconds } => decimal(seconds),
                 _ => String::new(),
             },
             heartbeat: heartbeat.is_some(),
-            every: heartbeat
-                .as_ref()
-                .map_or("10".into(), |h| h.every.to_string()),
+            every: heartbeat.as_ref().map_or("10".into(), |h| decimal(h.every)),
             extend_by: heartbeat.map_or("30".into(), |h| h.extend_by.to_string()),
             idempotent: !p.effects.is_empty() && p.effects.iter().all(|e| e.idempotent),
         }
