@@ -28,9 +28,9 @@ use components::dlq::{dead_letter_panel, DlqProps};
 use components::event_log::event_log;
 use components::history::{history, HistoryProps};
 use components::ledger::{self, ledger_panel};
-use components::queue::{blocked_reason, QueuePanel};
+use components::queue::{blocked_reason, queue_panel, QueueProps};
 use components::scenario_picker::{scenario_picker, story, PickerProps};
-use components::send_form::SendPanel;
+use components::send_form::{send_panel, SendProps};
 use components::settings::{settings, SettingsProps};
 use components::worker_lane::WorkerLane;
 use drag::{Gesture, Press};
@@ -63,6 +63,8 @@ pub enum Action {
     Open(String),
     /// SendMessage from the form.
     Send(SendForm),
+    /// The send form as typed so far.
+    EditSend(SendForm),
     /// SetQueueAttributes with one attribute.
     SetAttribute {
         /// Attribute name.
@@ -102,12 +104,39 @@ pub enum Action {
 }
 
 /// View state that is not the World's.
-#[derive(Default)]
 struct Ui {
     selected: Option<String>,
     pick: Option<String>,
     gesture: Gesture,
     note: Option<String>,
+    /// The send form as typed (it outlives opening another scenario or session).
+    send: SendForm,
+}
+
+impl Default for Ui {
+    fn default() -> Self {
+        Ui {
+            selected: None,
+            pick: None,
+            gesture: Gesture::Idle,
+            note: None,
+            send: SendForm {
+                group_id: "g1".into(),
+                ..SendForm::default()
+            },
+        }
+    }
+}
+
+impl Ui {
+    /// Forgets the view state of the session that is closing, except the send form as typed.
+    fn reset(&mut self) {
+        let send = std::mem::take(&mut self.send);
+        *self = Ui {
+            send,
+            ..Ui::default()
+        };
+    }
 }
 
 /// What a pointer event does to the gesture; a drop returns the (worker, message) to deliver.
@@ -145,7 +174,11 @@ struct Cache {
 type Drawn<T> = Option<(Versioned<T>, Html)>;
 
 /// `slot`'s panel if it was drawn from `data`, else `draw`n from it (and kept).
-fn drawn<T: Clone>(slot: &mut Drawn<T>, data: &Versioned<T>, draw: impl FnOnce(&T) -> Html) -> Html {
+fn drawn<T: Clone>(
+    slot: &mut Drawn<T>,
+    data: &Versioned<T>,
+    draw: impl FnOnce(&T) -> Html,
+) -> Html {
     match slot {
         Some((from, html)) if from == data => html.clone(),
         _ => slot.insert((data.clone(), draw(&data.data))).1.clone(),
@@ -326,7 +359,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
             match restored {
                 Ok(fresh) => {
                     *s = fresh;
-                    *ui.borrow_mut() = Ui::default();
+                    ui.borrow_mut().reset();
                     cache.borrow_mut().scenario = None;
                 }
                 Err(e) => s.report(
@@ -402,6 +435,19 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         .as_ref()
         .and_then(|id| stage.queued.cards.iter().find(|c| &c.id == id))
         .map(|card| (card.clone(), workers.clone()));
+    // The keyboard hand-over bar takes the focus (its first button) when it opens.
+    use_effect_with(pick.as_ref().map(|(card, _)| card.id.clone()), {
+        let container = container.clone();
+        move |picked| {
+            let first = container
+                .cast::<web_sys::Element>()
+                .and_then(|c| c.query_selector(".pick-bar button").ok().flatten())
+                .and_then(|b| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(b).ok());
+            if let (Some(_), Some(button)) = (picked, first) {
+                let _ = button.focus();
+            }
+        }
+    });
     let over = match &u.gesture {
         Gesture::Dragging(d) => d.over.clone(),
         _ => None,
@@ -440,10 +486,13 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     });
     let scenario = s.scenario();
     let add_worker = components::on_click(&dispatch, Action::AddWorker);
-    let send_panel = html! {
-        <SendPanel next_body={s.next_body()} fifo={stage.queue.as_ref().is_some_and(|q| q.fifo)}
-            error={s.error(&Slot::Send).map(str::to_string)} dispatch={dispatch.clone()} />
-    };
+    let send_panel = send_panel(&SendProps {
+        next_body: s.next_body(),
+        fifo: stage.queue.as_ref().is_some_and(|q| q.fifo),
+        form: &u.send,
+        error: s.error(&Slot::Send),
+        dispatch: &dispatch,
+    });
     let ghost = match &u.gesture {
         Gesture::Dragging(d) => html! {
             <div class="drag-ghost" aria-hidden="true"
@@ -476,8 +525,8 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                     }
                 </div>
                 <div class="col col-stage">
-                    <QueuePanel queue={stage.queue.clone()} place={stage.queued.clone()} crowd={stage.crowd} leaving={stage.leaving.clone()}
-                        selected={u.selected.clone()} {pick} {note} editable={!embed} dispatch={dispatch.clone()} />
+                    { queue_panel(&QueueProps { queue: stage.queue.clone(), place: stage.queued.clone(), crowd: stage.crowd, leaving: stage.leaving.clone(),
+                        selected: u.selected.clone(), pick, note, editable: !embed, dispatch: dispatch.clone() }) }
                     <section class={classes!("panel", "workers", stage.crowd.is_some().then_some("crowded"))} aria-label="Workers">
                         <header class="panel-head">
                             { components::markup(r#"<h2>Workers</h2>"#) }
@@ -540,14 +589,16 @@ fn handle(s: &mut Session, u: &mut Ui, stage: &Stage, action: Action) -> bool {
         Action::Open(id) => match scenarios::find(&id) {
             Some(scenario) => {
                 s.switch(scenario);
-                *u = Ui::default();
+                u.reset();
                 remember_in_url(&id);
             }
             None => return false,
         },
         Action::Send(form) => {
             s.send(&queue, &form);
+            u.send.body.clear();
         }
+        Action::EditSend(form) => u.send = form,
         Action::SetAttribute { name, value } => {
             s.set_attribute(&queue, &name, value);
         }
