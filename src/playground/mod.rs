@@ -31,8 +31,9 @@ use components::ledger::{self, ledger_panel};
 use components::queue::{blocked_reason, queue_panel, QueueProps};
 use components::scenario_picker::{scenario_picker, story, PickerProps};
 use components::send_form::{send_panel, SendProps};
-use components::settings::{settings, SettingsProps};
+use components::settings::{settings, SettingsProps, Typed};
 use components::worker_lane::WorkerLane;
+use components::worker_policy::Editing;
 use drag::{Gesture, Press};
 use journal::{Entry, Versioned};
 use link::Link;
@@ -65,6 +66,10 @@ pub enum Action {
     Send(SendForm),
     /// The send form as typed so far.
     EditSend(SendForm),
+    /// What the user typed into a setting's field.
+    Type(Typed),
+    /// A worker's policy as edited.
+    EditPolicy(Editing),
     /// SetQueueAttributes with one attribute.
     SetAttribute {
         /// Attribute name.
@@ -111,6 +116,10 @@ struct Ui {
     note: Option<String>,
     /// The send form as typed (it outlives opening another scenario or session).
     send: SendForm,
+    /// What the user typed into the settings' fields (as the send form).
+    typed: Vec<Typed>,
+    /// The policies being edited (as the send form).
+    editing: Vec<Editing>,
 }
 
 impl Default for Ui {
@@ -120,6 +129,8 @@ impl Default for Ui {
             pick: None,
             gesture: Gesture::Idle,
             note: None,
+            typed: Vec::new(),
+            editing: Vec::new(),
             send: SendForm {
                 group_id: "g1".into(),
                 ..SendForm::default()
@@ -129,11 +140,13 @@ impl Default for Ui {
 }
 
 impl Ui {
-    /// Forgets the view state of the session that is closing, except the send form as typed.
+    /// Forgets the view state of the session that is closing, except what was typed.
     fn reset(&mut self) {
-        let send = std::mem::take(&mut self.send);
+        use std::mem::take;
         *self = Ui {
-            send,
+            send: take(&mut self.send),
+            typed: take(&mut self.typed),
+            editing: take(&mut self.editing),
             ..Ui::default()
         };
     }
@@ -166,7 +179,9 @@ struct Cache {
     /// The ledger's effects as drawn: the latest [`ledger::SHOWN`].
     effects: Versioned<Vec<Effect>>,
     /// The event log, the chart and the ledger panels as drawn, and from what.
-    panels: (Drawn<Vec<Entry>>, Drawn<Vec<Depth>>, Drawn<Vec<Effect>>),
+    log_panel: Drawn<Vec<Entry>>,
+    chart_panel: Drawn<Vec<Depth>>,
+    ledger_panel: Drawn<Vec<Effect>>,
 }
 
 /// A panel as drawn and the data it was drawn from: drawn again only when that changes (the
@@ -407,12 +422,12 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     c.stage = Stage::build(s.world(), &s.journal, &c.stage);
     c.refresh_summaries(&s);
     let effects = refresh_effects(&mut c, &s);
-    let Cache {
-        log, chart, panels, ..
-    } = &mut *c;
-    let log = drawn(&mut panels.0, &log.1, |l| event_log(l, &dispatch));
-    let chart = drawn(&mut panels.1, &chart.2, |d| depth_chart(d));
-    let ledger = drawn(&mut panels.2, &effects, |e| ledger_panel(e));
+    let kept = &mut *c;
+    let log = drawn(&mut kept.log_panel, &kept.log.1, |l| {
+        event_log(l, &dispatch)
+    });
+    let chart = drawn(&mut kept.chart_panel, &kept.chart.2, |d| depth_chart(d));
+    let ledger = drawn(&mut kept.ledger_panel, &effects, |e| ledger_panel(e));
     let tally = tally(&s);
     let scenario_rc = c
         .scenario
@@ -521,7 +536,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                     { story(scenario) }
                     if s.end() > 0 && !embed { { send_panel } }
                     if !embed {
-                        { settings(&SettingsProps { queue: stage.queue.clone(), dlq_arn, errors: setting_errors, dispatch: dispatch.clone() }) }
+                        { settings(&SettingsProps { queue: stage.queue.clone(), dlq_arn, errors: setting_errors, typed: &u.typed, dispatch: dispatch.clone() }) }
                     }
                 </div>
                 <div class="col col-stage">
@@ -542,6 +557,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                                     over={over.as_deref() == Some(lane.worker.name.as_str())}
                                     selected={u.selected.clone()}
                                     error={s.error(&Slot::Worker(lane.worker.name.clone())).map(str::to_string)}
+                                    editing={u.editing.iter().find(|e| e.worker == lane.worker.name).cloned()}
                                     editable={!embed}
                                     dispatch={dispatch.clone()}
                                 />
@@ -599,6 +615,14 @@ fn handle(s: &mut Session, u: &mut Ui, stage: &Stage, action: Action) -> bool {
             u.send.body.clear();
         }
         Action::EditSend(form) => u.send = form,
+        Action::Type(typed) => {
+            u.typed.retain(|t| t.id != typed.id);
+            u.typed.push(typed);
+        }
+        Action::EditPolicy(editing) => {
+            u.editing.retain(|e| e.worker != editing.worker);
+            u.editing.push(editing);
+        }
         Action::SetAttribute { name, value } => {
             s.set_attribute(&queue, &name, value);
         }

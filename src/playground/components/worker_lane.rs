@@ -5,7 +5,7 @@
 use super::counts::count_tiles;
 use super::icons::{icon, Icon};
 use super::message::card_list;
-use super::worker_policy::PolicyEditor;
+use super::worker_policy::{policy_editor, Editing};
 use super::{error, markup, on_click};
 use crate::playground::format::decimal;
 use crate::playground::session::Slot;
@@ -18,9 +18,12 @@ use sqs_sim::worker::{ProcessingTime, WorkerMode};
 use sqs_sim::{WorkerPolicy, WorkerStatus};
 use yew::prelude::*;
 
+/// A fault button: its words, its tooltip, the action it sends.
+type Fault = (&'static str, &'static str, fn(String) -> SimAction);
+
 /// The faults a lane offers: button, what it does, the action. One button drawn four times: each
 /// button written out in markup is its own code in the bundle.
-const FAULTS: [(&str, &str, fn(String) -> SimAction); 4] = [
+const FAULTS: [Fault; 4] = [
     (
         "Hang",
         "The worker stays alive but stops: no progress, no heartbeat, no delete.",
@@ -59,6 +62,8 @@ pub struct LaneProps {
     pub selected: Option<String>,
     /// The last error of this worker's controls.
     pub error: Option<String>,
+    /// The root's edit of this worker's policy, if any.
+    pub editing: Option<Editing>,
     /// Whether the lane offers its controls (Kill, Restart, faults, policy, Remove, and the
     /// calls of a manual lane); a read-only player (`embed=1`, `controls=0`) only shows it.
     pub editable: bool,
@@ -136,7 +141,7 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
                 </details>
                 <details class="policy">
                     <summary>{ "Policy" }</summary>
-                    <PolicyEditor worker={name.clone()} policy={worker.policy.clone()} dispatch={props.dispatch.clone()} />
+                    { policy_editor(&name, &worker.policy, props.editing.as_ref(), &props.dispatch) }
                 </details>
                 <button class="quiet" onclick={remove}>{ "Remove" }</button>
             </div>
