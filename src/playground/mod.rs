@@ -18,7 +18,7 @@ pub mod stage;
 use crate::share::bridge;
 use crate::share::embed::{self, HostCommand};
 use crate::share::launch::Theme;
-use crate::share::panel::SharePanel;
+use crate::share::panel::{share_panel, ShareChange, SharePanelProps, ShareState};
 use crate::share::session::Session as SharedSession;
 use crate::share::snippets::QueueSpec;
 use components::chart::{depth_chart, Depth};
@@ -70,6 +70,8 @@ pub enum Action {
     Type(Typed),
     /// A worker's policy as edited.
     EditPolicy(Editing),
+    /// The Share panel's link, status or language.
+    Share(ShareChange),
     /// SetQueueAttributes with one attribute.
     SetAttribute {
         /// Attribute name.
@@ -120,6 +122,8 @@ struct Ui {
     typed: Vec<Typed>,
     /// The policies being edited (as the send form).
     editing: Vec<Editing>,
+    /// The Share panel's link, status and language (they outlive an import, which it reports).
+    share: ShareState,
 }
 
 impl Default for Ui {
@@ -131,6 +135,7 @@ impl Default for Ui {
             note: None,
             typed: Vec::new(),
             editing: Vec::new(),
+            share: ShareState::default(),
             send: SendForm {
                 group_id: "g1".into(),
                 ..SendForm::default()
@@ -140,13 +145,15 @@ impl Default for Ui {
 }
 
 impl Ui {
-    /// Forgets the view state of the session that is closing, except what was typed.
+    /// Forgets the view state of the session that is closing, except what was typed and the
+    /// Share panel's state.
     fn reset(&mut self) {
         use std::mem::take;
         *self = Ui {
             send: take(&mut self.send),
             typed: take(&mut self.typed),
             editing: take(&mut self.editing),
+            share: take(&mut self.share),
             ..Ui::default()
         };
     }
@@ -578,8 +585,8 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                     { chart }
                     { ledger }
                     if !embed {
-                        <SharePanel session={shared} scenario={scenario_rc} queue={queue_spec(stage)}
-                            events={events} samples={all_samples} {on_import} />
+                        { share_panel(&SharePanelProps { session: shared, scenario: scenario_rc, queue: queue_spec(stage),
+                            events, samples: all_samples, on_import, state: &u.share, change: dispatch.reform(Action::Share) }) }
                     }
                 </div>
             </main>
@@ -623,6 +630,7 @@ fn handle(s: &mut Session, u: &mut Ui, stage: &Stage, action: Action) -> bool {
             u.editing.retain(|e| e.worker != editing.worker);
             u.editing.push(editing);
         }
+        Action::Share(change) => u.share.apply(change),
         Action::SetAttribute { name, value } => {
             s.set_attribute(&queue, &name, value);
         }
