@@ -42,6 +42,7 @@ use sqs_engine::{Millis, Request};
 use sqs_sim::command::SimAction;
 use sqs_sim::{Effect, Scenario, Step};
 use stage::{Look, Stage};
+use std::cell::RefCell;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
@@ -270,24 +271,55 @@ impl Default for PlaygroundProps {
     }
 }
 
+/// What the playground holds from mount to unmount, made once by one hook (each hook type is
+/// its own code in the bundle).
+struct Held {
+    session: Rc<RefCell<Session>>,
+    ui: Rc<RefCell<Ui>>,
+    cache: Rc<RefCell<Cache>>,
+    /// Events posted to the host page so far ([`relay`]).
+    posted: Rc<RefCell<u64>>,
+    /// `controls=0` is the read-only player: the embed's view, whether framed or not.
+    embed: bool,
+    /// Inside a frame, the host page hears every event and may drive the clock.
+    host: bool,
+    /// The scenario library, for the picker.
+    catalogue: Vec<scenarios::Entry>,
+}
+
+impl Held {
+    fn open(link: &Link) -> Held {
+        Held {
+            session: Rc::new(RefCell::new(start_session(link))),
+            ui: Rc::default(),
+            cache: Rc::default(),
+            posted: Rc::default(),
+            embed: link.options.embed || !link.options.controls,
+            host: bridge::framed(),
+            catalogue: scenarios::catalogue(),
+        }
+    }
+}
+
 /// The root component. See the module documentation.
 #[component]
 pub fn Playground(props: &PlaygroundProps) -> Html {
-    let link = use_memo((), {
+    let held = use_memo((), {
         let link = props.link.clone();
-        move |_| link.unwrap_or_else(Link::of_page)
+        move |_| Held::open(&link.unwrap_or_else(Link::of_page))
     });
-    let session = use_mut_ref({
-        let link = link.clone();
-        move || start_session(&link)
-    });
-    let ui = use_mut_ref(Ui::default);
-    // `controls=0` is the read-only player: the embed's view, whether framed or not.
-    let embed = link.options.embed || !link.options.controls;
-    let cache = use_mut_ref(Cache::default);
+    let Held {
+        session,
+        ui,
+        cache,
+        posted,
+        embed,
+        host,
+        catalogue,
+    } = &*held;
+    let (embed, host) = (*embed, *host);
     let redraw = use_force_update();
     let container = use_node_ref();
-    let catalogue = use_memo((), |_| scenarios::catalogue());
 
     let dispatch = use_callback((), {
         let (session, ui, cache, redraw) =
@@ -308,9 +340,6 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         }
     });
 
-    // Inside a frame, the host page hears every event and may drive the clock.
-    let host = *use_memo((), |_| bridge::framed());
-    let posted = use_mut_ref(|| 0u64);
     use_effect_with((), {
         let session = session.clone();
         move |_| {

@@ -13,27 +13,20 @@ use yew::prelude::*;
 /// The ring's radius in its 40×40 view box (its circles say `r="16"`).
 const RING_R: f64 = 16.0;
 
-/// Properties of [`MessageCard`].
-#[derive(Properties, PartialEq)]
-pub struct MessageProps {
-    /// What to draw.
-    pub card: Card,
-    /// Whether it is the selected message.
-    #[prop_or_default]
-    pub selected: bool,
-    /// Whether it can be dragged or picked onto a worker (waiting in the queue).
-    #[prop_or_default]
-    pub grabbable: bool,
-    /// The root's action callback.
-    pub dispatch: Callback<Action>,
-}
-
-/// See the module documentation.
-#[component]
-pub fn MessageCard(props: &MessageProps) -> Html {
-    let card = &props.card;
+/// See the module documentation: `card` keyed by `key` (it keeps its element while it changes),
+/// `selected` if it is the selected message, `grabbable` if it can be dragged or picked onto a
+/// worker (waiting in the queue). A function, not a component (a component's lifecycle code is
+/// repeated per component in the bundle): at most [`crate::playground::stage::MAX_CARDS`] cards
+/// are drawn, and the stage shows counts beyond.
+fn message_card(
+    key: String,
+    card: &Card,
+    selected: bool,
+    grabbable: bool,
+    dispatch: &Callback<Action>,
+) -> Html {
     let select = {
-        let (dispatch, id, grabbable) = (props.dispatch.clone(), card.id.clone(), props.grabbable);
+        let (dispatch, id) = (dispatch.clone(), card.id.clone());
         move || {
             dispatch.emit(Action::Select(Some(id.clone())));
             if grabbable {
@@ -51,8 +44,8 @@ pub fn MessageCard(props: &MessageProps) -> Html {
             select();
         }
     });
-    let onpointerdown = props.grabbable.then(|| {
-        let (dispatch, card) = (props.dispatch.clone(), card.clone());
+    let onpointerdown = grabbable.then(|| {
+        let (dispatch, card) = (dispatch.clone(), card.clone());
         Callback::from(move |e: PointerEvent| {
             if e.button() == 0 && e.is_primary() {
                 dispatch.emit(Action::Press(
@@ -88,7 +81,8 @@ pub fn MessageCard(props: &MessageProps) -> Html {
 
     html! {
         <li
-            class={classes!("msg", props.selected.then_some("selected"), props.grabbable.then_some("grabbable"))}
+            {key}
+            class={classes!("msg", selected.then_some("selected"), grabbable.then_some("grabbable"))}
             data-look={card.look.key()}
             data-msg-id={keyed_id}
             tabindex="0"
@@ -120,7 +114,7 @@ pub fn card_list(
     dispatch: &Callback<Action>,
 ) -> Html {
     let card = |key: String, card: &Card, selected: bool, grabbable: bool| {
-        html! { <MessageCard {key} card={card.clone()} {selected} {grabbable} dispatch={dispatch.clone()} /> }
+        message_card(key, card, selected, grabbable, dispatch)
     };
     html! {
         <ul class="cards" aria-label={label}>

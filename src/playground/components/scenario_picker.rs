@@ -5,15 +5,14 @@ use super::{error, markup};
 use crate::playground::scenarios::Entry;
 use crate::playground::Action;
 use sqs_sim::Scenario;
-use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 /// Properties of [`scenario_picker`].
-pub struct PickerProps {
+pub struct PickerProps<'a> {
     /// What can be opened (built once: the library is parsed to list it).
-    pub entries: Rc<Vec<Entry>>,
+    pub entries: &'a [Entry],
     /// The open scenario.
     pub current: Entry,
     /// Why the last opening failed.
