@@ -40,7 +40,7 @@ use link::Link;
 use session::{SendForm, Session, Slot};
 use sqs_engine::{Millis, Request};
 use sqs_sim::command::SimAction;
-use sqs_sim::{Effect, Scenario, Step};
+use sqs_sim::{Effect, Sample, Scenario, Step, WorldEvent};
 use stage::{Look, Stage};
 use std::cell::RefCell;
 use std::collections::hash_map::DefaultHasher;
@@ -277,26 +277,132 @@ struct Held {
     session: Rc<RefCell<Session>>,
     ui: Rc<RefCell<Ui>>,
     cache: Rc<RefCell<Cache>>,
-    /// Events posted to the host page so far ([`relay`]).
-    posted: Rc<RefCell<u64>>,
     /// `controls=0` is the read-only player: the embed's view, whether framed or not.
     embed: bool,
     /// Inside a frame, the host page hears every event and may drive the clock.
     host: bool,
     /// The scenario library, for the picker.
     catalogue: Vec<scenarios::Entry>,
+    /// Applies an [`Action`] and draws again if anything changed.
+    dispatch: Callback<Action>,
+    /// Moves the clock to an animation frame's wall time.
+    on_frame: Callback<f64>,
+    /// The Share panel asks for the session, the events and the samples only when it uses them.
+    shared: Callback<(), SharedSession>,
+    events: Callback<(), Vec<WorldEvent>>,
+    all_samples: Callback<(), Vec<Sample>>,
+    /// Opens an imported session.
+    on_import: Callback<SharedSession>,
 }
 
 impl Held {
-    fn open(link: &Link) -> Held {
+    /// Opens what `link` asks for; `redraw` draws the playground again.
+    fn open(link: &Link, redraw: UseForceUpdateHandle) -> Held {
+        let session = Rc::new(RefCell::new(start_session(link)));
+        let (ui, cache) = (
+            Rc::<RefCell<Ui>>::default(),
+            Rc::<RefCell<Cache>>::default(),
+        );
+        // Events posted to the host page so far ([`relay`]).
+        let posted = Rc::new(RefCell::new(0));
+        let host = bridge::framed();
+        let dispatch = Callback::from({
+            let (session, ui, cache, redraw) =
+                (session.clone(), ui.clone(), cache.clone(), redraw.clone());
+            move |action: Action| {
+                let opens = matches!(action, Action::Open(_));
+                let changed = {
+                    let mut s = session.borrow_mut();
+                    let mut u = ui.borrow_mut();
+                    handle(&mut s, &mut u, &cache.borrow().stage, action)
+                };
+                if opens {
+                    cache.borrow_mut().scenario = None;
+                }
+                if changed {
+                    redraw.force_update();
+                }
+            }
+        });
+
+        let on_frame = Callback::from({
+            let (session, ui, cache, redraw) =
+                (session.clone(), ui.clone(), cache.clone(), redraw.clone());
+            let posted = posted.clone();
+            move |wall: f64| {
+                if host {
+                    relay(&session.borrow().journal, &mut posted.borrow_mut());
+                }
+                let mut s = session.borrow_mut();
+                let before = (
+                    s.now(),
+                    s.journal.log.rev,
+                    s.journal.departures.len(),
+                    s.journal.announcement().len(),
+                );
+                s.tick(wall);
+                let after = (
+                    s.now(),
+                    s.journal.log.rev,
+                    s.journal.departures.len(),
+                    s.journal.announcement().len(),
+                );
+                let dragging = matches!(ui.borrow().gesture, Gesture::Dragging(_));
+                let behind = cache.borrow().behind(&s);
+                drop(s);
+                if before != after || dragging || behind {
+                    redraw.force_update();
+                }
+            }
+        });
+        // The Share panel asks for the session, the events and the samples only when it uses them.
+        let shared = Callback::from({
+            let session = session.clone();
+            move |()| session.borrow().share()
+        });
+        let events = Callback::from({
+            let session = session.clone();
+            move |()| session.borrow().journal.events().to_vec()
+        });
+        let all_samples = Callback::from({
+            let session = session.clone();
+            move |()| session.borrow().world().metrics().samples.clone()
+        });
+        let on_import = Callback::from({
+            let (session, ui, cache, redraw) =
+                (session.clone(), ui.clone(), cache.clone(), redraw.clone());
+            move |shared: SharedSession| {
+                let restored = Session::restore(&shared);
+                let mut s = session.borrow_mut();
+                match restored {
+                    Ok(fresh) => {
+                        *s = fresh;
+                        ui.borrow_mut().reset();
+                        cache.borrow_mut().scenario = None;
+                    }
+                    Err(e) => s.report(
+                        Slot::Scenario,
+                        format!("This session cannot be opened: {e}"),
+                    ),
+                }
+                drop(s);
+                redraw.force_update();
+            }
+        });
+
         Held {
-            session: Rc::new(RefCell::new(start_session(link))),
-            ui: Rc::default(),
-            cache: Rc::default(),
-            posted: Rc::default(),
+            session,
+            ui,
+            cache,
             embed: link.options.embed || !link.options.controls,
-            host: bridge::framed(),
+            host,
             catalogue: scenarios::catalogue(),
+            dispatch,
+            on_frame,
+            shared,
+            events,
+            all_samples,
+            on_import,
         }
     }
 }
@@ -304,41 +410,28 @@ impl Held {
 /// The root component. See the module documentation.
 #[component]
 pub fn Playground(props: &PlaygroundProps) -> Html {
+    let redraw = use_force_update();
     let held = use_memo((), {
-        let link = props.link.clone();
-        move |_| Held::open(&link.unwrap_or_else(Link::of_page))
+        let (link, redraw) = (props.link.clone(), redraw.clone());
+        move |_| Held::open(&link.unwrap_or_else(Link::of_page), redraw)
     });
     let Held {
         session,
         ui,
         cache,
-        posted,
         embed,
         host,
         catalogue,
+        dispatch,
+        on_frame,
+        shared,
+        events,
+        all_samples,
+        on_import,
+        ..
     } = &*held;
     let (embed, host) = (*embed, *host);
-    let redraw = use_force_update();
     let container = use_node_ref();
-
-    let dispatch = use_callback((), {
-        let (session, ui, cache, redraw) =
-            (session.clone(), ui.clone(), cache.clone(), redraw.clone());
-        move |action: Action, _| {
-            let opens = matches!(action, Action::Open(_));
-            let changed = {
-                let mut s = session.borrow_mut();
-                let mut u = ui.borrow_mut();
-                handle(&mut s, &mut u, &cache.borrow().stage, action)
-            };
-            if opens {
-                cache.borrow_mut().scenario = None;
-            }
-            if changed {
-                redraw.force_update();
-            }
-        }
-    });
 
     use_effect_with((), {
         let session = session.clone();
@@ -356,72 +449,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         HostCommand::Load(id) => Action::Open(id),
     }));
 
-    let on_frame = use_callback((), {
-        let (session, ui, cache, redraw) =
-            (session.clone(), ui.clone(), cache.clone(), redraw.clone());
-        let posted = posted.clone();
-        move |wall: f64, _| {
-            if host {
-                relay(&session.borrow().journal, &mut posted.borrow_mut());
-            }
-            let mut s = session.borrow_mut();
-            let before = (
-                s.now(),
-                s.journal.log.rev,
-                s.journal.departures.len(),
-                s.journal.announcement().len(),
-            );
-            s.tick(wall);
-            let after = (
-                s.now(),
-                s.journal.log.rev,
-                s.journal.departures.len(),
-                s.journal.announcement().len(),
-            );
-            let dragging = matches!(ui.borrow().gesture, Gesture::Dragging(_));
-            let behind = cache.borrow().behind(&s);
-            drop(s);
-            if before != after || dragging || behind {
-                redraw.force_update();
-            }
-        }
-    });
-    frame::use_frame_loop(props.live, on_frame);
-
-    // The Share panel asks for the session, the events and the samples only when it uses them.
-    let shared = use_callback((), {
-        let session = session.clone();
-        move |(), _| session.borrow().share()
-    });
-    let events = use_callback((), {
-        let session = session.clone();
-        move |(), _| session.borrow().journal.events().to_vec()
-    });
-    let all_samples = use_callback((), {
-        let session = session.clone();
-        move |(), _| session.borrow().world().metrics().samples.clone()
-    });
-    let on_import = use_callback((), {
-        let (session, ui, cache, redraw) =
-            (session.clone(), ui.clone(), cache.clone(), redraw.clone());
-        move |shared: SharedSession, _| {
-            let restored = Session::restore(&shared);
-            let mut s = session.borrow_mut();
-            match restored {
-                Ok(fresh) => {
-                    *s = fresh;
-                    ui.borrow_mut().reset();
-                    cache.borrow_mut().scenario = None;
-                }
-                Err(e) => s.report(
-                    Slot::Scenario,
-                    format!("This session cannot be opened: {e}"),
-                ),
-            }
-            drop(s);
-            redraw.force_update();
-        }
-    });
+    frame::use_frame_loop(props.live, on_frame.clone());
 
     // Pointer drags are followed on the whole playground, so a drop anywhere ends them.
     let pointer = |kind: PointerStep| {
@@ -459,9 +487,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     c.refresh_summaries(&s);
     let effects = refresh_effects(&mut c, &s);
     let kept = &mut *c;
-    let log = drawn(&mut kept.log_panel, &kept.log.1, |l| {
-        event_log(l, &dispatch)
-    });
+    let log = drawn(&mut kept.log_panel, &kept.log.1, |l| event_log(l, dispatch));
     let chart = drawn(&mut kept.chart_panel, &kept.chart.2, |d| depth_chart(d));
     let ledger = drawn(&mut kept.ledger_panel, &effects, |e| ledger_panel(e));
     let tally = tally(&s);
@@ -536,13 +562,13 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         })
     });
     let scenario = s.scenario();
-    let add_worker = components::on_click(&dispatch, Action::AddWorker);
+    let add_worker = components::on_click(dispatch, Action::AddWorker);
     let send_panel = send_panel(&SendProps {
         next_body: s.next_body(),
         fifo: stage.queue.as_ref().is_some_and(|q| q.fifo),
         form: &u.send,
         error: s.error(&Slot::Send),
-        dispatch: &dispatch,
+        dispatch,
     });
     let ghost = match &u.gesture {
         Gesture::Dragging(d) => html! {
@@ -614,8 +640,9 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                     { chart }
                     { ledger }
                     if !embed {
-                        { share_panel(&SharePanelProps { session: shared, scenario: scenario_rc, queue: queue_spec(stage),
-                            events, samples: all_samples, on_import, state: &u.share, change: dispatch.reform(Action::Share) }) }
+                        { share_panel(&SharePanelProps { session: shared.clone(), scenario: scenario_rc, queue: queue_spec(stage),
+                            events: events.clone(), samples: all_samples.clone(), on_import: on_import.clone(),
+                            state: &u.share, change: dispatch.reform(Action::Share) }) }
                     }
                 </div>
             </main>
