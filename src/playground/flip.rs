@@ -14,20 +14,18 @@ const MAX_ANIMATED: u32 = 150;
 /// The glide.
 const TRANSITION: &str = "transform 700ms cubic-bezier(0.2, 0.7, 0.2, 1)";
 
-/// After every render in which `placement` changed, animates the cards (`[data-msg-id]`) under
-/// `container` from their previous positions to their new ones.
-#[hook]
-pub fn use_flip(container: NodeRef, placement: u64) {
-    let positions = use_mut_ref(HashMap::<String, (f64, f64)>::new);
-    use_effect_with(placement, move |_| {
-        if let Some(root) = container.cast::<Element>() {
-            let mut positions = positions.borrow_mut();
-            *positions = glide(&root, &positions);
-        }
-    });
+/// Where each card (by message id) was drawn, in page coordinates.
+pub type Positions = HashMap<String, (f64, f64)>;
+
+/// Animates the cards (`[data-msg-id]`) under `container` from their `positions` to where they
+/// are now (which become the positions). The root calls it after a render that moved cards.
+pub fn glide_under(container: &NodeRef, positions: &mut Positions) {
+    if let Some(root) = container.cast::<Element>() {
+        *positions = glide(&root, positions);
+    }
 }
 
-fn glide(root: &Element, before: &HashMap<String, (f64, f64)>) -> HashMap<String, (f64, f64)> {
+fn glide(root: &Element, before: &Positions) -> Positions {
     let mut after = HashMap::new();
     let Ok(cards) = root.query_selector_all("[data-msg-id]") else {
         return after;

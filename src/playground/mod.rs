@@ -283,6 +283,8 @@ struct Held {
     host: bool,
     /// The scenario library, for the picker.
     catalogue: Vec<scenarios::Entry>,
+    /// What is done after each render.
+    after: Rc<RefCell<AfterRender>>,
     /// Applies an [`Action`] and draws again if anything changed.
     dispatch: Callback<Action>,
     /// Moves the clock to an animation frame's wall time.
@@ -397,12 +399,59 @@ impl Held {
             embed: link.options.embed || !link.options.controls,
             host,
             catalogue: scenarios::catalogue(),
+            after: Rc::default(),
             dispatch,
             on_frame,
             shared,
             events,
             all_samples,
             on_import,
+        }
+    }
+}
+
+/// What the root does after a render, in one effect (each effect is its own code in the bundle):
+/// glide the cards that changed place, focus the hand-over bar when it opens, and tell a host
+/// page, once, that the player is ready.
+#[derive(Default)]
+struct AfterRender {
+    /// The placement ([`placement`]) the cards last glided to, and their positions then.
+    placement: Option<u64>,
+    positions: flip::Positions,
+    /// The message whose hand-over bar was open.
+    picked: Option<String>,
+    /// Whether the host page was told the player is ready.
+    announced: bool,
+}
+
+impl AfterRender {
+    /// After a render that drew `placement` and the hand-over bar of `picked` (if any), under
+    /// `container`; `host` is the session when a host page listens.
+    fn run(
+        &mut self,
+        container: &NodeRef,
+        placement: u64,
+        picked: Option<String>,
+        host: Option<&Rc<RefCell<Session>>>,
+    ) {
+        if self.placement != Some(placement) {
+            self.placement = Some(placement);
+            flip::glide_under(container, &mut self.positions);
+        }
+        if self.picked != picked {
+            // The keyboard hand-over bar takes the focus (its first button) when it opens.
+            let first = container
+                .cast::<web_sys::Element>()
+                .and_then(|c| c.query_selector(".pick-bar button").ok().flatten())
+                .and_then(|b| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(b).ok());
+            if let (Some(_), Some(button)) = (&picked, first) {
+                let _ = button.focus();
+            }
+            self.picked = picked;
+        }
+        if let (Some(session), false) = (host, self.announced) {
+            self.announced = true;
+            bridge::post(&embed::ready_message(&session.borrow().scenario().id));
         }
     }
 }
@@ -422,6 +471,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         embed,
         host,
         catalogue,
+        after,
         dispatch,
         on_frame,
         shared,
@@ -433,14 +483,6 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     let (embed, host) = (*embed, *host);
     let container = use_node_ref();
 
-    use_effect_with((), {
-        let session = session.clone();
-        move |_| {
-            if host {
-                bridge::post(&embed::ready_message(&session.borrow().scenario().id));
-            }
-        }
-    });
     bridge::use_host_commands(dispatch.reform(|command| match command {
         HostCommand::Play => Action::Play,
         HostCommand::Pause => Action::Pause,
@@ -499,7 +541,6 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     // The actions and callbacks above only read the cache while this render holds it.
     let c = cache.borrow();
     let stage = &c.stage;
-    flip::use_flip(container.clone(), placement(stage));
 
     let queue_name = stage.queue.as_ref().map(|q| q.name.clone());
     let queue_url = queue_name
@@ -512,17 +553,13 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         .as_ref()
         .and_then(|id| stage.queued.cards.iter().find(|c| &c.id == id))
         .map(|card| (card.clone(), workers.clone()));
-    // The keyboard hand-over bar takes the focus (its first button) when it opens.
-    use_effect_with(pick.as_ref().map(|(card, _)| card.id.clone()), {
-        let container = container.clone();
-        move |picked| {
-            let first = container
-                .cast::<web_sys::Element>()
-                .and_then(|c| c.query_selector(".pick-bar button").ok().flatten())
-                .and_then(|b| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(b).ok());
-            if let (Some(_), Some(button)) = (picked, first) {
-                let _ = button.focus();
-            }
+    use_effect({
+        let (after, container, session) = (after.clone(), container.clone(), session.clone());
+        let (placed, picked) = (placement(stage), pick.as_ref().map(|(c, _)| c.id.clone()));
+        move || {
+            after
+                .borrow_mut()
+                .run(&container, placed, picked, host.then_some(&session));
         }
     });
     let over = match &u.gesture {
