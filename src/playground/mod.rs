@@ -471,13 +471,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         embed,
         host,
         catalogue,
-        after,
         dispatch,
-        on_frame,
-        shared,
-        events,
-        all_samples,
-        on_import,
         ..
     } = &*held;
     let (embed, host) = (*embed, *host);
@@ -491,7 +485,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         HostCommand::Load(id) => Action::Open(id),
     }));
 
-    frame::use_frame_loop(props.live, on_frame.clone());
+    frame::use_frame_loop(props.live, held.on_frame.clone());
 
     // Pointer drags are followed on the whole playground, so a drop anywhere ends them.
     let pointer = |kind: PointerStep| {
@@ -554,7 +548,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         .and_then(|id| stage.queued.cards.iter().find(|c| &c.id == id))
         .map(|card| (card.clone(), workers.clone()));
     use_effect({
-        let (after, container, session) = (after.clone(), container.clone(), session.clone());
+        let (after, container, session) = (held.after.clone(), container.clone(), session.clone());
         let (placed, picked) = (placement(stage), pick.as_ref().map(|(c, _)| c.id.clone()));
         move || {
             after
@@ -677,8 +671,8 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                     { chart }
                     { ledger }
                     if !embed {
-                        { share_panel(&SharePanelProps { session: shared.clone(), scenario: scenario_rc, queue: queue_spec(stage),
-                            events: events.clone(), samples: all_samples.clone(), on_import: on_import.clone(),
+                        { share_panel(&SharePanelProps { session: held.shared.clone(), scenario: scenario_rc, queue: queue_spec(stage),
+                            events: held.events.clone(), samples: held.all_samples.clone(), on_import: held.on_import.clone(),
                             state: &u.share, change: dispatch.reform(Action::Share) }) }
                     }
                 </div>
