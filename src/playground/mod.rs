@@ -41,7 +41,7 @@ use session::{SendForm, Session, Slot};
 use sqs_engine::{Millis, Request};
 use sqs_sim::command::SimAction;
 use sqs_sim::{Effect, Sample, Scenario, Step, WorldEvent};
-use stage::{Look, Stage};
+use stage::{Look, QueueInfo, Stage};
 use std::cell::RefCell;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -187,26 +187,39 @@ struct Cache {
     /// The ledger's effects as drawn: the latest [`ledger::SHOWN`].
     effects: Versioned<Vec<Effect>>,
     /// The event log, the chart and the ledger panels as drawn, and from what.
-    log_panel: Drawn<Vec<Entry>>,
-    chart_panel: Drawn<Vec<Depth>>,
-    ledger_panel: Drawn<Vec<Effect>>,
+    log_panel: Drawn<Versioned<Vec<Entry>>>,
+    chart_panel: Drawn<Versioned<Vec<Depth>>>,
+    ledger_panel: Drawn<Versioned<Vec<Effect>>>,
+    /// The settings and the Share panel as drawn, and from what (the Share panel: the queue's
+    /// spec, its state, the scenario's address, which is not reused while the panel drawn from
+    /// it, holding it, is kept); set while the rest of the cache is only read.
+    settings_panel: RefCell<Drawn<SettingsFrom>>,
+    share_panel: RefCell<Drawn<(Option<QueueSpec>, ShareState, *const Scenario)>>,
 }
 
-/// A panel as drawn and the data it was drawn from: drawn again only when that changes (the
-/// panels are functions, not components, which the bundle pays for one by one).
-type Drawn<T> = Option<(Versioned<T>, Html)>;
+/// A panel as drawn and what it was drawn from: drawn again only when that changes (the panels
+/// are functions, not components, which the bundle pays for one by one).
+type Drawn<K> = Option<(K, Html)>;
 
-/// `slot`'s panel if it was drawn from `data`, else `draw`n from it (and kept).
-fn drawn<T: Clone>(
-    slot: &mut Drawn<T>,
-    data: &Versioned<T>,
-    draw: impl FnOnce(&T) -> Html,
-) -> Html {
+/// `slot`'s panel if it was drawn from `from`, else `draw`n from it (and kept).
+fn drawn<K: PartialEq>(slot: &mut Drawn<K>, from: K, draw: impl FnOnce(&K) -> Html) -> Html {
     match slot {
-        Some((from, html)) if from == data => html.clone(),
-        _ => slot.insert((data.clone(), draw(&data.data))).1.clone(),
+        Some((was, html)) if *was == from => html.clone(),
+        _ => {
+            let html = draw(&from);
+            slot.insert((from, html)).1.clone()
+        }
     }
 }
+
+/// What the settings panel is drawn from: the queue, the dead-letter queue's ARN, the errors,
+/// what was typed.
+type SettingsFrom = (
+    Option<QueueInfo>,
+    Option<String>,
+    Vec<(String, String)>,
+    Vec<Typed>,
+);
 
 impl Cache {
     /// Whether the log or the chart shows less than the session holds.
@@ -523,9 +536,13 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     c.refresh_summaries(&s);
     let effects = refresh_effects(&mut c, &s);
     let kept = &mut *c;
-    let log = drawn(&mut kept.log_panel, &kept.log.1, |l| event_log(l, dispatch));
-    let chart = drawn(&mut kept.chart_panel, &kept.chart.2, |d| depth_chart(d));
-    let ledger = drawn(&mut kept.ledger_panel, &effects, |e| ledger_panel(e));
+    let log = drawn(&mut kept.log_panel, kept.log.1.clone(), |l| {
+        event_log(&l.data, dispatch)
+    });
+    let chart = drawn(&mut kept.chart_panel, kept.chart.2.clone(), |d| {
+        depth_chart(&d.data)
+    });
+    let ledger = drawn(&mut kept.ledger_panel, effects, |e| ledger_panel(&e.data));
     let tally = tally(&s);
     let scenario_rc = c
         .scenario
@@ -629,7 +646,9 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                     { story(scenario) }
                     if s.end() > 0 && !embed { { send_panel } }
                     if !embed {
-                        { settings(&SettingsProps { queue: stage.queue.clone(), dlq_arn, errors: setting_errors, typed: &u.typed, dispatch: dispatch.clone() }) }
+                        { drawn(&mut c.settings_panel.borrow_mut(), (stage.queue.clone(), dlq_arn, setting_errors, u.typed.clone()),
+                            |(queue, dlq_arn, errors, typed)| settings(&SettingsProps { queue: queue.clone(), dlq_arn: dlq_arn.clone(),
+                                errors: errors.clone(), typed, dispatch: dispatch.clone() })) }
                     }
                 </div>
                 <div class="col col-stage">
@@ -671,9 +690,10 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                     { chart }
                     { ledger }
                     if !embed {
-                        { share_panel(&SharePanelProps { session: held.shared.clone(), scenario: scenario_rc, queue: queue_spec(stage),
-                            events: held.events.clone(), samples: held.all_samples.clone(), on_import: held.on_import.clone(),
-                            state: &u.share, change: dispatch.reform(Action::Share) }) }
+                        { drawn(&mut c.share_panel.borrow_mut(), (queue_spec(stage), u.share.clone(), Rc::as_ptr(&scenario_rc)),
+                            |(queue, state, _)| share_panel(&SharePanelProps { session: held.shared.clone(), scenario: scenario_rc.clone(),
+                                queue: queue.clone(), events: held.events.clone(), samples: held.all_samples.clone(),
+                                on_import: held.on_import.clone(), state, change: dispatch.reform(Action::Share) })) }
                     }
                 </div>
             </main>

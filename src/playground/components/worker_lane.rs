@@ -5,7 +5,7 @@
 use super::counts::count_tiles;
 use super::icons::{icon, Icon};
 use super::message::card_list;
-use super::worker_policy::{policy_editor, Editing};
+use super::worker_policy::{Editing, PolicyEditor};
 use super::{error, markup, on_click};
 use crate::playground::format::decimal;
 use crate::playground::session::Slot;
@@ -141,7 +141,8 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
                 </details>
                 <details class="policy">
                     <summary>{ "Policy" }</summary>
-                    { policy_editor(&name, &worker.policy, props.editing.as_ref(), &props.dispatch) }
+                    <PolicyEditor worker={name.clone()} policy={worker.policy.clone()}
+                        editing={props.editing.clone()} dispatch={props.dispatch.clone()} />
                 </details>
                 <button class="quiet" onclick={remove}>{ "Remove" }</button>
             </div>

@@ -118,10 +118,34 @@ fn edit<E: AsRef<Event> + 'static>(
     })
 }
 
-/// See the module documentation. `editing` is the root's [`Editing`] of this worker's policy,
-/// if any. A function, not a component (a component's lifecycle code is repeated per component
-/// in the bundle): the root keeps the form as typed.
-pub fn policy_editor(
+/// Properties of [`PolicyEditor`].
+#[derive(Properties, PartialEq)]
+pub struct PolicyProps {
+    /// The worker's name.
+    pub worker: String,
+    /// Its current policy.
+    pub policy: WorkerPolicy,
+    /// The root's edit of it, if any.
+    pub editing: Option<Editing>,
+    /// The root's action callback.
+    pub dispatch: Callback<Action>,
+}
+
+/// See the module documentation. A component without state (the root keeps the form as typed:
+/// [`Editing`]) so that a lane, drawn again whenever its counts change, skips its unchanged form:
+/// 50 lanes would draw 50 forms every frame.
+#[component]
+pub fn PolicyEditor(props: &PolicyProps) -> Html {
+    form(
+        &props.worker,
+        &props.policy,
+        props.editing.as_ref(),
+        &props.dispatch,
+    )
+}
+
+/// The form: `editing` is the root's [`Editing`] of this worker's policy, if any.
+fn form(
     worker: &str,
     policy: &WorkerPolicy,
     editing: Option<&Editing>,
