@@ -41,7 +41,7 @@ use session::{SendForm, Session, Slot};
 use sqs_engine::{Millis, Request};
 use sqs_sim::command::SimAction;
 use sqs_sim::{Effect, Sample, Scenario, Step, WorldEvent};
-use stage::{Look, QueueInfo, Stage};
+use stage::{Look, Stage};
 use std::cell::RefCell;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -190,11 +190,6 @@ struct Cache {
     log_panel: Drawn<Versioned<Vec<Entry>>>,
     chart_panel: Drawn<Versioned<Vec<Depth>>>,
     ledger_panel: Drawn<Versioned<Vec<Effect>>>,
-    /// The settings and the Share panel as drawn, and from what (the Share panel: the queue's
-    /// spec, its state, the scenario's address, which is not reused while the panel drawn from
-    /// it, holding it, is kept); set while the rest of the cache is only read.
-    settings_panel: RefCell<Drawn<SettingsFrom>>,
-    share_panel: RefCell<Drawn<(Option<QueueSpec>, ShareState, *const Scenario)>>,
 }
 
 /// A panel as drawn and what it was drawn from: drawn again only when that changes (the panels
@@ -211,15 +206,6 @@ fn drawn<K: PartialEq>(slot: &mut Drawn<K>, from: K, draw: impl FnOnce(&K) -> Ht
         }
     }
 }
-
-/// What the settings panel is drawn from: the queue, the dead-letter queue's ARN, the errors,
-/// what was typed.
-type SettingsFrom = (
-    Option<QueueInfo>,
-    Option<String>,
-    Vec<(String, String)>,
-    Vec<Typed>,
-);
 
 impl Cache {
     /// Whether the log or the chart shows less than the session holds.
@@ -646,9 +632,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                     { story(scenario) }
                     if s.end() > 0 && !embed { { send_panel } }
                     if !embed {
-                        { drawn(&mut c.settings_panel.borrow_mut(), (stage.queue.clone(), dlq_arn, setting_errors, u.typed.clone()),
-                            |(queue, dlq_arn, errors, typed)| settings(&SettingsProps { queue: queue.clone(), dlq_arn: dlq_arn.clone(),
-                                errors: errors.clone(), typed, dispatch: dispatch.clone() })) }
+                        { settings(&SettingsProps { queue: stage.queue.clone(), dlq_arn, errors: setting_errors, typed: &u.typed, dispatch: dispatch.clone() }) }
                     }
                 </div>
                 <div class="col col-stage">
@@ -690,10 +674,9 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                     { chart }
                     { ledger }
                     if !embed {
-                        { drawn(&mut c.share_panel.borrow_mut(), (queue_spec(stage), u.share.clone(), Rc::as_ptr(&scenario_rc)),
-                            |(queue, state, _)| share_panel(&SharePanelProps { session: held.shared.clone(), scenario: scenario_rc.clone(),
-                                queue: queue.clone(), events: held.events.clone(), samples: held.all_samples.clone(),
-                                on_import: held.on_import.clone(), state, change: dispatch.reform(Action::Share) })) }
+                        { share_panel(&SharePanelProps { session: held.shared.clone(), scenario: scenario_rc, queue: queue_spec(stage),
+                            events: held.events.clone(), samples: held.all_samples.clone(), on_import: held.on_import.clone(),
+                            state: &u.share, change: dispatch.reform(Action::Share) }) }
                     }
                 </div>
             </main>
