@@ -9,21 +9,13 @@ pub mod playground;
 pub mod share;
 pub mod slice;
 
-use yew::prelude::*;
-
-/// The root component: the playground, opened on what the page's URL asks for.
-#[component]
-pub fn App() -> Html {
-    html! { <playground::Playground /> }
-}
-
-/// Mounts the app on the page's body, after installing the panic hook (a panic shows a visible
-/// error box instead of leaving a dead page).
+/// Mounts the playground (opened on what the page's URL asks for) on the page's body, after
+/// installing the panic hook (a panic shows a visible error box instead of leaving a dead page).
 ///
 /// Opening the page with `#debug-panic` panics right after mounting, to test that hook.
 pub fn start() {
     panic_box::install();
-    yew::Renderer::<App>::new().render();
+    yew::Renderer::<playground::Playground>::new().render();
     let hash = web_sys::window().and_then(|w| w.location().hash().ok());
     if hash.as_deref() == Some(panic_box::DEBUG_PANIC_HASH) {
         panic!("debug panic requested with {}", panic_box::DEBUG_PANIC_HASH);

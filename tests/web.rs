@@ -3,10 +3,10 @@
 
 mod support;
 
+use sqs_playground::playground::{Playground, PlaygroundProps};
 use sqs_playground::share::permalink;
 use sqs_playground::share::session::{ScenarioSource, Session};
 use sqs_playground::slice::{VisibilitySlice, VisibilitySliceProps};
-use sqs_playground::App;
 use std::time::Duration;
 use support::*;
 use wasm_bindgen_test::*;
@@ -49,8 +49,8 @@ async fn slice_send_receive_skip_updates_the_dom() {
 }
 
 #[wasm_bindgen_test]
-async fn app_renders_the_playground() {
-    let ui = mount::<App>(()).await;
+async fn the_page_renders_the_playground() {
+    let ui = mount::<Playground>(PlaygroundProps::default()).await;
     yew::platform::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(ui.text("h1"), "SQS Playground");
     assert!(ui.exists("section[aria-label='Queue']"));

@@ -3,6 +3,7 @@
 //! starts where the old one was and glides over (FLIP: first, last, invert, play). Skipped when
 //! the user prefers reduced motion, and when too many cards move at once to follow.
 
+use crate::playground::format::fixed;
 use std::collections::HashMap;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
@@ -13,20 +14,18 @@ const MAX_ANIMATED: u32 = 150;
 /// The glide.
 const TRANSITION: &str = "transform 700ms cubic-bezier(0.2, 0.7, 0.2, 1)";
 
-/// After every render in which `placement` changed, animates the cards (`[data-msg-id]`) under
-/// `container` from their previous positions to their new ones.
-#[hook]
-pub fn use_flip(container: NodeRef, placement: u64) {
-    let positions = use_mut_ref(HashMap::<String, (f64, f64)>::new);
-    use_effect_with(placement, move |_| {
-        if let Some(root) = container.cast::<Element>() {
-            let mut positions = positions.borrow_mut();
-            *positions = glide(&root, &positions);
-        }
-    });
+/// Where each card (by message id) was drawn, in page coordinates.
+pub type Positions = HashMap<String, (f64, f64)>;
+
+/// Animates the cards (`[data-msg-id]`) under `container` from their `positions` to where they
+/// are now (which become the positions). The root calls it after a render that moved cards.
+pub fn glide_under(container: &NodeRef, positions: &mut Positions) {
+    if let Some(root) = container.cast::<Element>() {
+        *positions = glide(&root, positions);
+    }
 }
 
-fn glide(root: &Element, before: &HashMap<String, (f64, f64)>) -> HashMap<String, (f64, f64)> {
+fn glide(root: &Element, before: &Positions) -> Positions {
     let mut after = HashMap::new();
     let Ok(cards) = root.query_selector_all("[data-msg-id]") else {
         return after;
@@ -50,7 +49,10 @@ fn glide(root: &Element, before: &HashMap<String, (f64, f64)>) -> HashMap<String
             if dx.abs() + dy.abs() > 2.0 {
                 let style = card.style();
                 let _ = style.set_property("transition", "none");
-                let _ = style.set_property("transform", &format!("translate({dx}px, {dy}px)"));
+                let _ = style.set_property(
+                    "transform",
+                    &format!("translate({}px, {}px)", fixed(dx, 2), fixed(dy, 2)),
+                );
                 // Reading layout commits the inverted position before the transition starts.
                 let _ = card.offset_width();
                 let _ = style.set_property("transition", TRANSITION);

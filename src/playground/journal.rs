@@ -40,8 +40,8 @@ pub struct Entry {
     pub text: String,
 }
 
-/// A value shared with components, compared by revision (not by content) so that a long list
-/// costs nothing to diff when it has not changed.
+/// A value the views compare by revision (not by content), so that a long list costs nothing to
+/// diff when it has not changed.
 #[derive(Clone, Debug)]
 pub struct Versioned<T> {
     /// Bumped on every change.

@@ -18,29 +18,31 @@ pub mod stage;
 use crate::share::bridge;
 use crate::share::embed::{self, HostCommand};
 use crate::share::launch::Theme;
-use crate::share::panel::SharePanel;
+use crate::share::panel::{share_panel, ShareChange, SharePanelProps, ShareState};
 use crate::share::session::Session as SharedSession;
 use crate::share::snippets::QueueSpec;
-use components::chart::{Depth, DepthChart};
+use components::chart::{depth_chart, Depth};
 use components::controls::{controls, ControlsProps};
 use components::counters::{counters, Tally};
-use components::dlq::DeadLetterPanel;
-use components::event_log::EventLog;
-use components::history::History;
-use components::ledger::{self, LedgerPanel};
-use components::queue::{blocked_reason, QueuePanel};
-use components::scenario_picker::{story, ScenarioPicker};
-use components::send_form::SendPanel;
-use components::settings::Settings;
+use components::dlq::{dead_letter_panel, DlqProps};
+use components::event_log::event_log;
+use components::history::{history, HistoryProps};
+use components::ledger::{self, ledger_panel};
+use components::queue::{blocked_reason, queue_panel, QueueProps};
+use components::scenario_picker::{scenario_picker, story, PickerProps};
+use components::send_form::{send_panel, SendProps};
+use components::settings::{settings, SettingsProps, Typed};
 use components::worker_lane::WorkerLane;
+use components::worker_policy::Editing;
 use drag::{Gesture, Press};
 use journal::{Entry, Versioned};
 use link::Link;
 use session::{SendForm, Session, Slot};
 use sqs_engine::{Millis, Request};
 use sqs_sim::command::SimAction;
-use sqs_sim::{Effect, Scenario, Step};
+use sqs_sim::{Effect, Sample, Scenario, Step, WorldEvent};
 use stage::{Look, Stage};
+use std::cell::RefCell;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
@@ -63,6 +65,14 @@ pub enum Action {
     Open(String),
     /// SendMessage from the form.
     Send(SendForm),
+    /// The send form as typed so far.
+    EditSend(SendForm),
+    /// What the user typed into a setting's field.
+    Type(Typed),
+    /// A worker's policy as edited.
+    EditPolicy(Editing),
+    /// The Share panel's link, status or language.
+    Share(ShareChange),
     /// SetQueueAttributes with one attribute.
     SetAttribute {
         /// Attribute name.
@@ -102,12 +112,52 @@ pub enum Action {
 }
 
 /// View state that is not the World's.
-#[derive(Default)]
 struct Ui {
     selected: Option<String>,
     pick: Option<String>,
     gesture: Gesture,
     note: Option<String>,
+    /// The send form as typed (it outlives opening another scenario or session).
+    send: SendForm,
+    /// What the user typed into the settings' fields (as the send form).
+    typed: Vec<Typed>,
+    /// The policies being edited (as the send form).
+    editing: Vec<Editing>,
+    /// The Share panel's link, status and language (they outlive an import, which it reports).
+    share: ShareState,
+}
+
+impl Default for Ui {
+    fn default() -> Self {
+        Ui {
+            selected: None,
+            pick: None,
+            gesture: Gesture::Idle,
+            note: None,
+            typed: Vec::new(),
+            editing: Vec::new(),
+            share: ShareState::default(),
+            send: SendForm {
+                group_id: "g1".into(),
+                ..SendForm::default()
+            },
+        }
+    }
+}
+
+impl Ui {
+    /// Forgets the view state of the session that is closing, except what was typed and the
+    /// Share panel's state.
+    fn reset(&mut self) {
+        use std::mem::take;
+        *self = Ui {
+            send: take(&mut self.send),
+            typed: take(&mut self.typed),
+            editing: take(&mut self.editing),
+            share: take(&mut self.share),
+            ..Ui::default()
+        };
+    }
 }
 
 /// What a pointer event does to the gesture; a drop returns the (worker, message) to deliver.
@@ -136,6 +186,25 @@ struct Cache {
     scenario: Option<Rc<Scenario>>,
     /// The ledger's effects as drawn: the latest [`ledger::SHOWN`].
     effects: Versioned<Vec<Effect>>,
+    /// The event log, the chart and the ledger panels as drawn, and from what.
+    log_panel: Drawn<Versioned<Vec<Entry>>>,
+    chart_panel: Drawn<Versioned<Vec<Depth>>>,
+    ledger_panel: Drawn<Versioned<Vec<Effect>>>,
+}
+
+/// A panel as drawn and what it was drawn from: drawn again only when that changes (the panels
+/// are functions, not components, which the bundle pays for one by one).
+type Drawn<K> = Option<(K, Html)>;
+
+/// `slot`'s panel if it was drawn from `from`, else `draw`n from it (and kept).
+fn drawn<K: PartialEq>(slot: &mut Drawn<K>, from: K, draw: impl FnOnce(&K) -> Html) -> Html {
+    match slot {
+        Some((was, html)) if *was == from => html.clone(),
+        _ => {
+            let html = draw(&from);
+            slot.insert((from, html)).1.clone()
+        }
+    }
 }
 
 impl Cache {
@@ -201,55 +270,212 @@ impl Default for PlaygroundProps {
     }
 }
 
+/// What the playground holds from mount to unmount, made once by one hook (each hook type is
+/// its own code in the bundle).
+struct Held {
+    session: Rc<RefCell<Session>>,
+    ui: Rc<RefCell<Ui>>,
+    cache: Rc<RefCell<Cache>>,
+    /// `controls=0` is the read-only player: the embed's view, whether framed or not.
+    embed: bool,
+    /// Inside a frame, the host page hears every event and may drive the clock.
+    host: bool,
+    /// The scenario library, for the picker.
+    catalogue: Vec<scenarios::Entry>,
+    /// What is done after each render.
+    after: Rc<RefCell<AfterRender>>,
+    /// Applies an [`Action`] and draws again if anything changed.
+    dispatch: Callback<Action>,
+    /// Moves the clock to an animation frame's wall time.
+    on_frame: Callback<f64>,
+    /// The Share panel asks for the session, the events and the samples only when it uses them.
+    shared: Callback<(), SharedSession>,
+    events: Callback<(), Vec<WorldEvent>>,
+    all_samples: Callback<(), Vec<Sample>>,
+    /// Opens an imported session.
+    on_import: Callback<SharedSession>,
+}
+
+impl Held {
+    /// Opens what `link` asks for; `redraw` draws the playground again.
+    fn open(link: &Link, redraw: UseForceUpdateHandle) -> Held {
+        let session = Rc::new(RefCell::new(start_session(link)));
+        let (ui, cache) = (
+            Rc::<RefCell<Ui>>::default(),
+            Rc::<RefCell<Cache>>::default(),
+        );
+        // Events posted to the host page so far ([`relay`]).
+        let posted = Rc::new(RefCell::new(0));
+        let host = bridge::framed();
+        let dispatch = Callback::from({
+            let (session, ui, cache, redraw) =
+                (session.clone(), ui.clone(), cache.clone(), redraw.clone());
+            move |action: Action| {
+                let opens = matches!(action, Action::Open(_));
+                let changed = {
+                    let mut s = session.borrow_mut();
+                    let mut u = ui.borrow_mut();
+                    handle(&mut s, &mut u, &cache.borrow().stage, action)
+                };
+                if opens {
+                    cache.borrow_mut().scenario = None;
+                }
+                if changed {
+                    redraw.force_update();
+                }
+            }
+        });
+
+        let on_frame = Callback::from({
+            let (session, ui, cache, redraw) =
+                (session.clone(), ui.clone(), cache.clone(), redraw.clone());
+            let posted = posted.clone();
+            move |wall: f64| {
+                if host {
+                    relay(&session.borrow().journal, &mut posted.borrow_mut());
+                }
+                let mut s = session.borrow_mut();
+                let before = (
+                    s.now(),
+                    s.journal.log.rev,
+                    s.journal.departures.len(),
+                    s.journal.announcement().len(),
+                );
+                s.tick(wall);
+                let after = (
+                    s.now(),
+                    s.journal.log.rev,
+                    s.journal.departures.len(),
+                    s.journal.announcement().len(),
+                );
+                let dragging = matches!(ui.borrow().gesture, Gesture::Dragging(_));
+                let behind = cache.borrow().behind(&s);
+                drop(s);
+                if before != after || dragging || behind {
+                    redraw.force_update();
+                }
+            }
+        });
+        // The Share panel asks for the session, the events and the samples only when it uses them.
+        let shared = Callback::from({
+            let session = session.clone();
+            move |()| session.borrow().share()
+        });
+        let events = Callback::from({
+            let session = session.clone();
+            move |()| session.borrow().journal.events().to_vec()
+        });
+        let all_samples = Callback::from({
+            let session = session.clone();
+            move |()| session.borrow().world().metrics().samples.clone()
+        });
+        let on_import = Callback::from({
+            let (session, ui, cache, redraw) =
+                (session.clone(), ui.clone(), cache.clone(), redraw.clone());
+            move |shared: SharedSession| {
+                let restored = Session::restore(&shared);
+                let mut s = session.borrow_mut();
+                match restored {
+                    Ok(fresh) => {
+                        *s = fresh;
+                        ui.borrow_mut().reset();
+                        cache.borrow_mut().scenario = None;
+                    }
+                    Err(e) => s.report(
+                        Slot::Scenario,
+                        format!("This session cannot be opened: {e}"),
+                    ),
+                }
+                drop(s);
+                redraw.force_update();
+            }
+        });
+
+        Held {
+            session,
+            ui,
+            cache,
+            embed: link.options.embed || !link.options.controls,
+            host,
+            catalogue: scenarios::catalogue(),
+            after: Rc::default(),
+            dispatch,
+            on_frame,
+            shared,
+            events,
+            all_samples,
+            on_import,
+        }
+    }
+}
+
+/// What the root does after a render, in one effect (each effect is its own code in the bundle):
+/// glide the cards that changed place, focus the hand-over bar when it opens, and tell a host
+/// page, once, that the player is ready.
+#[derive(Default)]
+struct AfterRender {
+    /// The placement ([`placement`]) the cards last glided to, and their positions then.
+    placement: Option<u64>,
+    positions: flip::Positions,
+    /// The message whose hand-over bar was open.
+    picked: Option<String>,
+    /// Whether the host page was told the player is ready.
+    announced: bool,
+}
+
+impl AfterRender {
+    /// After a render that drew `placement` and the hand-over bar of `picked` (if any), under
+    /// `container`; `host` is the session when a host page listens.
+    fn run(
+        &mut self,
+        container: &NodeRef,
+        placement: u64,
+        picked: Option<String>,
+        host: Option<&Rc<RefCell<Session>>>,
+    ) {
+        if self.placement != Some(placement) {
+            self.placement = Some(placement);
+            flip::glide_under(container, &mut self.positions);
+        }
+        if self.picked != picked {
+            // The keyboard hand-over bar takes the focus (its first button) when it opens.
+            let first = container
+                .cast::<web_sys::Element>()
+                .and_then(|c| c.query_selector(".pick-bar button").ok().flatten())
+                .and_then(|b| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(b).ok());
+            if let (Some(_), Some(button)) = (&picked, first) {
+                let _ = button.focus();
+            }
+            self.picked = picked;
+        }
+        if let (Some(session), false) = (host, self.announced) {
+            self.announced = true;
+            bridge::post(&embed::ready_message(&session.borrow().scenario().id));
+        }
+    }
+}
+
 /// The root component. See the module documentation.
 #[component]
 pub fn Playground(props: &PlaygroundProps) -> Html {
-    let link = use_memo((), {
-        let link = props.link.clone();
-        move |_| link.unwrap_or_else(Link::of_page)
-    });
-    let session = use_mut_ref({
-        let link = link.clone();
-        move || start_session(&link)
-    });
-    let ui = use_mut_ref(Ui::default);
-    // `controls=0` is the read-only player: the embed's view, whether framed or not.
-    let embed = link.options.embed || !link.options.controls;
-    let cache = use_mut_ref(Cache::default);
     let redraw = use_force_update();
+    let held = use_memo((), {
+        let (link, redraw) = (props.link.clone(), redraw.clone());
+        move |_| Held::open(&link.unwrap_or_else(Link::of_page), redraw)
+    });
+    let Held {
+        session,
+        ui,
+        cache,
+        embed,
+        host,
+        catalogue,
+        dispatch,
+        ..
+    } = &*held;
+    let (embed, host) = (*embed, *host);
     let container = use_node_ref();
-    let catalogue = use_memo((), |_| scenarios::catalogue());
 
-    let dispatch = use_callback((), {
-        let (session, ui, cache, redraw) =
-            (session.clone(), ui.clone(), cache.clone(), redraw.clone());
-        move |action: Action, _| {
-            let opens = matches!(action, Action::Open(_));
-            let changed = {
-                let mut s = session.borrow_mut();
-                let mut u = ui.borrow_mut();
-                handle(&mut s, &mut u, &cache.borrow().stage, action)
-            };
-            if opens {
-                cache.borrow_mut().scenario = None;
-            }
-            if changed {
-                redraw.force_update();
-            }
-        }
-    });
-
-    // Inside a frame, the host page hears every event and may drive the clock.
-    let host = *use_memo((), |_| bridge::framed());
-    let posted = use_mut_ref(|| 0u64);
-    use_effect_with((), {
-        let session = session.clone();
-        move |_| {
-            if host {
-                bridge::post(&embed::ready_message(&session.borrow().scenario().id));
-            }
-        }
-    });
     bridge::use_host_commands(dispatch.reform(|command| match command {
         HostCommand::Play => Action::Play,
         HostCommand::Pause => Action::Pause,
@@ -258,72 +484,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         HostCommand::Load(id) => Action::Open(id),
     }));
 
-    let on_frame = use_callback((), {
-        let (session, ui, cache, redraw) =
-            (session.clone(), ui.clone(), cache.clone(), redraw.clone());
-        let posted = posted.clone();
-        move |wall: f64, _| {
-            if host {
-                relay(&session.borrow().journal, &mut posted.borrow_mut());
-            }
-            let mut s = session.borrow_mut();
-            let before = (
-                s.now(),
-                s.journal.log.rev,
-                s.journal.departures.len(),
-                s.journal.announcement().len(),
-            );
-            s.tick(wall);
-            let after = (
-                s.now(),
-                s.journal.log.rev,
-                s.journal.departures.len(),
-                s.journal.announcement().len(),
-            );
-            let dragging = matches!(ui.borrow().gesture, Gesture::Dragging(_));
-            let behind = cache.borrow().behind(&s);
-            drop(s);
-            if before != after || dragging || behind {
-                redraw.force_update();
-            }
-        }
-    });
-    frame::use_frame_loop(props.live, on_frame);
-
-    // The Share panel asks for the session, the events and the samples only when it uses them.
-    let shared = use_callback((), {
-        let session = session.clone();
-        move |(), _| session.borrow().share()
-    });
-    let events = use_callback((), {
-        let session = session.clone();
-        move |(), _| session.borrow().journal.events().to_vec()
-    });
-    let all_samples = use_callback((), {
-        let session = session.clone();
-        move |(), _| session.borrow().world().metrics().samples.clone()
-    });
-    let on_import = use_callback((), {
-        let (session, ui, cache, redraw) =
-            (session.clone(), ui.clone(), cache.clone(), redraw.clone());
-        move |shared: SharedSession, _| {
-            let restored = Session::restore(&shared);
-            let mut s = session.borrow_mut();
-            match restored {
-                Ok(fresh) => {
-                    *s = fresh;
-                    *ui.borrow_mut() = Ui::default();
-                    cache.borrow_mut().scenario = None;
-                }
-                Err(e) => s.report(
-                    Slot::Scenario,
-                    format!("This session cannot be opened: {e}"),
-                ),
-            }
-            drop(s);
-            redraw.force_update();
-        }
-    });
+    frame::use_frame_loop(props.live, held.on_frame.clone());
 
     // Pointer drags are followed on the whole playground, so a drop anywhere ends them.
     let pointer = |kind: PointerStep| {
@@ -359,8 +520,15 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     let mut c = cache.borrow_mut();
     c.stage = Stage::build(s.world(), &s.journal, &c.stage);
     c.refresh_summaries(&s);
-    let (samples, log) = (c.chart.2.clone(), c.log.1.clone());
     let effects = refresh_effects(&mut c, &s);
+    let kept = &mut *c;
+    let log = drawn(&mut kept.log_panel, kept.log.1.clone(), |l| {
+        event_log(&l.data, dispatch)
+    });
+    let chart = drawn(&mut kept.chart_panel, kept.chart.2.clone(), |d| {
+        depth_chart(&d.data)
+    });
+    let ledger = drawn(&mut kept.ledger_panel, effects, |e| ledger_panel(&e.data));
     let tally = tally(&s);
     let scenario_rc = c
         .scenario
@@ -370,7 +538,6 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     // The actions and callbacks above only read the cache while this render holds it.
     let c = cache.borrow();
     let stage = &c.stage;
-    flip::use_flip(container.clone(), placement(stage));
 
     let queue_name = stage.queue.as_ref().map(|q| q.name.clone());
     let queue_url = queue_name
@@ -383,6 +550,15 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         .as_ref()
         .and_then(|id| stage.queued.cards.iter().find(|c| &c.id == id))
         .map(|card| (card.clone(), workers.clone()));
+    use_effect({
+        let (after, container, session) = (held.after.clone(), container.clone(), session.clone());
+        let (placed, picked) = (placement(stage), pick.as_ref().map(|(c, _)| c.id.clone()));
+        move || {
+            after
+                .borrow_mut()
+                .run(&container, placed, picked, host.then_some(&session));
+        }
+    });
     let over = match &u.gesture {
         Gesture::Dragging(d) => d.over.clone(),
         _ => None,
@@ -410,19 +586,28 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         .clone()
         .or_else(|| s.error(&Slot::Deliver).map(str::to_string));
     let history = u.selected.as_ref().map(|id| {
-        let title = stage.find(id).map_or_else(|| id.clone(), |c| c.body.clone());
-        html! { <History {title} entries={s.journal.history(id).to_vec()} dispatch={dispatch.clone()} /> }
+        let title = stage
+            .find(id)
+            .map_or_else(|| id.clone(), |c| c.body.clone());
+        history(&HistoryProps {
+            title,
+            entries: s.journal.history(id).to_vec(),
+            dispatch: dispatch.clone(),
+        })
     });
     let scenario = s.scenario();
-    let add_worker = components::on_click(&dispatch, Action::AddWorker);
-    let send_panel = html! {
-        <SendPanel next_body={s.next_body()} fifo={stage.queue.as_ref().is_some_and(|q| q.fifo)}
-            error={s.error(&Slot::Send).map(str::to_string)} dispatch={dispatch.clone()} />
-    };
+    let add_worker = components::on_click(dispatch, Action::AddWorker);
+    let send_panel = send_panel(&SendProps {
+        next_body: s.next_body(),
+        fifo: stage.queue.as_ref().is_some_and(|q| q.fifo),
+        form: &u.send,
+        error: s.error(&Slot::Send),
+        dispatch,
+    });
     let ghost = match &u.gesture {
         Gesture::Dragging(d) => html! {
             <div class="drag-ghost" aria-hidden="true"
-                style={format!("transform: translate({}px, {}px)", d.at.0 + 8.0, d.at.1 + 8.0)}>
+                style={format!("transform: translate({}px, {}px)", d.at.0 as i32 + 8, d.at.1 as i32 + 8)}>
                 { &d.body }
             </div>
         },
@@ -434,8 +619,8 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
             ref={container} {onpointermove} {onpointerup} {onpointercancel}>
             <header class="topbar">
                 <h1 class="brand">{ "SQS Playground" }</h1>
-                <ScenarioPicker entries={catalogue} current={scenarios::Entry { id: scenario.id.clone(), title: scenario.title.clone() }}
-                    error={s.error(&Slot::Scenario).map(str::to_string)} dispatch={dispatch.clone()} />
+                { scenario_picker(&PickerProps { entries: catalogue, current: scenarios::Entry { id: scenario.id.clone(), title: scenario.title.clone() },
+                    error: s.error(&Slot::Scenario).map(str::to_string), dispatch: dispatch.clone() }) }
                 { controls(&ControlsProps { now: stage.now, horizon: s.horizon(), playing: s.playing(), speed: s.speed(),
                     error: s.error(&Slot::Clock).map(str::to_string), dispatch: dispatch.clone() }) }
             </header>
@@ -447,12 +632,12 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                     { story(scenario) }
                     if s.end() > 0 && !embed { { send_panel } }
                     if !embed {
-                        <Settings queue={stage.queue.clone()} {dlq_arn} errors={setting_errors} dispatch={dispatch.clone()} />
+                        { settings(&SettingsProps { queue: stage.queue.clone(), dlq_arn, errors: setting_errors, typed: &u.typed, dispatch: dispatch.clone() }) }
                     }
                 </div>
                 <div class="col col-stage">
-                    <QueuePanel queue={stage.queue.clone()} place={stage.queued.clone()} crowd={stage.crowd} leaving={stage.leaving.clone()}
-                        selected={u.selected.clone()} {pick} {note} editable={!embed} dispatch={dispatch.clone()} />
+                    { queue_panel(&QueueProps { queue: stage.queue.clone(), place: stage.queued.clone(), crowd: stage.crowd, leaving: stage.leaving.clone(),
+                        selected: u.selected.clone(), pick, note, editable: !embed, dispatch: dispatch.clone() }) }
                     <section class={classes!("panel", "workers", stage.crowd.is_some().then_some("crowded"))} aria-label="Workers">
                         <header class="panel-head">
                             { components::markup(r#"<h2>Workers</h2>"#) }
@@ -468,6 +653,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                                     over={over.as_deref() == Some(lane.worker.name.as_str())}
                                     selected={u.selected.clone()}
                                     error={s.error(&Slot::Worker(lane.worker.name.clone())).map(str::to_string)}
+                                    editing={u.editing.iter().find(|e| e.worker == lane.worker.name).cloned()}
                                     editable={!embed}
                                     dispatch={dispatch.clone()}
                                 />
@@ -479,17 +665,18 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                             </p>
                         }
                     </section>
-                    <DeadLetterPanel name={stage.dlq.clone()} place={stage.dead.clone()} selected={u.selected.clone()} dispatch={dispatch.clone()} />
+                    { dead_letter_panel(&DlqProps { name: stage.dlq.clone(), place: stage.dead.clone(), selected: u.selected.clone(), dispatch: dispatch.clone() }) }
                 </div>
                 <div class="col col-side">
                     { counters(&tally) }
                     { for history }
-                    <EventLog {log} dispatch={dispatch.clone()} />
-                    <DepthChart {samples} />
-                    <LedgerPanel {effects} />
+                    { log }
+                    { chart }
+                    { ledger }
                     if !embed {
-                        <SharePanel session={shared} scenario={scenario_rc} queue={queue_spec(stage)}
-                            events={events} samples={all_samples} {on_import} />
+                        { share_panel(&SharePanelProps { session: held.shared.clone(), scenario: scenario_rc, queue: queue_spec(stage),
+                            events: held.events.clone(), samples: held.all_samples.clone(), on_import: held.on_import.clone(),
+                            state: &u.share, change: dispatch.reform(Action::Share) }) }
                     }
                 </div>
             </main>
@@ -515,14 +702,25 @@ fn handle(s: &mut Session, u: &mut Ui, stage: &Stage, action: Action) -> bool {
         Action::Open(id) => match scenarios::find(&id) {
             Some(scenario) => {
                 s.switch(scenario);
-                *u = Ui::default();
+                u.reset();
                 remember_in_url(&id);
             }
             None => return false,
         },
         Action::Send(form) => {
             s.send(&queue, &form);
+            u.send.body.clear();
         }
+        Action::EditSend(form) => u.send = form,
+        Action::Type(typed) => {
+            u.typed.retain(|t| t.id != typed.id);
+            u.typed.push(typed);
+        }
+        Action::EditPolicy(editing) => {
+            u.editing.retain(|e| e.worker != editing.worker);
+            u.editing.push(editing);
+        }
+        Action::Share(change) => u.share.apply(change),
         Action::SetAttribute { name, value } => {
             s.set_attribute(&queue, &name, value);
         }

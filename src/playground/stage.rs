@@ -247,7 +247,7 @@ pub struct QueueInfo {
     /// Whether it is a FIFO queue.
     pub fifo: bool,
     /// GetQueueAttributes(All) as the engine answers, less the message counts (they change
-    /// every frame; the places hold them), so that the settings redraw only when they change.
+    /// every frame; the places hold them).
     pub attributes: Vec<(String, String)>,
 }
 

@@ -11,8 +11,7 @@ use yew::platform::spawn_local;
 use yew::prelude::*;
 
 /// What the panel needs from the playground, all computed only when used.
-#[derive(Properties, PartialEq)]
-pub struct SharePanelProps {
+pub struct SharePanelProps<'a> {
     /// The session right now (scenario, actions, playhead, speed).
     pub session: Callback<(), Session>,
     /// The scenario the session started from (for the scenario file).
@@ -25,13 +24,55 @@ pub struct SharePanelProps {
     pub samples: Callback<(), Vec<Sample>>,
     /// A session read from an imported file.
     pub on_import: Callback<Session>,
+    /// The panel's own state, which the playground keeps.
+    pub state: &'a ShareState,
+    /// Changes that state.
+    pub change: Callback<ShareChange>,
+}
+
+/// What the panel shows besides its buttons (the playground keeps it: the panel is a function,
+/// not a component, whose lifecycle code the bundle would pay for).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ShareState {
+    /// The last link made ("" before any).
+    link: String,
+    /// What the last button did (or why it could not).
+    status: String,
+    /// Which code to show.
+    lang: Lang,
+}
+
+/// One change to [`ShareState`]: a finished task changes only what it made.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ShareChange {
+    /// A link was made.
+    Link(String),
+    /// A button's outcome.
+    Status(String),
+    /// Another language's code.
+    Lang(Lang),
+}
+
+impl ShareState {
+    /// Applies a change.
+    pub fn apply(&mut self, change: ShareChange) {
+        match change {
+            ShareChange::Link(link) => self.link = link,
+            ShareChange::Status(status) => self.status = status,
+            ShareChange::Lang(lang) => self.lang = lang,
+        }
+    }
 }
 
 /// Which code to show.
-#[derive(Clone, Copy, PartialEq)]
-enum Lang {
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Lang {
+    /// The AWS CLI.
+    #[default]
     Cli,
+    /// Python (boto3).
     Python,
+    /// Rust (aws-sdk-sqs).
     Rust,
 }
 
@@ -54,60 +95,53 @@ fn page_url(extra: &str) -> String {
     }
 }
 
-/// Makes the link to `session` and shows it in `link` (or the problem in `status`). Asynchronous:
-/// the browser compresses it.
-async fn make_link(
-    session: &Session,
-    link: &UseStateHandle<String>,
-    status: &UseStateHandle<String>,
-) -> Option<String> {
+/// Makes the link to `session` and shows it (or the problem in the status). Asynchronous: the
+/// browser compresses it.
+async fn make_link(session: &Session, change: &Callback<ShareChange>) -> Option<String> {
     match permalink::encode(session).await {
         Ok(value) => {
             let url = format!("{}#{}={value}", page_url(""), permalink::KEY);
-            link.set(url.clone());
+            change.emit(ShareChange::Link(url.clone()));
             Some(url)
         }
         Err(e) => {
-            status.set(e);
+            change.emit(ShareChange::Status(e));
             None
         }
     }
 }
 
 /// See the module documentation.
-#[component]
-pub fn SharePanel(props: &SharePanelProps) -> Html {
-    let link = use_state(String::new);
-    let status = use_state(String::new);
-    let lang = use_state(|| Lang::Cli);
+pub fn share_panel(props: &SharePanelProps) -> Html {
+    let ShareState { link, status, lang } = props.state;
 
     // "Copy link" and "Embed code" both make the link; the first also copies it.
     let link_button = |copy: bool| {
-        let (session, link, status) = (props.session.clone(), link.clone(), status.clone());
+        let (session, change) = (props.session.clone(), props.change.clone());
         Callback::from(move |_| {
-            let (session, link, status) = (session.emit(()), link.clone(), status.clone());
+            let (session, change) = (session.emit(()), change.clone());
             spawn_local(async move {
-                let Some(url) = make_link(&session, &link, &status).await else {
+                let Some(url) = make_link(&session, &change).await else {
                     return;
                 };
                 if copy {
-                    status.set(match browser::copy(&url).await {
+                    change.emit(ShareChange::Status(match browser::copy(&url).await {
                         Ok(()) => "Link copied: it reopens this exact moment.".into(),
                         Err(e) => e,
-                    });
+                    }));
                 }
             });
         })
     };
-    let save = |name: &'static str,
-                mime: &'static str,
-                text: Callback<(), String>,
-                status: UseStateHandle<String>| {
+    let save = |name: &'static str, mime: &'static str, text: Callback<(), String>| {
+        let change = props.change.clone();
         Callback::from(move |_| {
-            status.set(match browser::download(name, mime, &text.emit(())) {
-                Ok(()) => format!("Saved {name}."),
-                Err(e) => e,
-            })
+            change.emit(ShareChange::Status(
+                match browser::download(name, mime, &text.emit(())) {
+                    Ok(()) => format!("Saved {name}."),
+                    Err(e) => e,
+                },
+            ))
         })
     };
     let scenario_file = {
@@ -125,26 +159,54 @@ pub fn SharePanel(props: &SharePanelProps) -> Html {
     let events_csv = Callback::from(move |()| export::events_csv(&events.emit(())));
     let samples = props.samples.clone();
     let chart_svg = Callback::from(move |()| export::depth_chart_svg(&samples.emit(())));
+    // One button drawn four times: each button written out in markup is its own code in the
+    // bundle.
+    let exports = [
+        (
+            "Export scenario file",
+            "sqs-playground-scenario.json",
+            "application/json",
+            scenario_file,
+        ),
+        (
+            "Export event log (JSON)",
+            "sqs-playground-events.json",
+            "application/json",
+            events_json,
+        ),
+        (
+            "Export event log (CSV)",
+            "sqs-playground-events.csv",
+            "text/csv",
+            events_csv,
+        ),
+        (
+            "Export depth chart (SVG)",
+            "sqs-playground-depth.svg",
+            "image/svg+xml",
+            chart_svg,
+        ),
+    ];
 
     let on_file = {
-        let (on_import, status) = (props.on_import.clone(), status.clone());
+        let (on_import, change) = (props.on_import.clone(), props.change.clone());
         Callback::from(move |e: Event| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
             let Some(file) = input.files().and_then(|f| f.get(0)) else {
                 return;
             };
             input.set_value("");
-            let (on_import, status) = (on_import.clone(), status.clone());
+            let (on_import, change) = (on_import.clone(), change.clone());
             spawn_local(async move {
                 match browser::read_text(file, MAX_IMPORT_BYTES)
                     .await
                     .and_then(|t| export::import(&t))
                 {
                     Ok(session) => {
-                        status.set("Scenario file opened.".into());
+                        change.emit(ShareChange::Status("Scenario file opened.".into()));
                         on_import.emit(session);
                     }
-                    Err(e) => status.set(e),
+                    Err(e) => change.emit(ShareChange::Status(e)),
                 }
             });
         })
@@ -158,15 +220,15 @@ pub fn SharePanel(props: &SharePanelProps) -> Html {
         }
     });
 
-    let code = props.queue.as_ref().map(|q| match *lang {
+    let code = props.queue.as_ref().map(|q| match lang {
         Lang::Cli => snippets::aws_cli(q),
         Lang::Python => snippets::boto3(q),
         Lang::Rust => snippets::rust_sdk(q),
     });
     let tab = |l: Lang, label: &'static str| {
-        let lang = lang.clone();
+        let change = props.change.clone();
         html! {
-            <button type="button" aria-pressed={(*lang == l).to_string()} onclick={Callback::from(move |_| lang.set(l))}>
+            <button type="button" aria-pressed={(*lang == l).to_string()} onclick={Callback::from(move |_| change.emit(ShareChange::Lang(l)))}>
                 { label }
             </button>
         }
@@ -191,24 +253,23 @@ pub fn SharePanel(props: &SharePanelProps) -> Html {
     html! {
         <section class="panel share" aria-label="Share">
             <h2>{ "Share and export" }</h2>
-            <p class="status" role="status" aria-live="polite">{ (*status).clone() }</p>
+            <p class="status" role="status" aria-live="polite">{ status.clone() }</p>
             <div class="row">
                 <button type="button" onclick={link_button(true)}>{ "Copy link" }</button>
                 <button type="button" onclick={link_button(false)}>{ "Embed code" }</button>
             </div>
             if !link.is_empty() {
                 <label>{ "Link to this moment" }
-                    <textarea readonly=true rows="2" onfocus={select_all.clone()} value={(*link).clone()} />
+                    <textarea readonly=true rows="2" onfocus={select_all.clone()} value={link.clone()} />
                 </label>
                 <label>{ "Embed this moment in a page" }
                     <textarea readonly=true rows="3" onfocus={select_all} value={embed::iframe_snippet(&embed_url)} />
                 </label>
             }
             <div class="row">
-                <button type="button" onclick={save("sqs-playground-scenario.json", "application/json", scenario_file, status.clone())}>{ "Export scenario file" }</button>
-                <button type="button" onclick={save("sqs-playground-events.json", "application/json", events_json, status.clone())}>{ "Export event log (JSON)" }</button>
-                <button type="button" onclick={save("sqs-playground-events.csv", "text/csv", events_csv, status.clone())}>{ "Export event log (CSV)" }</button>
-                <button type="button" onclick={save("sqs-playground-depth.svg", "image/svg+xml", chart_svg, status.clone())}>{ "Export depth chart (SVG)" }</button>
+                { for exports.into_iter().map(|(label, name, mime, text)| html! {
+                    <button type="button" onclick={save(name, mime, text)}>{ label }</button>
+                }) }
             </div>
             <label class="file">{ "Import scenario file" }
                 <input type="file" accept=".json,application/json" onchange={on_file} />

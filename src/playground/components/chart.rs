@@ -3,14 +3,14 @@
 
 use super::markup;
 use crate::playground::format::wall_clock;
-use crate::playground::journal::Versioned;
 use sqs_engine::Millis;
 use sqs_sim::Sample;
 use std::fmt::Write;
 use yew::prelude::*;
 
 /// The drawing's size in view-box units: fine enough for whole-number coordinates (they print
-/// much faster than decimals, and every point is printed again when a sample arrives).
+/// much faster than decimals, and every point is printed again when a sample arrives). The
+/// markup writes them out (`viewBox="0 0 4000 1200"`): no float is printed in the bundle.
 const W: f64 = 4000.0;
 const H: f64 = 1200.0;
 
@@ -53,17 +53,10 @@ impl Depth {
     }
 }
 
-/// Properties of [`DepthChart`].
-#[derive(Properties, PartialEq)]
-pub struct ChartProps {
-    /// The points ([`Depth::series`] of the World's samples).
-    pub samples: Versioned<Vec<Depth>>,
-}
-
-/// See the module documentation.
-#[component]
-pub fn DepthChart(props: &ChartProps) -> Html {
-    let samples = &props.samples.data;
+/// See the module documentation; `samples` are the points ([`Depth::series`] of the World's
+/// samples). A function, not a component (a component's lifecycle code is repeated per component
+/// in the bundle): the root keeps what it drew until the points change.
+pub fn depth_chart(samples: &[Depth]) -> Html {
     let (Some(first), Some(last)) = (samples.first(), samples.last()) else {
         return html! {
             <section class="panel chart" aria-label="Queue depth">
@@ -74,12 +67,13 @@ pub fn DepthChart(props: &ChartProps) -> Html {
     };
     let t0 = first.at;
     let span = (last.at - t0).max(1) as f64;
-    let top = samples
+    let highest = samples
         .iter()
         .flat_map(|s| s.values)
         .max()
         .unwrap_or(0)
-        .max(1) as f64;
+        .max(1);
+    let top = highest as f64;
     let points = |series: usize| {
         let mut text = String::with_capacity(samples.len() * 12);
         for s in samples.iter() {
@@ -98,9 +92,9 @@ pub fn DepthChart(props: &ChartProps) -> Html {
     html! {
         <section class="panel chart" aria-label="Queue depth">
             { markup(r#"<h2>Queue depth</h2>"#) }
-            <svg viewBox={format!("0 0 {W} {H}")} role="img" preserveAspectRatio="none"
-                aria-label={format!("Queue depth from {} to {}; now {now}; highest {top}", wall_clock(t0), wall_clock(last.at))}>
-                <line class="axis" x1="0" y1={H.to_string()} x2={W.to_string()} y2={H.to_string()} />
+            <svg viewBox="0 0 4000 1200" role="img" preserveAspectRatio="none"
+                aria-label={format!("Queue depth from {} to {}; now {now}; highest {highest}", wall_clock(t0), wall_clock(last.at))}>
+                <line class="axis" x1="0" y1="1200" x2="4000" y2="1200" />
                 { for SERIES.iter().enumerate().map(|(i, (_, class))| html! {
                     <polyline class={*class} points={points(i)} />
                 }) }

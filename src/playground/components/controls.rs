@@ -3,7 +3,7 @@
 
 use super::icons::{icon, Icon};
 use super::{error, markup, on_click};
-use crate::playground::format::{elapsed, wall_clock};
+use crate::playground::format::{decimal, elapsed, wall_clock};
 use crate::playground::session::SPEED_RANGE;
 use crate::playground::Action;
 use sqs_engine::Millis;
@@ -60,7 +60,7 @@ pub fn controls(props: &ControlsProps) -> Html {
         let dispatch = props.dispatch.clone();
         Callback::from(move |_: InputEvent| dispatch.emit(Action::Pause))
     };
-    let speed_text = format!("{}", props.speed);
+    let speed_text = decimal(props.speed);
     html! {
         <div class="controls" role="group" aria-label="Time">
             <div class="clock" role="timer" aria-label={format!("Virtual time {}, {} elapsed", wall_clock(props.now), elapsed(props.now))}>
@@ -68,14 +68,15 @@ pub fn controls(props: &ControlsProps) -> Html {
                 <span class="clock-elapsed">{ format!("+{}", elapsed(props.now)) }</span>
             </div>
             <div class="transport">
-                <button class={classes!("transport-button", props.playing.then_some("active"))}
-                    aria-pressed={props.playing.to_string()} onclick={send(Action::Play)}>
-                    { icon(Icon::Play) }{ "Play" }
-                </button>
-                <button class={classes!("transport-button", (!props.playing).then_some("active"))}
-                    aria-pressed={(!props.playing).to_string()} onclick={send(Action::Pause)}>
-                    { icon(Icon::Pause) }{ "Pause" }
-                </button>
+                // Play and Pause: one button drawn twice (each written out is its own code).
+                { for [(Action::Play, Icon::Play, "Play", props.playing), (Action::Pause, Icon::Pause, "Pause", !props.playing)]
+                    .into_iter()
+                    .map(|(action, shape, label, on)| html! {
+                        <button class={classes!("transport-button", on.then_some("active"))}
+                            aria-pressed={on.to_string()} onclick={send(action)}>
+                            { icon(shape) }{ label }
+                        </button>
+                    }) }
                 <button class="transport-button" onclick={send(Action::Step)}
                     title="Pause and jump to the next moment something happens">
                     { icon(Icon::Step) }{ "Step" }
@@ -83,14 +84,14 @@ pub fn controls(props: &ControlsProps) -> Html {
             </div>
             <div class="speed">
                 { markup(r#"<label for="speed">Speed</label>"#) }
-                <input id="speed" type="number" min={SPEED_RANGE.0.to_string()} max={SPEED_RANGE.1.to_string()}
+                <input id="speed" type="number" min={(SPEED_RANGE.0 as u32).to_string()} max={(SPEED_RANGE.1 as u32).to_string()}
                     value={speed_text} onchange={on_speed} />
                 { markup(r#"<span aria-hidden="true">×</span>"#) }
                 { for PRESETS.iter().map(|&p| {
                     let onclick = send(Action::Speed(p));
                     html! {
                         <button class={classes!("preset", (props.speed == p).then_some("active"))}
-                            aria-pressed={(props.speed == p).to_string()} {onclick}>{ format!("{p}×") }</button>
+                            aria-pressed={(props.speed == p).to_string()} {onclick}>{ format!("{}×", p as u32) }</button>
                     }
                 }) }
             </div>

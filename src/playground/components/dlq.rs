@@ -9,8 +9,7 @@ use crate::playground::stage::Place;
 use crate::playground::Action;
 use yew::prelude::*;
 
-/// Properties of [`DeadLetterPanel`].
-#[derive(Properties, PartialEq)]
+/// Properties of [`dead_letter_panel`].
 pub struct DlqProps {
     /// The dead-letter queue's name, if the queue has one.
     pub name: Option<String>,
@@ -22,9 +21,9 @@ pub struct DlqProps {
     pub dispatch: Callback<Action>,
 }
 
-/// See the module documentation.
-#[component]
-pub fn DeadLetterPanel(props: &DlqProps) -> Html {
+/// See the module documentation. A function, not a component: a component's lifecycle code is
+/// repeated per component in the bundle (~1 KB), and this one is cheap to draw every frame.
+pub fn dead_letter_panel(props: &DlqProps) -> Html {
     let body = match &props.name {
         None => html! {
             { markup(r#"<p class="empty">This queue has no RedrivePolicy, so no dead-letter queue: a failing message comes back forever.</p>"#) }

@@ -3,7 +3,7 @@
 
 use super::{markup, on_click};
 use crate::playground::format::wall_clock;
-use crate::playground::journal::{Entry, Versioned};
+use crate::playground::journal::Entry;
 use crate::playground::Action;
 use yew::prelude::*;
 
@@ -11,26 +11,17 @@ use yew::prelude::*;
 /// that replacing them all at high speed stays cheap.
 const SHOWN: usize = 40;
 
-/// Properties of [`EventLog`].
-#[derive(Properties, PartialEq)]
-pub struct EventLogProps {
-    /// The journal's log.
-    pub log: Versioned<Vec<Entry>>,
-    /// The root's action callback.
-    pub dispatch: Callback<Action>,
-}
-
-/// See the module documentation.
-#[component]
-pub fn EventLog(props: &EventLogProps) -> Html {
+/// See the module documentation. A function, not a component (a component's lifecycle code is
+/// repeated per component in the bundle): the root keeps what it drew until the data changes.
+pub fn event_log(log: &[Entry], dispatch: &Callback<Action>) -> Html {
     html! {
         <section class="panel event-log" aria-label="Event log">
             { markup(r#"<h2>Event log</h2>"#) }
-            if props.log.data.is_empty() {
+            if log.is_empty() {
                 { markup(r#"<p class="empty">Nothing has happened yet.</p>"#) }
             }
             <ol class="log" reversed=true>
-                { for props.log.data.iter().rev().take(SHOWN).map(|e| line(e, &props.dispatch)) }
+                { for log.iter().rev().take(SHOWN).map(|e| line(e, dispatch)) }
             </ol>
         </section>
     }

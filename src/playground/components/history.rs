@@ -2,14 +2,13 @@
 //! producer, you) with a mark at each event, and the events in words below.
 
 use super::on_click;
-use crate::playground::format::{duration, wall_clock};
+use crate::playground::format::{duration, fixed, wall_clock};
 use crate::playground::journal::Entry;
 use crate::playground::Action;
 use sqs_engine::Millis;
 use yew::prelude::*;
 
-/// Properties of [`History`].
-#[derive(Properties, PartialEq)]
+/// Properties of [`history`].
 pub struct HistoryProps {
     /// The message's body (or id, once it is gone).
     pub title: String,
@@ -19,9 +18,9 @@ pub struct HistoryProps {
     pub dispatch: Callback<Action>,
 }
 
-/// See the module documentation.
-#[component]
-pub fn History(props: &HistoryProps) -> Html {
+/// See the module documentation. A function, not a component: a component's lifecycle code is
+/// repeated per component in the bundle (~1 KB), and this one is cheap to draw every frame.
+pub fn history(props: &HistoryProps) -> Html {
     let close = on_click(&props.dispatch, Action::Select(None));
     let first = props.entries.first().map_or(0, |e| e.at);
     let last = props.entries.last().map_or(0, |e| e.at);
@@ -32,7 +31,12 @@ pub fn History(props: &HistoryProps) -> Html {
             actors.push(&e.actor);
         }
     }
-    let x = |at: Millis| format!("left: {:.1}%", (at - first) as f64 * 100.0 / span as f64);
+    let x = |at: Millis| {
+        format!(
+            "left: {}%",
+            fixed((at - first) as f64 * 100.0 / span as f64, 1)
+        )
+    };
     html! {
         <section class="panel history" aria-label="Message history">
             <header class="panel-head">

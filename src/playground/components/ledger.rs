@@ -3,24 +3,15 @@
 
 use super::markup;
 use crate::playground::format::wall_clock;
-use crate::playground::journal::Versioned;
 use sqs_sim::Effect;
 use yew::prelude::*;
 
 /// Effects drawn (the latest).
 pub const SHOWN: usize = 40;
 
-/// Properties of [`LedgerPanel`].
-#[derive(Properties, PartialEq)]
-pub struct LedgerProps {
-    /// The ledger's latest [`SHOWN`] effects, oldest first.
-    pub effects: Versioned<Vec<Effect>>,
-}
-
-/// See the module documentation.
-#[component]
-pub fn LedgerPanel(props: &LedgerProps) -> Html {
-    let effects = &props.effects.data;
+/// See the module documentation; `effects` are the ledger's latest [`SHOWN`], oldest first. A function, not a component (a component's lifecycle code is
+/// repeated per component in the bundle): the root keeps what it drew until the data changes.
+pub fn ledger_panel(effects: &[Effect]) -> Html {
     html! {
         <section class="panel ledger" aria-label="Side-effect ledger">
             { markup(r#"<h2>Side effects</h2>"#) }

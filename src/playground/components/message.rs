@@ -5,35 +5,28 @@
 use super::icons::{icon, Icon};
 use super::markup;
 use crate::playground::drag::Press;
-use crate::playground::format::{abbreviate, secs_left};
+use crate::playground::format::{abbreviate, fixed, secs_left};
 use crate::playground::stage::{Card, Look};
 use crate::playground::Action;
 use yew::prelude::*;
 
-/// The ring's radius in its 40×40 view box.
+/// The ring's radius in its 40×40 view box (its circles say `r="16"`).
 const RING_R: f64 = 16.0;
 
-/// Properties of [`MessageCard`].
-#[derive(Properties, PartialEq)]
-pub struct MessageProps {
-    /// What to draw.
-    pub card: Card,
-    /// Whether it is the selected message.
-    #[prop_or_default]
-    pub selected: bool,
-    /// Whether it can be dragged or picked onto a worker (waiting in the queue).
-    #[prop_or_default]
-    pub grabbable: bool,
-    /// The root's action callback.
-    pub dispatch: Callback<Action>,
-}
-
-/// See the module documentation.
-#[component]
-pub fn MessageCard(props: &MessageProps) -> Html {
-    let card = &props.card;
+/// See the module documentation: `card` keyed by `key` (it keeps its element while it changes),
+/// `selected` if it is the selected message, `grabbable` if it can be dragged or picked onto a
+/// worker (waiting in the queue). A function, not a component (a component's lifecycle code is
+/// repeated per component in the bundle): at most [`crate::playground::stage::MAX_CARDS`] cards
+/// are drawn, and the stage shows counts beyond.
+fn message_card(
+    key: String,
+    card: &Card,
+    selected: bool,
+    grabbable: bool,
+    dispatch: &Callback<Action>,
+) -> Html {
     let select = {
-        let (dispatch, id, grabbable) = (props.dispatch.clone(), card.id.clone(), props.grabbable);
+        let (dispatch, id) = (dispatch.clone(), card.id.clone());
         move || {
             dispatch.emit(Action::Select(Some(id.clone())));
             if grabbable {
@@ -51,8 +44,8 @@ pub fn MessageCard(props: &MessageProps) -> Html {
             select();
         }
     });
-    let onpointerdown = props.grabbable.then(|| {
-        let (dispatch, card) = (props.dispatch.clone(), card.clone());
+    let onpointerdown = grabbable.then(|| {
+        let (dispatch, card) = (dispatch.clone(), card.clone());
         Callback::from(move |e: PointerEvent| {
             if e.button() == 0 && e.is_primary() {
                 dispatch.emit(Action::Press(
@@ -78,7 +71,7 @@ pub fn MessageCard(props: &MessageProps) -> Html {
     let job = card.job.map(|done| {
         html! {
             <span class="msg-job" title="Job progress">
-                <span style={format!("width: {:.1}%", done * 100.0)}></span>
+                <span style={format!("width: {}%", fixed(done * 100.0, 1))}></span>
             </span>
         }
     });
@@ -88,7 +81,8 @@ pub fn MessageCard(props: &MessageProps) -> Html {
 
     html! {
         <li
-            class={classes!("msg", props.selected.then_some("selected"), props.grabbable.then_some("grabbable"))}
+            {key}
+            class={classes!("msg", selected.then_some("selected"), grabbable.then_some("grabbable"))}
             data-look={card.look.key()}
             data-msg-id={keyed_id}
             tabindex="0"
@@ -120,7 +114,7 @@ pub fn card_list(
     dispatch: &Callback<Action>,
 ) -> Html {
     let card = |key: String, card: &Card, selected: bool, grabbable: bool| {
-        html! { <MessageCard {key} card={card.clone()} {selected} {grabbable} dispatch={dispatch.clone()} /> }
+        message_card(key, card, selected, grabbable, dispatch)
     };
     html! {
         <ul class="cards" aria-label={label}>
@@ -156,12 +150,12 @@ fn ring(card: &Card) -> Html {
     let offset = circumference * (1.0 - card.remaining().unwrap_or(1.0));
     html! {
         <svg class="ring" viewBox="0 0 40 40" aria-hidden="true" focusable="false">
-            <circle class="ring-track" cx="20" cy="20" r={RING_R.to_string()} />
+            <circle class="ring-track" cx="20" cy="20" r="16" />
             <circle
                 class="ring-left"
-                cx="20" cy="20" r={RING_R.to_string()}
-                stroke-dasharray={format!("{circumference:.2}")}
-                stroke-dashoffset={format!("{offset:.2}")}
+                cx="20" cy="20" r="16"
+                stroke-dasharray={fixed(circumference, 2)}
+                stroke-dashoffset={fixed(offset, 2)}
             />
         </svg>
     }

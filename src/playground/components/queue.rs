@@ -8,11 +8,9 @@ use super::on_click;
 use crate::playground::format::group;
 use crate::playground::stage::{Card, Crowd, Look, Place, QueueInfo};
 use crate::playground::Action;
-use web_sys::HtmlElement;
 use yew::prelude::*;
 
-/// Properties of [`QueuePanel`].
-#[derive(Properties, PartialEq)]
+/// Properties of [`queue_panel`].
 pub struct QueueProps {
     /// The queue, once it exists.
     pub queue: Option<QueueInfo>,
@@ -45,24 +43,9 @@ pub fn blocked_reason(card: &Card) -> String {
     )
 }
 
-/// See the module documentation.
-#[component]
-pub fn QueuePanel(props: &QueueProps) -> Html {
-    let bar = use_node_ref();
-    {
-        let bar = bar.clone();
-        let picked = props.pick.as_ref().map(|(c, _)| c.id.clone());
-        use_effect_with(picked, move |picked| {
-            let first = bar
-                .cast::<HtmlElement>()
-                .and_then(|b| b.query_selector("button").ok().flatten())
-                .and_then(|b| wasm_bindgen::JsCast::dyn_into::<HtmlElement>(b).ok());
-            if let (Some(_), Some(button)) = (picked, first) {
-                let _ = button.focus();
-            }
-        });
-    }
-
+/// See the module documentation. A function, not a component (a component's lifecycle code is
+/// repeated per component in the bundle); the root focuses the hand-over bar when it opens.
+pub fn queue_panel(props: &QueueProps) -> Html {
     let title = match &props.queue {
         Some(q) => html! {
             <h2>
@@ -99,7 +82,7 @@ pub fn QueuePanel(props: &QueueProps) -> Html {
                 { title }
                 <p class="panel-sub">{ summary }</p>
             </header>
-            { pick_bar(props, bar) }
+            { pick_bar(props) }
             { for props.note.as_ref().map(|n| html! { <p class="note" role="alert">{ n }</p> }) }
             { cards }
             if props.editable {
@@ -121,7 +104,7 @@ fn summary(place: &Place) -> String {
 }
 
 /// The keyboard hand-over: the picked message, a button per worker, Cancel.
-fn pick_bar(props: &QueueProps, bar: NodeRef) -> Html {
+fn pick_bar(props: &QueueProps) -> Html {
     let Some((card, workers)) = &props.pick else {
         return html! {};
     };
@@ -150,7 +133,7 @@ fn pick_bar(props: &QueueProps, bar: NodeRef) -> Html {
         }
     };
     html! {
-        <div class="pick-bar" ref={bar} role="group" aria-label={format!("Hand {} to a worker", card.body)} {onkeydown}>
+        <div class="pick-bar" role="group" aria-label={format!("Hand {} to a worker", card.body)} {onkeydown}>
             <span class="pick-what">{ format!("{}:", card.body) }</span>
             { choices }
             <button onclick={cancel}>{ "Cancel" }</button>

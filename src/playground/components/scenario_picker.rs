@@ -5,16 +5,14 @@ use super::{error, markup};
 use crate::playground::scenarios::Entry;
 use crate::playground::Action;
 use sqs_sim::Scenario;
-use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-/// Properties of [`ScenarioPicker`].
-#[derive(Properties, PartialEq)]
-pub struct PickerProps {
+/// Properties of [`scenario_picker`].
+pub struct PickerProps<'a> {
     /// What can be opened (built once: the library is parsed to list it).
-    pub entries: Rc<Vec<Entry>>,
+    pub entries: &'a [Entry],
     /// The open scenario.
     pub current: Entry,
     /// Why the last opening failed.
@@ -36,9 +34,9 @@ pub fn open_selected(dispatch: Callback<Action>) -> Callback<Event> {
     })
 }
 
-/// See the module documentation.
-#[component]
-pub fn ScenarioPicker(props: &PickerProps) -> Html {
+/// See the module documentation. A function, not a component: a component's lifecycle code is
+/// repeated per component in the bundle (~1 KB), and this one is cheap to draw every frame.
+pub fn scenario_picker(props: &PickerProps) -> Html {
     let onchange = open_selected(props.dispatch.clone());
     let current = &props.current;
     // A scenario from a link or a file is not in the library: it is listed first, as itself, so

@@ -8,26 +8,24 @@ use crate::playground::Action;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-/// Properties of [`SendPanel`].
-#[derive(Properties, PartialEq)]
-pub struct SendProps {
-    /// The body proposed for the next message (`order-3`).
+/// Properties of [`send_panel`].
+pub struct SendProps<'a> {
+    /// The body proposed when none is typed.
     pub next_body: String,
     /// Whether the queue is FIFO (group and deduplication ids are asked for).
     pub fifo: bool,
+    /// The form as typed (the root keeps it).
+    pub form: &'a SendForm,
     /// SQS's refusal of the last send.
-    pub error: Option<String>,
+    pub error: Option<&'a str>,
     /// The root's action callback.
-    pub dispatch: Callback<Action>,
+    pub dispatch: &'a Callback<Action>,
 }
 
-/// See the module documentation.
-#[component]
-pub fn SendPanel(props: &SendProps) -> Html {
-    let form = use_state(|| SendForm {
-        group_id: "g1".into(),
-        ..SendForm::default()
-    });
+/// See the module documentation. A function, not a component (a component's lifecycle code is
+/// repeated per component in the bundle): the root keeps the form as typed.
+pub fn send_panel(props: &SendProps) -> Html {
+    let form = props.form;
     // The proposed body follows the send count unless the user typed one.
     let body = if form.body.is_empty() {
         props.next_body.clone()
@@ -35,18 +33,18 @@ pub fn SendPanel(props: &SendProps) -> Html {
         form.body.clone()
     };
     let field = |set: fn(&mut SendForm, String)| {
-        let form = form.clone();
+        let (form, dispatch) = (form.clone(), props.dispatch.clone());
         Callback::from(move |e: InputEvent| {
-            let mut next = (*form).clone();
+            let mut next = form.clone();
             set(
                 &mut next,
                 e.target_unchecked_into::<HtmlInputElement>().value(),
             );
-            form.set(next);
+            dispatch.emit(Action::EditSend(next));
         })
     };
     let onsubmit = {
-        let (form, dispatch, body, fifo) = (
+        let (typed, dispatch, body, fifo) = (
             form.clone(),
             props.dispatch.clone(),
             body.clone(),
@@ -54,23 +52,19 @@ pub fn SendPanel(props: &SendProps) -> Html {
         );
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            let typed = (*form).clone();
             // Group and deduplication ids are only asked for (and sent) on a FIFO queue.
             let (group_id, deduplication_id) = if fifo {
                 (typed.group_id.clone(), typed.deduplication_id.clone())
             } else {
                 Default::default()
             };
+            // The root sends it and clears the typed body.
             dispatch.emit(Action::Send(SendForm {
                 body: body.clone(),
                 delay: typed.delay.clone(),
                 group_id,
                 deduplication_id,
             }));
-            form.set(SendForm {
-                body: String::new(),
-                ..(*form).clone()
-            });
         })
     };
     html! {
@@ -101,7 +95,7 @@ pub fn SendPanel(props: &SendProps) -> Html {
                 </div>
             }
             <button type="submit" class="primary">{ "Send message" }</button>
-            { error(props.error.as_deref()) }
+            { error(props.error) }
         </form>
     }
 }

@@ -10,15 +10,28 @@ use serde_json::json;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-/// Properties of [`Settings`].
-#[derive(Properties, PartialEq)]
-pub struct SettingsProps {
+/// What the user typed into a field, kept (by the root) while the queue's value is still the
+/// one it had then: when that changes, the field shows the queue's value again.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Typed {
+    /// The field's id.
+    pub id: String,
+    /// The queue's value when the user typed.
+    pub over: Option<String>,
+    /// The text.
+    pub text: String,
+}
+
+/// Properties of [`settings`].
+pub struct SettingsProps<'a> {
     /// The queue, once it exists.
     pub queue: Option<QueueInfo>,
     /// The dead-letter queue's ARN, when known (for a new RedrivePolicy).
     pub dlq_arn: Option<String>,
     /// Errors by attribute name.
     pub errors: Vec<(String, String)>,
+    /// What the user typed into the fields.
+    pub typed: &'a [Typed],
     /// The root's action callback.
     pub dispatch: Callback<Action>,
 }
@@ -47,9 +60,9 @@ const NUMERIC: [(&str, &str, &str); 4] = [
     ),
 ];
 
-/// See the module documentation.
-#[component]
-pub fn Settings(props: &SettingsProps) -> Html {
+/// See the module documentation. A function, not a component: a component's lifecycle code is
+/// repeated per component in the bundle (~1 KB), and this one is cheap to draw every frame.
+pub fn settings(props: &SettingsProps) -> Html {
     let Some(queue) = &props.queue else {
         return html! { <section class="panel settings" aria-label="Queue settings">{ markup(r#"<p class="empty">No queue yet.</p>"#) }</section> };
     };
@@ -119,27 +132,24 @@ pub fn Settings(props: &SettingsProps) -> Html {
                 </select>
                 { markup(r#"<span class="help" id="queue-type-help">SQS fixes a queue's type when it is created: changing it opens a fresh sandbox.</span>"#) }
             </div>
-            { for NUMERIC.iter().map(|(label, name, help)| html! {
-                <SettingField
-                    key={*name}
-                    label={*label}
-                    current={queue.attribute(name).map(str::to_string)}
-                    help={*help}
-                    error={error(name)}
-                    on_set={Some(set(name))}
-                />
-            }) }
-            <SettingField
-                label="Max receive count"
-                current={max_receives}
-                help={if target.is_some() {
+            { for NUMERIC.iter().map(|(label, name, help)| field(&FieldProps {
+                label,
+                current: queue.attribute(name).map(str::to_string),
+                help,
+                error: error(name),
+                on_set: Some(set(name)),
+            }, props)) }
+            { field(&FieldProps {
+                label: "Max receive count",
+                current: max_receives,
+                help: if target.is_some() {
                     "RedrivePolicy maxReceiveCount: receives allowed before SQS moves the message to the dead-letter queue."
                 } else {
                     "This queue has no dead-letter queue to name in a RedrivePolicy."
-                }}
-                error={error("RedrivePolicy")}
-                on_set={on_max_receives}
-            />
+                },
+                error: error("RedrivePolicy"),
+                on_set: on_max_receives,
+            }, props) }
             if queue.fifo {
                 <div class="field check">
                     <input id="queue-cbd" type="checkbox" checked={queue.attribute("ContentBasedDeduplication") == Some("true")}
@@ -153,38 +163,48 @@ pub fn Settings(props: &SettingsProps) -> Html {
     }
 }
 
-/// Properties of [`SettingField`].
-#[derive(Properties, PartialEq)]
-pub struct FieldProps {
+/// Properties of [`field`].
+struct FieldProps {
     /// The label (the input's accessible name).
-    pub label: AttrValue,
+    label: &'static str,
     /// The queue's current value.
-    pub current: Option<String>,
+    current: Option<String>,
     /// One line of explanation.
-    pub help: AttrValue,
+    help: &'static str,
     /// SQS's refusal of the last value sent.
-    pub error: Option<String>,
+    error: Option<String>,
     /// Sends a value (None: the field is disabled).
-    pub on_set: Option<Callback<String>>,
+    on_set: Option<Callback<String>>,
 }
 
-/// One setting: the input, a Set button, the current value, the help and SQS's error.
-#[component]
-pub fn SettingField(props: &FieldProps) -> Html {
+/// One setting: the input, a Set button, the current value, the help and SQS's error. A
+/// function, not a component (a component's lifecycle code is repeated per component in the
+/// bundle): the root keeps what the user typed ([`Typed`]).
+fn field(props: &FieldProps, settings: &SettingsProps) -> Html {
+    // ASCII only: the Unicode case and alphanumeric tables would add ~9 KB gzip to the bundle.
+    let id = format!(
+        "setting-{}",
+        props
+            .label
+            .to_ascii_lowercase()
+            .replace(|c: char| !c.is_ascii_alphanumeric(), "-")
+    );
     // What the user typed, until the queue's value changes (then the field shows it again).
-    let draft = use_state(|| None::<String>);
-    {
-        let draft = draft.clone();
-        use_effect_with(props.current.clone(), move |_| draft.set(None));
-    }
-    let value = (*draft)
-        .clone()
+    let value = settings
+        .typed
+        .iter()
+        .find(|t| t.id == id && t.over == props.current)
+        .map(|t| t.text.clone())
         .or_else(|| props.current.clone())
         .unwrap_or_default();
     let oninput = {
-        let draft = draft.clone();
+        let (dispatch, id, over) = (settings.dispatch.clone(), id.clone(), props.current.clone());
         Callback::from(move |e: InputEvent| {
-            draft.set(Some(e.target_unchecked_into::<HtmlInputElement>().value()))
+            dispatch.emit(Action::Type(Typed {
+                id: id.clone(),
+                over: over.clone(),
+                text: e.target_unchecked_into::<HtmlInputElement>().value(),
+            }))
         })
     };
     let onsubmit = {
@@ -196,20 +216,12 @@ pub fn SettingField(props: &FieldProps) -> Html {
             }
         })
     };
-    // ASCII only: the Unicode case and alphanumeric tables would add ~9 KB gzip to the bundle.
-    let id = format!(
-        "setting-{}",
-        props
-            .label
-            .to_ascii_lowercase()
-            .replace(|c: char| !c.is_ascii_alphanumeric(), "-")
-    );
     let help_id = format!("{id}-help");
     let error_id = format!("{id}-error");
     let described = format!("{help_id} {error_id}");
     html! {
         <form class={classes!("field", props.error.is_some().then_some("refused"))} {onsubmit}>
-            <label class="field-label" for={id.clone()}>{ &props.label }</label>
+            <label class="field-label" for={id.clone()}>{ props.label }</label>
             <div class="field-row">
                 <input id={id} type="number" {value} {oninput} disabled={props.on_set.is_none()}
                     aria-invalid={props.error.is_some().to_string()}
@@ -217,7 +229,7 @@ pub fn SettingField(props: &FieldProps) -> Html {
                 <button type="submit" disabled={props.on_set.is_none()}>{ "Set" }</button>
                 <span class="field-now">{ format!("now {}", props.current.as_deref().unwrap_or("–")) }</span>
             </div>
-            <span class="help" id={help_id}>{ &props.help }</span>
+            <span class="help" id={help_id}>{ props.help }</span>
             // Always present (and hidden while empty), so that the refusal is announced and the
             // field before it keeps its focus.
             <span class="error" id={error_id} role="alert">{ props.error.clone().unwrap_or_default() }</span>

@@ -5,8 +5,9 @@
 use super::counts::count_tiles;
 use super::icons::{icon, Icon};
 use super::message::card_list;
-use super::worker_policy::PolicyEditor;
+use super::worker_policy::{Editing, PolicyEditor};
 use super::{error, markup, on_click};
+use crate::playground::format::decimal;
 use crate::playground::session::Slot;
 use crate::playground::stage::{Card, Lane, Look};
 use crate::playground::Action;
@@ -16,6 +17,34 @@ use sqs_sim::command::SimAction;
 use sqs_sim::worker::{ProcessingTime, WorkerMode};
 use sqs_sim::{WorkerPolicy, WorkerStatus};
 use yew::prelude::*;
+
+/// A fault button: its words, its tooltip, the action it sends.
+type Fault = (&'static str, &'static str, fn(String) -> SimAction);
+
+/// The faults a lane offers: button, what it does, the action. One button drawn four times: each
+/// button written out in markup is its own code in the bundle.
+const FAULTS: [Fault; 4] = [
+    (
+        "Hang",
+        "The worker stays alive but stops: no progress, no heartbeat, no delete.",
+        |worker| SimAction::Hang { worker },
+    ),
+    (
+        "Crash after commit",
+        "The job does its side effects, then the worker crashes before DeleteMessage.",
+        |worker| SimAction::CrashAfterCommit { worker },
+    ),
+    (
+        "Lose delete response",
+        "DeleteMessage succeeds at SQS, but the worker sees it fail.",
+        |worker| SimAction::LoseDeleteResponse { worker },
+    ),
+    (
+        "Fail job",
+        "The job fails: no delete; the message comes back after its timeout.",
+        |worker| SimAction::FailJob { worker },
+    ),
+];
 
 /// Seconds a manual "Extend" asks for (ChangeMessageVisibility's VisibilityTimeout).
 const EXTEND_BY: i64 = 30;
@@ -33,6 +62,8 @@ pub struct LaneProps {
     pub selected: Option<String>,
     /// The last error of this worker's controls.
     pub error: Option<String>,
+    /// The root's edit of this worker's policy, if any.
+    pub editing: Option<Editing>,
     /// Whether the lane offers its controls (Kill, Restart, faults, policy, Remove, and the
     /// calls of a manual lane); a read-only player (`embed=1`, `controls=0`) only shows it.
     pub editable: bool,
@@ -103,27 +134,15 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
                 <details class="faults">
                     <summary>{ "Faults" }</summary>
                     <div class="fault-list">
-                        <button onclick={sim(|worker| SimAction::Hang { worker })}
-                            title="The worker stays alive but stops: no progress, no heartbeat, no delete.">
-                            { "Hang" }
-                        </button>
-                        <button onclick={sim(|worker| SimAction::CrashAfterCommit { worker })}
-                            title="The job does its side effects, then the worker crashes before DeleteMessage.">
-                            { "Crash after commit" }
-                        </button>
-                        <button onclick={sim(|worker| SimAction::LoseDeleteResponse { worker })}
-                            title="DeleteMessage succeeds at SQS, but the worker sees it fail.">
-                            { "Lose delete response" }
-                        </button>
-                        <button onclick={sim(|worker| SimAction::FailJob { worker })}
-                            title="The job fails: no delete; the message comes back after its timeout.">
-                            { "Fail job" }
-                        </button>
+                        { for FAULTS.iter().map(|(label, title, make)| html! {
+                            <button onclick={sim(*make)} title={*title}>{ *label }</button>
+                        }) }
                     </div>
                 </details>
                 <details class="policy">
                     <summary>{ "Policy" }</summary>
-                    <PolicyEditor worker={name.clone()} policy={worker.policy.clone()} dispatch={props.dispatch.clone()} />
+                    <PolicyEditor worker={name.clone()} policy={worker.policy.clone()}
+                        editing={props.editing.clone()} dispatch={props.dispatch.clone()} />
                 </details>
                 <button class="quiet" onclick={remove}>{ "Remove" }</button>
             </div>
@@ -202,7 +221,11 @@ pub fn policy_summary(policy: &WorkerPolicy) -> String {
         parts.push(format!("job {}", processing_words(&policy.processing)));
     }
     if let Some(h) = &policy.heartbeat {
-        parts.push(format!("heartbeat every {} s: +{} s", h.every, h.extend_by));
+        parts.push(format!(
+            "heartbeat every {} s: +{} s",
+            decimal(h.every),
+            h.extend_by
+        ));
     }
     if !policy.effects.is_empty() {
         let idempotent = policy.effects.iter().all(|e| e.idempotent);
@@ -220,8 +243,10 @@ pub fn policy_summary(policy: &WorkerPolicy) -> String {
 
 fn processing_words(p: &ProcessingTime) -> String {
     match p {
-        ProcessingTime::Fixed { seconds } => format!("{seconds} s"),
-        ProcessingTime::Uniform { min, max } => format!("{min}–{max} s"),
-        ProcessingTime::LongTail { median, max } => format!("~{median} s (up to {max} s)"),
+        ProcessingTime::Fixed { seconds } => format!("{} s", decimal(*seconds)),
+        ProcessingTime::Uniform { min, max } => format!("{}–{} s", decimal(*min), decimal(*max)),
+        ProcessingTime::LongTail { median, max } => {
+            format!("~{} s (up to {} s)", decimal(*median), decimal(*max))
+        }
     }
 }

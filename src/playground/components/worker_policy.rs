@@ -3,6 +3,7 @@
 //! worker calls it).
 
 use super::{error, markup};
+use crate::playground::format::decimal;
 use crate::playground::Action;
 use sqs_sim::command::SimAction;
 use sqs_sim::worker::{Heartbeat, ProcessingTime, WorkerMode};
@@ -11,20 +12,23 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-/// Properties of [`PolicyEditor`].
-#[derive(Properties, PartialEq)]
-pub struct PolicyProps {
+/// A policy being edited, kept by the root while the worker's policy is still the one the edit
+/// started from: when that changes, the editor shows the new policy.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Editing {
     /// The worker's name.
     pub worker: String,
-    /// Its current policy.
-    pub policy: WorkerPolicy,
-    /// The root's action callback.
-    pub dispatch: Callback<Action>,
+    /// Its policy when the edit started.
+    pub base: WorkerPolicy,
+    /// The form as typed.
+    pub draft: Draft,
+    /// Why the last save was refused.
+    pub problem: Option<String>,
 }
 
 /// The form's fields as typed.
 #[derive(Clone, Debug, PartialEq)]
-struct Draft {
+pub struct Draft {
     mode: String,
     wait: String,
     batch: String,
@@ -48,13 +52,11 @@ impl Draft {
             wait: p.wait_time_seconds.to_string(),
             batch: p.max_messages.to_string(),
             processing: match p.processing {
-                ProcessingTime::Fixed { seconds } => seconds.to_string(),
+                ProcessingTime::Fixed { seconds } => decimal(seconds),
                 _ => String::new(),
             },
             heartbeat: heartbeat.is_some(),
-            every: heartbeat
-                .as_ref()
-                .map_or("10".into(), |h| h.every.to_string()),
+            every: heartbeat.as_ref().map_or("10".into(), |h| decimal(h.every)),
             extend_by: heartbeat.map_or("30".into(), |h| h.extend_by.to_string()),
             idempotent: !p.effects.is_empty() && p.effects.iter().all(|e| e.idempotent),
         }
@@ -101,85 +103,118 @@ impl Draft {
     }
 }
 
-/// See the module documentation.
+/// A field's event: `editing` with its draft changed by `change`, sent to the root (the
+/// problem shown is kept until the next save).
+fn edit<E: AsRef<Event> + 'static>(
+    editing: &Editing,
+    dispatch: &Callback<Action>,
+    change: impl Fn(&mut Draft, &Event) + 'static,
+) -> Callback<E> {
+    let (editing, dispatch) = (editing.clone(), dispatch.clone());
+    Callback::from(move |e: E| {
+        let mut next = editing.clone();
+        change(&mut next.draft, e.as_ref());
+        dispatch.emit(Action::EditPolicy(next));
+    })
+}
+
+/// Properties of [`PolicyEditor`].
+#[derive(Properties, PartialEq)]
+pub struct PolicyProps {
+    /// The worker's name.
+    pub worker: String,
+    /// Its current policy.
+    pub policy: WorkerPolicy,
+    /// The root's edit of it, if any.
+    pub editing: Option<Editing>,
+    /// The root's action callback.
+    pub dispatch: Callback<Action>,
+}
+
+/// See the module documentation. A component without state (the root keeps the form as typed:
+/// [`Editing`]) so that a lane, drawn again whenever its counts change, skips its unchanged form:
+/// 50 lanes would draw 50 forms every frame.
 #[component]
 pub fn PolicyEditor(props: &PolicyProps) -> Html {
-    let draft = use_state(|| Draft::of(&props.policy));
-    let problem = use_state(|| None::<String>);
-    {
-        let (draft, problem) = (draft.clone(), problem.clone());
-        use_effect_with(props.policy.clone(), move |policy| {
-            draft.set(Draft::of(policy));
-            problem.set(None);
-        });
-    }
+    form(
+        &props.worker,
+        &props.policy,
+        props.editing.as_ref(),
+        &props.dispatch,
+    )
+}
+
+/// The form: `editing` is the root's [`Editing`] of this worker's policy, if any.
+fn form(
+    worker: &str,
+    policy: &WorkerPolicy,
+    editing: Option<&Editing>,
+    dispatch: &Callback<Action>,
+) -> Html {
+    let (draft, problem) = match editing {
+        Some(e) if e.base == *policy => (e.draft.clone(), e.problem.clone()),
+        _ => (Draft::of(policy), None),
+    };
+    let editing = Editing {
+        worker: worker.to_string(),
+        base: policy.clone(),
+        draft: draft.clone(),
+        problem: problem.clone(),
+    };
     let text = |set: fn(&mut Draft, String)| {
-        let draft = draft.clone();
-        Callback::from(move |e: InputEvent| {
-            let mut next = (*draft).clone();
-            set(
-                &mut next,
-                e.target_unchecked_into::<HtmlInputElement>().value(),
-            );
-            draft.set(next);
+        edit::<InputEvent>(&editing, dispatch, move |d, e| {
+            set(d, e.target_unchecked_into::<HtmlInputElement>().value())
         })
     };
     let check = |set: fn(&mut Draft, bool)| {
-        let draft = draft.clone();
-        Callback::from(move |e: Event| {
-            let mut next = (*draft).clone();
-            set(
-                &mut next,
-                e.target_unchecked_into::<HtmlInputElement>().checked(),
-            );
-            draft.set(next);
+        edit::<Event>(&editing, dispatch, move |d, e| {
+            set(d, e.target_unchecked_into::<HtmlInputElement>().checked())
         })
     };
-    let on_mode = {
-        let draft = draft.clone();
-        Callback::from(move |e: Event| {
-            let mut next = (*draft).clone();
-            if let Some(select) = e
-                .target()
-                .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
-            {
-                next.mode = select.value();
-            }
-            draft.set(next);
-        })
-    };
+    let on_mode = edit::<Event>(&editing, dispatch, |d, e| {
+        if let Some(select) = e
+            .target()
+            .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
+        {
+            d.mode = select.value();
+        }
+    });
     let onsubmit = {
-        let (draft, problem) = (draft.clone(), problem.clone());
-        let (dispatch, worker, policy) = (
-            props.dispatch.clone(),
-            props.worker.clone(),
-            props.policy.clone(),
+        let (draft, dispatch, worker, policy) = (
+            draft.clone(),
+            dispatch.clone(),
+            worker.to_string(),
+            policy.clone(),
         );
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            match draft.apply(&policy) {
-                Ok(policy) => {
-                    problem.set(None);
-                    dispatch.emit(Action::Worker {
+            let (problem, saved) = match draft.apply(&policy) {
+                Ok(saved) => (None, Some(saved)),
+                Err(e) => (Some(e), None),
+            };
+            dispatch.emit(Action::EditPolicy(Editing {
+                worker: worker.clone(),
+                base: policy.clone(),
+                draft: draft.clone(),
+                problem,
+            }));
+            if let Some(policy) = saved {
+                dispatch.emit(Action::Worker {
+                    worker: worker.clone(),
+                    action: SimAction::SetPolicy {
                         worker: worker.clone(),
-                        action: SimAction::SetPolicy {
-                            worker: worker.clone(),
-                            policy,
-                        },
-                    });
-                }
-                Err(e) => problem.set(Some(e)),
+                        policy,
+                    },
+                });
             }
         })
     };
-    let d = &*draft;
+    let d = &draft;
     let lambda = d.mode == "lambda";
     // ASCII only, as the settings' ids (no Unicode tables in the bundle).
     let mode_id = format!(
         "policy-mode-{}",
-        props
-            .worker
-            .replace(|c: char| !c.is_ascii_alphanumeric(), "-")
+        worker.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
     );
     html! {
         <form class="policy-form" {onsubmit}>
