@@ -2,7 +2,6 @@
 //! next message (crash after commit, lost delete response, failed job).
 
 use crate::lane::{Armed, Failure, JobKind, Life};
-use crate::worker::WorkerMode;
 use crate::world::World;
 use serde_json::{json, Value};
 use sqs_engine::api::MessageId;
@@ -106,14 +105,7 @@ impl World {
     /// BadItemIdentifier: armed for the response of the current or next invocation.
     pub(crate) fn bad_item_identifier(&mut self, name: &str) -> Result<Value, String> {
         let i = self.lane_index(name)?;
-        let reports = matches!(
-            self.lanes[i].policy.mode,
-            WorkerMode::Lambda {
-                report_batch_item_failures: true,
-                ..
-            }
-        );
-        if !reports {
+        if !self.lanes[i].policy.mode.reports_batch_item_failures() {
             return Err(format!("BadItemIdentifier needs a Lambda worker with ReportBatchItemFailures; {name} is not one."));
         }
         self.arm(name, "BadItemIdentifier", |a| &mut a.bad_item_identifier)

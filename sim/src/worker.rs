@@ -113,6 +113,17 @@ impl ProcessingTime {
 }
 
 impl WorkerMode {
+    /// A Lambda mapping with FunctionResponseTypes ["ReportBatchItemFailures"].
+    pub fn reports_batch_item_failures(&self) -> bool {
+        matches!(
+            self,
+            WorkerMode::Lambda {
+                report_batch_item_failures: true,
+                ..
+            }
+        )
+    }
+
     fn read(mut input: Input) -> Result<Self, serde_json::Error> {
         let kind: String = input.field("kind")?;
         Ok(match kind.as_str() {

@@ -46,6 +46,13 @@ const FAULTS: [Fault; 4] = [
     ),
 ];
 
+/// The fault only a Lambda worker with ReportBatchItemFailures offers: its function's response.
+const BAD_ITEM_IDENTIFIER: Fault = (
+    "Bad itemIdentifier",
+    "The function's response names an itemIdentifier that is no MessageId of its batch: Lambda fails the whole batch.",
+    |worker| SimAction::BadItemIdentifier { worker },
+);
+
 /// Seconds a manual "Extend" asks for (ChangeMessageVisibility's VisibilityTimeout).
 const EXTEND_BY: i64 = 30;
 
@@ -134,7 +141,7 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
                 <details class="faults">
                     <summary>{ "Faults" }</summary>
                     <div class="fault-list">
-                        { for FAULTS.iter().map(|(label, title, make)| html! {
+                        { for FAULTS.iter().chain(worker.policy.mode.reports_batch_item_failures().then_some(&BAD_ITEM_IDENTIFIER)).map(|(label, title, make)| html! {
                             <button onclick={sim(*make)} title={*title}>{ *label }</button>
                         }) }
                     </div>
@@ -212,8 +219,15 @@ pub fn policy_summary(policy: &WorkerPolicy) -> String {
         WorkerMode::Lambda {
             batch_size,
             function_timeout,
+            maximum_batching_window_in_seconds: window,
             ..
-        } => format!("Lambda, batch {batch_size}, timeout {function_timeout} s"),
+        } => {
+            let window = match window {
+                0 => String::new(),
+                w => format!(", batching window {w} s"),
+            };
+            format!("Lambda, batch {batch_size}{window}, timeout {function_timeout} s")
+        }
     };
     let mut parts = vec![mode];
     if matches!(policy.mode, WorkerMode::Auto) {
