@@ -256,9 +256,8 @@ impl<'de> Deserialize<'de> for Md5 {
 /// [`Request::from_input`] come from this.
 macro_rules! actions {
     ($($action:ident($input:ident)),* $(,)?) => {
-        /// One SQS action with its input.
-        #[derive(Clone, Debug, PartialEq, Serialize)]
-        #[serde(tag = "call", content = "input")]
+        /// One SQS action with its input; written adjacently tagged (see [`ToJson`]).
+        #[derive(Clone, Debug, PartialEq)]
         #[allow(missing_docs)]
         pub enum Request {
             $($action($input),)*
@@ -283,6 +282,13 @@ macro_rules! actions {
                 }
                 match self {
                     $(Request::$action(_) => Index::$action as usize,)*
+                }
+            }
+
+            /// The input as JSON.
+            fn input_json(&self) -> Value {
+                match self {
+                    $(Request::$action(input) => input.to_json(),)*
                 }
             }
 
@@ -356,6 +362,15 @@ impl Input {
         self.field_or(name, T::default())
     }
 
+    /// Takes the optional member `name` out of the object (`None` when missing); written only
+    /// when it is `Some` ([`Output::optional`]).
+    pub fn optional<T: DeserializeOwned>(
+        &mut self,
+        name: &'static str,
+    ) -> Result<Option<T>, serde_json::Error> {
+        self.field_or(name, None)
+    }
+
     /// Takes the member `name` out of the object, or `default` when it is missing.
     #[inline(never)]
     pub fn field_or<T: DeserializeOwned>(
@@ -377,10 +392,138 @@ impl Input {
     }
 }
 
-/// Each type's hand-written reader (see [`Input`]) and `impl Deserialize` through it, from its
-/// members: `Type { field: field("Member"), optional: field_or_default("Member") }`.
+/// A value as JSON, written by hand (see [`Output`]).
+pub trait ToJson {
+    /// The JSON value.
+    fn to_json(&self) -> Value;
+}
+
+/// A JSON object written one member at a time, for the writers declared by [`members!`] and
+/// [`writers!`]: each member is one call of a small step shared by every writer, where serde's
+/// derived writers cost the browser bundle a serializer per type and member.
+#[derive(Default)]
+pub struct Output(serde_json::Map<String, Value>);
+
+impl Output {
+    /// Writes the member `name`.
+    pub fn field<T: ToJson + ?Sized>(&mut self, name: &'static str, value: &T) {
+        self.value(name, value.to_json());
+    }
+
+    /// Writes the member `name` (`null` when `None`), as [`Input::field_or_default`] reads it.
+    pub fn field_or_default<T: ToJson>(&mut self, name: &'static str, value: &T) {
+        self.field(name, value);
+    }
+
+    /// Writes the member `name` when it is `Some`.
+    pub fn optional<T: ToJson>(&mut self, name: &'static str, value: &Option<T>) {
+        if let Some(value) = value {
+            self.field(name, value);
+        }
+    }
+
+    /// Writes the list `name` unless it is empty.
+    pub fn non_empty<T: ToJson>(&mut self, name: &'static str, value: &Vec<T>) {
+        if !value.is_empty() {
+            self.field(name, value);
+        }
+    }
+
+    /// Writes the member `name` as `value`, already JSON.
+    #[inline(never)]
+    pub fn value(&mut self, name: &'static str, value: Value) {
+        self.0.insert(name.to_string(), value);
+    }
+}
+
+impl From<Output> for Value {
+    fn from(out: Output) -> Value {
+        Value::Object(out.0)
+    }
+}
+
+impl ToJson for Value {
+    fn to_json(&self) -> Value {
+        self.clone()
+    }
+}
+
+impl ToJson for str {
+    fn to_json(&self) -> Value {
+        Value::String(self.to_string())
+    }
+}
+
+/// Types that write as their text.
+macro_rules! text_to_json {
+    ($($ty:ty),*) => {
+        $(impl ToJson for $ty {
+            fn to_json(&self) -> Value {
+                self.to_string().into()
+            }
+        })*
+    };
+}
+
+text_to_json!(
+    String,
+    Arc<str>,
+    Body,
+    MessageId,
+    Md5,
+    ReceiptHandle,
+    AnyReceiptHandle
+);
+
+/// Types that convert to a JSON value as they are.
+macro_rules! value_to_json {
+    ($($ty:ty),*) => {
+        $(impl ToJson for $ty {
+            fn to_json(&self) -> Value {
+                (*self).into()
+            }
+        })*
+    };
+}
+
+value_to_json!(bool, i64, u32, u64, f64);
+
+impl<T: ToJson + ?Sized> ToJson for &T {
+    fn to_json(&self) -> Value {
+        (**self).to_json()
+    }
+}
+
+/// `null` when `None`.
+impl<T: ToJson> ToJson for Option<T> {
+    fn to_json(&self) -> Value {
+        self.as_ref().map_or(Value::Null, ToJson::to_json)
+    }
+}
+
+impl<T: ToJson> ToJson for Vec<T> {
+    fn to_json(&self) -> Value {
+        self.iter().map(ToJson::to_json).collect()
+    }
+}
+
+impl<T: ToJson> ToJson for BTreeMap<String, T> {
+    fn to_json(&self) -> Value {
+        // Inserted one by one: collecting into a map would sort (a stable sort, more code).
+        let mut map = serde_json::Map::new();
+        for (name, value) in self {
+            map.insert(name.clone(), value.to_json());
+        }
+        Value::Object(map)
+    }
+}
+
+/// Each type's hand-written reader (see [`Input`]) and writer (see [`Output`]), with their
+/// `impl Deserialize` and `impl Serialize`, from its members:
+/// `Type { field: field("Member"), optional: optional("Member") }`. The same name says how a
+/// member is read ([`Input::field`], ...) and written ([`Output::field`], ...).
 #[macro_export]
-macro_rules! readers {
+macro_rules! members {
     ($($ty:ident { $($field:ident: $how:ident($member:literal)),* $(,)? })*) => {
         $(impl $ty {
             fn read(mut input: $crate::api::Input) -> Result<Self, serde_json::Error> {
@@ -389,6 +532,24 @@ macro_rules! readers {
         }
 
         $crate::read_by_hand!($ty);)*
+        $crate::writers! { $($ty { $($field: $how($member)),* })* }
+    };
+}
+
+/// Each type's hand-written writer (see [`Output`]) and `impl Serialize` through it, from its
+/// members, as [`members!`] has them.
+#[macro_export]
+macro_rules! writers {
+    ($($ty:ident { $($field:ident: $how:ident($member:literal)),* $(,)? })*) => {
+        $(impl $crate::api::ToJson for $ty {
+            fn to_json(&self) -> serde_json::Value {
+                let mut out = $crate::api::Output::default();
+                $(out.$how($member, &self.$field);)*
+                out.into()
+            }
+        }
+
+        $crate::write_by_hand!($ty);)*
     };
 }
 
@@ -405,60 +566,87 @@ macro_rules! read_by_hand {
     };
 }
 
-readers! {
+/// `impl Serialize` through each type's [`ToJson`]: one small generic step per serializer, where
+/// serde's derive compiles a serializer per type and member into the browser bundle. JSON
+/// objects come out with their members sorted by name, as every writer here has always written
+/// them (through a `serde_json::Value`, whose maps are sorted).
+#[macro_export]
+macro_rules! write_by_hand {
+    ($($ty:ty),* $(,)?) => {
+        $(impl ::serde::Serialize for $ty {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                ::serde::Serialize::serialize(&$crate::api::ToJson::to_json(self), serializer)
+            }
+        })*
+    };
+}
+
+/// `{"call": "SendMessage", "input": {...}}`.
+impl ToJson for Request {
+    fn to_json(&self) -> Value {
+        let mut out = Output::default();
+        out.field("call", self.action());
+        out.value("input", self.input_json());
+        out.into()
+    }
+}
+
+write_by_hand!(Request);
+
+members! {
     QueueUrlInput { queue_url: field("QueueUrl") }
     CreateQueueInput {
         queue_name: field("QueueName"),
-        attributes: field_or_default("Attributes"),
-        tags: field_or_default("tags"),
+        attributes: optional("Attributes"),
+        tags: optional("tags"),
     }
     ListQueuesInput {
-        queue_name_prefix: field_or_default("QueueNamePrefix"),
-        next_token: field_or_default("NextToken"),
-        max_results: field_or_default("MaxResults"),
+        queue_name_prefix: optional("QueueNamePrefix"),
+        next_token: optional("NextToken"),
+        max_results: optional("MaxResults"),
     }
     GetQueueUrlInput {
         queue_name: field("QueueName"),
-        queue_owner_a_w_s_account_id: field_or_default("QueueOwnerAWSAccountId"),
+        queue_owner_a_w_s_account_id: optional("QueueOwnerAWSAccountId"),
     }
     GetQueueAttributesInput {
         queue_url: field("QueueUrl"),
-        attribute_names: field_or_default("AttributeNames"),
+        attribute_names: optional("AttributeNames"),
     }
     SetQueueAttributesInput { queue_url: field("QueueUrl"), attributes: field("Attributes") }
     MessageAttributeValue {
         data_type: field("DataType"),
-        string_value: field_or_default("StringValue"),
-        binary_value: field_or_default("BinaryValue"),
+        string_value: optional("StringValue"),
+        binary_value: optional("BinaryValue"),
     }
     SendMessageInput {
         queue_url: field("QueueUrl"),
         message_body: field("MessageBody"),
-        delay_seconds: field_or_default("DelaySeconds"),
-        message_attributes: field_or_default("MessageAttributes"),
-        message_system_attributes: field_or_default("MessageSystemAttributes"),
-        message_deduplication_id: field_or_default("MessageDeduplicationId"),
-        message_group_id: field_or_default("MessageGroupId"),
+        delay_seconds: optional("DelaySeconds"),
+        message_attributes: optional("MessageAttributes"),
+        message_system_attributes: optional("MessageSystemAttributes"),
+        message_deduplication_id: optional("MessageDeduplicationId"),
+        message_group_id: optional("MessageGroupId"),
     }
     SendMessageBatchInput { queue_url: field("QueueUrl"), entries: field("Entries") }
     SendMessageBatchEntry {
         id: field("Id"),
         message_body: field("MessageBody"),
-        delay_seconds: field_or_default("DelaySeconds"),
-        message_attributes: field_or_default("MessageAttributes"),
-        message_system_attributes: field_or_default("MessageSystemAttributes"),
-        message_deduplication_id: field_or_default("MessageDeduplicationId"),
-        message_group_id: field_or_default("MessageGroupId"),
+        delay_seconds: optional("DelaySeconds"),
+        message_attributes: optional("MessageAttributes"),
+        message_system_attributes: optional("MessageSystemAttributes"),
+        message_deduplication_id: optional("MessageDeduplicationId"),
+        message_group_id: optional("MessageGroupId"),
     }
     ReceiveMessageInput {
         queue_url: field("QueueUrl"),
-        attribute_names: field_or_default("AttributeNames"),
-        message_system_attribute_names: field_or_default("MessageSystemAttributeNames"),
-        message_attribute_names: field_or_default("MessageAttributeNames"),
-        max_number_of_messages: field_or_default("MaxNumberOfMessages"),
-        visibility_timeout: field_or_default("VisibilityTimeout"),
-        wait_time_seconds: field_or_default("WaitTimeSeconds"),
-        receive_request_attempt_id: field_or_default("ReceiveRequestAttemptId"),
+        attribute_names: optional("AttributeNames"),
+        message_system_attribute_names: optional("MessageSystemAttributeNames"),
+        message_attribute_names: optional("MessageAttributeNames"),
+        max_number_of_messages: optional("MaxNumberOfMessages"),
+        visibility_timeout: optional("VisibilityTimeout"),
+        wait_time_seconds: optional("WaitTimeSeconds"),
+        receive_request_attempt_id: optional("ReceiveRequestAttemptId"),
     }
     DeleteMessageInput { queue_url: field("QueueUrl"), receipt_handle: field("ReceiptHandle") }
     DeleteMessageBatchInput { queue_url: field("QueueUrl"), entries: field("Entries") }
@@ -472,21 +660,21 @@ readers! {
     ChangeMessageVisibilityBatchEntry {
         id: field("Id"),
         receipt_handle: field("ReceiptHandle"),
-        visibility_timeout: field_or_default("VisibilityTimeout"),
+        visibility_timeout: optional("VisibilityTimeout"),
     }
     ListDeadLetterSourceQueuesInput {
         queue_url: field("QueueUrl"),
-        next_token: field_or_default("NextToken"),
-        max_results: field_or_default("MaxResults"),
+        next_token: optional("NextToken"),
+        max_results: optional("MaxResults"),
     }
     StartMessageMoveTaskInput {
         source_arn: field("SourceArn"),
-        destination_arn: field_or_default("DestinationArn"),
-        max_number_of_messages_per_second: field_or_default("MaxNumberOfMessagesPerSecond"),
+        destination_arn: optional("DestinationArn"),
+        max_number_of_messages_per_second: optional("MaxNumberOfMessagesPerSecond"),
     }
     ListMessageMoveTasksInput {
         source_arn: field("SourceArn"),
-        max_results: field_or_default("MaxResults"),
+        max_results: optional("MaxResults"),
     }
     CancelMessageMoveTaskInput { task_handle: field("TaskHandle") }
 }
@@ -505,7 +693,7 @@ pub fn split_tagged(value: Value, tag: &'static str) -> Result<(String, Value), 
 }
 
 /// The successful answer to a [`Request`]; serialises untagged, as AWS's response body.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(untagged)]
 #[allow(missing_docs)]
 pub enum Response {
@@ -526,89 +714,161 @@ pub enum Response {
     Empty(Empty),
 }
 
+/// As AWS's response body: the output's members.
+impl ToJson for Response {
+    fn to_json(&self) -> Value {
+        match self {
+            Response::CreateQueue(output) | Response::GetQueueUrl(output) => output.to_json(),
+            Response::ListQueues(output) => output.to_json(),
+            Response::GetQueueAttributes(output) => output.to_json(),
+            Response::SendMessage(output) => output.to_json(),
+            Response::SendMessageBatch(output) => output.to_json(),
+            Response::ReceiveMessage(output) => output.to_json(),
+            Response::Batch(output) => output.to_json(),
+            Response::ListDeadLetterSourceQueues(output) => output.to_json(),
+            Response::StartMessageMoveTask(output) => output.to_json(),
+            Response::ListMessageMoveTasks(output) => output.to_json(),
+            Response::CancelMessageMoveTask(output) => output.to_json(),
+            Response::Empty(_) => Value::Object(serde_json::Map::new()),
+        }
+    }
+}
+
+write_by_hand!(Response, Empty);
+
+impl ToJson for Empty {
+    fn to_json(&self) -> Value {
+        Value::Object(serde_json::Map::new())
+    }
+}
+
+writers! {
+    QueueUrlOutput { queue_url: field("QueueUrl") }
+    ListQueuesOutput { queue_urls: optional("QueueUrls"), next_token: optional("NextToken") }
+    GetQueueAttributesOutput { attributes: optional("Attributes") }
+    SendMessageOutput {
+        message_id: field("MessageId"),
+        md5_of_message_body: field("MD5OfMessageBody"),
+        md5_of_message_attributes: optional("MD5OfMessageAttributes"),
+        md5_of_message_system_attributes: optional("MD5OfMessageSystemAttributes"),
+        sequence_number: optional("SequenceNumber"),
+    }
+    SendMessageBatchOutput { successful: non_empty("Successful"), failed: non_empty("Failed") }
+    SendMessageBatchResultEntry {
+        id: field("Id"),
+        message_id: field("MessageId"),
+        md5_of_message_body: field("MD5OfMessageBody"),
+        md5_of_message_attributes: optional("MD5OfMessageAttributes"),
+        md5_of_message_system_attributes: optional("MD5OfMessageSystemAttributes"),
+        sequence_number: optional("SequenceNumber"),
+    }
+    BatchResultErrorEntry {
+        id: field("Id"),
+        sender_fault: field("SenderFault"),
+        code: field("Code"),
+        message: optional("Message"),
+    }
+    ReceiveMessageOutput { messages: optional("Messages") }
+    Message {
+        message_id: field("MessageId"),
+        receipt_handle: field("ReceiptHandle"),
+        md5_of_body: field("MD5OfBody"),
+        body: field("Body"),
+        attributes: optional("Attributes"),
+        md5_of_message_attributes: optional("MD5OfMessageAttributes"),
+        message_attributes: optional("MessageAttributes"),
+    }
+    BatchOutput { successful: non_empty("Successful"), failed: non_empty("Failed") }
+    BatchResultEntry { id: field("Id") }
+    ListDeadLetterSourceQueuesOutput { queue_urls: field("queueUrls"), next_token: optional("NextToken") }
+    StartMessageMoveTaskOutput { task_handle: field("TaskHandle") }
+    ListMessageMoveTasksOutput { results: field("Results") }
+    MessageMoveTask {
+        task_handle: optional("TaskHandle"),
+        status: field("Status"),
+        source_arn: field("SourceArn"),
+        destination_arn: optional("DestinationArn"),
+        max_number_of_messages_per_second: optional("MaxNumberOfMessagesPerSecond"),
+        approximate_number_of_messages_moved: field("ApproximateNumberOfMessagesMoved"),
+        approximate_number_of_messages_to_move: field("ApproximateNumberOfMessagesToMove"),
+        failure_reason: optional("FailureReason"),
+        started_timestamp: field("StartedTimestamp"),
+    }
+    CancelMessageMoveTaskOutput {
+        approximate_number_of_messages_moved: field("ApproximateNumberOfMessagesMoved"),
+    }
+}
+
 /// `{}`: the response of DeleteQueue, SetQueueAttributes, PurgeQueue, DeleteMessage and
 /// ChangeMessageVisibility.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Empty {}
 
 /// Input of the actions that only name a queue (DeleteQueue, PurgeQueue).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct QueueUrlInput {
     pub queue_url: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct CreateQueueInput {
     pub queue_name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub attributes: Option<Attributes>,
     /// Lower-case on the wire, as in AWS's model.
-    #[serde(rename = "tags", skip_serializing_if = "Option::is_none")]
     pub tags: Option<Attributes>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct QueueUrlOutput {
     pub queue_url: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct ListQueuesInput {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub queue_name_prefix: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub next_token: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_results: Option<i64>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct ListQueuesOutput {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub queue_urls: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub next_token: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct GetQueueUrlInput {
     pub queue_name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub queue_owner_a_w_s_account_id: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct GetQueueAttributesInput {
     pub queue_url: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub attribute_names: Option<Vec<String>>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct GetQueueAttributesOutput {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub attributes: Option<Attributes>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct SetQueueAttributesInput {
     pub queue_url: String,
@@ -616,99 +876,75 @@ pub struct SetQueueAttributesInput {
 }
 
 /// A message attribute value: `{"DataType": "String", "StringValue": "..."}`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[allow(missing_docs)]
 pub struct MessageAttributeValue {
     pub data_type: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub string_value: Option<String>,
     /// Base64 on the wire.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub binary_value: Option<String>,
 }
 
 /// Message attributes by name, sorted (the MD5 of attributes is computed in name order anyway).
 pub type MessageAttributes = BTreeMap<String, MessageAttributeValue>;
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct SendMessageInput {
     pub queue_url: String,
     pub message_body: Body,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub delay_seconds: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_attributes: Option<MessageAttributes>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_system_attributes: Option<MessageAttributes>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_deduplication_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_group_id: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct SendMessageOutput {
     pub message_id: MessageId,
     #[serde(rename = "MD5OfMessageBody")]
     pub md5_of_message_body: Md5,
-    #[serde(
-        rename = "MD5OfMessageAttributes",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "MD5OfMessageAttributes", default)]
     pub md5_of_message_attributes: Option<String>,
-    #[serde(
-        rename = "MD5OfMessageSystemAttributes",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "MD5OfMessageSystemAttributes", default)]
     pub md5_of_message_system_attributes: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub sequence_number: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct SendMessageBatchInput {
     pub queue_url: String,
     pub entries: Vec<SendMessageBatchEntry>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct SendMessageBatchEntry {
     pub id: String,
     pub message_body: Body,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub delay_seconds: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_attributes: Option<MessageAttributes>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_system_attributes: Option<MessageAttributes>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_deduplication_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_group_id: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct SendMessageBatchOutput {
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub successful: Vec<SendMessageBatchResultEntry>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub failed: Vec<BatchResultErrorEntry>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct SendMessageBatchResultEntry {
@@ -716,67 +952,51 @@ pub struct SendMessageBatchResultEntry {
     pub message_id: MessageId,
     #[serde(rename = "MD5OfMessageBody")]
     pub md5_of_message_body: Md5,
-    #[serde(
-        rename = "MD5OfMessageAttributes",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "MD5OfMessageAttributes", default)]
     pub md5_of_message_attributes: Option<String>,
-    #[serde(
-        rename = "MD5OfMessageSystemAttributes",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "MD5OfMessageSystemAttributes", default)]
     pub md5_of_message_system_attributes: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub sequence_number: Option<String>,
 }
 
 /// A per-entry failure of a batch action (HTTP 200 overall).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct BatchResultErrorEntry {
     pub id: String,
     pub sender_fault: bool,
     pub code: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub message: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct ReceiveMessageInput {
     pub queue_url: String,
     /// Deprecated by AWS in favour of `MessageSystemAttributeNames`; the union of both applies.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub attribute_names: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_system_attribute_names: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_attribute_names: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_number_of_messages: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub visibility_timeout: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub wait_time_seconds: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub receive_request_attempt_id: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct ReceiveMessageOutput {
     /// Absent (not empty) when no message was received, as AWS answers.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub messages: Option<Vec<Message>>,
 }
 
 /// A received message.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct Message {
@@ -786,36 +1006,29 @@ pub struct Message {
     #[serde(rename = "MD5OfBody")]
     pub md5_of_body: Md5,
     pub body: Body,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub attributes: Option<Attributes>,
-    #[serde(
-        rename = "MD5OfMessageAttributes",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "MD5OfMessageAttributes", default)]
     pub md5_of_message_attributes: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub message_attributes: Option<MessageAttributes>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct DeleteMessageInput {
     pub queue_url: String,
     pub receipt_handle: AnyReceiptHandle,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct DeleteMessageBatchInput {
     pub queue_url: String,
     pub entries: Vec<DeleteMessageBatchEntry>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct DeleteMessageBatchEntry {
     pub id: String,
@@ -823,25 +1036,24 @@ pub struct DeleteMessageBatchEntry {
 }
 
 /// The answer of DeleteMessageBatch and ChangeMessageVisibilityBatch.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct BatchOutput {
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub successful: Vec<BatchResultEntry>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub failed: Vec<BatchResultErrorEntry>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct BatchResultEntry {
     pub id: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct ChangeMessageVisibilityInput {
     pub queue_url: String,
@@ -849,73 +1061,62 @@ pub struct ChangeMessageVisibilityInput {
     pub visibility_timeout: i64,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct ChangeMessageVisibilityBatchInput {
     pub queue_url: String,
     pub entries: Vec<ChangeMessageVisibilityBatchEntry>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct ChangeMessageVisibilityBatchEntry {
     pub id: String,
     pub receipt_handle: AnyReceiptHandle,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub visibility_timeout: Option<i64>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct ListDeadLetterSourceQueuesInput {
     pub queue_url: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub next_token: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_results: Option<i64>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[allow(missing_docs)]
 pub struct ListDeadLetterSourceQueuesOutput {
     /// Lower-case on the wire, as AWS answers.
     #[serde(rename = "queueUrls")]
     pub queue_urls: Vec<String>,
-    #[serde(rename = "NextToken", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "NextToken", default)]
     pub next_token: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct StartMessageMoveTaskInput {
     pub source_arn: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub destination_arn: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_number_of_messages_per_second: Option<i64>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct StartMessageMoveTaskOutput {
     pub task_handle: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct ListMessageMoveTasksInput {
     pub source_arn: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_results: Option<i64>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct ListMessageMoveTasksOutput {
@@ -923,36 +1124,35 @@ pub struct ListMessageMoveTasksOutput {
 }
 
 /// One entry of ListMessageMoveTasks.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct MessageMoveTask {
     /// Only while the task is RUNNING.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub task_handle: Option<String>,
     /// RUNNING, COMPLETED, CANCELLING, CANCELLED or FAILED.
     pub status: String,
     pub source_arn: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub destination_arn: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub max_number_of_messages_per_second: Option<i64>,
     pub approximate_number_of_messages_moved: i64,
     pub approximate_number_of_messages_to_move: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub failure_reason: Option<String>,
     /// Epoch milliseconds.
     pub started_timestamp: i64,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct CancelMessageMoveTaskInput {
     pub task_handle: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct CancelMessageMoveTaskOutput {

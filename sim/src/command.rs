@@ -4,14 +4,13 @@
 
 use crate::worker::WorkerPolicy;
 use serde::de;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Deserializer};
 use serde_json::Value;
-use sqs_engine::api::{split_tagged, Input};
+use sqs_engine::api::{split_tagged, Input, Output, ToJson};
 use sqs_engine::{Millis, Request};
 
 /// One action: an SQS call the user makes by hand (as a producer, say), or a simulation action.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Step {
     /// `{"call": "SendMessage", "input": {...}}`: exactly the `sqs-sim run` call step.
     Call(Request),
@@ -20,8 +19,7 @@ pub enum Step {
 }
 
 /// What the simulation adds to SQS's own actions. Workers are named by their `name`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "sim", content = "input")]
+#[derive(Clone, Debug, PartialEq)]
 pub enum SimAction {
     /// A new worker lane.
     AddWorker {
@@ -195,6 +193,107 @@ impl SimAction {
     }
 }
 
+/// `{"sim": "Kill", "input": {"worker": "Worker A"}}`.
+impl ToJson for SimAction {
+    fn to_json(&self) -> Value {
+        let mut input = Output::default();
+        let name = match self {
+            SimAction::AddWorker { name, policy } => {
+                input.field("name", name);
+                input.field("policy", policy);
+                "AddWorker"
+            }
+            SimAction::RemoveWorker { worker } => {
+                input.field("worker", worker);
+                "RemoveWorker"
+            }
+            SimAction::SetPolicy { worker, policy } => {
+                input.field("worker", worker);
+                input.field("policy", policy);
+                "SetPolicy"
+            }
+            SimAction::Kill { worker } => {
+                input.field("worker", worker);
+                "Kill"
+            }
+            SimAction::Restart { worker } => {
+                input.field("worker", worker);
+                "Restart"
+            }
+            SimAction::Hang { worker } => {
+                input.field("worker", worker);
+                "Hang"
+            }
+            SimAction::CrashAfterCommit { worker } => {
+                input.field("worker", worker);
+                "CrashAfterCommit"
+            }
+            SimAction::LoseDeleteResponse { worker } => {
+                input.field("worker", worker);
+                "LoseDeleteResponse"
+            }
+            SimAction::FailJob { worker } => {
+                input.field("worker", worker);
+                "FailJob"
+            }
+            SimAction::Deliver { worker, message_id } => {
+                input.field("worker", worker);
+                input.field("message_id", message_id);
+                "Deliver"
+            }
+            SimAction::Receive { worker } => {
+                input.field("worker", worker);
+                "Receive"
+            }
+            SimAction::Delete { worker, message_id } => {
+                input.field("worker", worker);
+                input.field("message_id", message_id);
+                "Delete"
+            }
+            SimAction::Extend {
+                worker,
+                message_id,
+                visibility_timeout,
+            } => {
+                input.field("worker", worker);
+                input.field("message_id", message_id);
+                input.field("visibility_timeout", visibility_timeout);
+                "Extend"
+            }
+            SimAction::AddProducer(spec) => return tagged("AddProducer", spec.to_json()),
+            SimAction::RemoveProducer { producer } => {
+                input.field("producer", producer);
+                "RemoveProducer"
+            }
+        };
+        tagged(name, input.into())
+    }
+}
+
+/// `{"sim": name, "input": input}`.
+fn tagged(name: &str, input: Value) -> Value {
+    let mut out = Output::default();
+    out.field("sim", name);
+    out.value("input", input);
+    out.into()
+}
+
+/// As the step of a scenario file: the request's or the simulation action's JSON.
+impl ToJson for Step {
+    fn to_json(&self) -> Value {
+        match self {
+            Step::Call(request) => request.to_json(),
+            Step::Sim(action) => action.to_json(),
+        }
+    }
+}
+
+sqs_engine::write_by_hand!(Step, SimAction);
+
+sqs_engine::writers! {
+    LoggedStep { at: field("at"), step: field("step") }
+}
+
 impl Step {
     /// Reads a `{"call": ..., "input": ...}` or a `{"sim": ..., "input": ...}` step.
     pub fn from_value(step: Value) -> Result<Step, serde_json::Error> {
@@ -217,7 +316,7 @@ impl<'de> Deserialize<'de> for Step {
 }
 
 /// A step with the virtual time at which it ran.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LoggedStep {
     /// When (virtual milliseconds).
     pub at: Millis,

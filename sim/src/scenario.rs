@@ -28,14 +28,13 @@
 
 use crate::command::SimAction;
 use crate::world::World;
-use serde::Serialize;
 use serde_json::{json, Value};
 use sqs_engine::script::parse_request;
 use sqs_engine::Millis;
 
 /// A scenario file. Read by hand ([`Input`](sqs_engine::api::Input)); every member but `steps` is
 /// optional.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
     /// The file name without `.json` (e.g. `crash-before-delete`).
     pub id: String,
@@ -50,11 +49,10 @@ pub struct Scenario {
     /// Steps: `call`, `advance`, `await` (as `sqs-sim run`) and `sim` steps.
     pub steps: Vec<serde_json::Value>,
     /// Checked outcomes (summary fields and their expected values).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub expect: Option<serde_json::Value>,
 }
 
-sqs_engine::readers! {
+sqs_engine::members! {
     Scenario {
         id: field_or_default("id"),
         title: field_or_default("title"),
@@ -62,7 +60,7 @@ sqs_engine::readers! {
         watch: field_or_default("watch"),
         seed: field_or_default("seed"),
         steps: field("steps"),
-        expect: field_or_default("expect"),
+        expect: optional("expect"),
     }
 }
 

@@ -20,7 +20,7 @@ use crate::timers::{Timer, Timers};
 use crate::worker::WorkerView;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sqs_engine::api::{MessageId, ReceiveMessageOutput, Response};
+use sqs_engine::api::{MessageId, ReceiveMessageOutput, Response, ToJson};
 use sqs_engine::script::{error_json, parse_request, Bindings};
 use sqs_engine::{Engine, Event, EventKind, Millis, PollId, Reply, Request};
 use std::collections::{HashMap, VecDeque};
@@ -859,7 +859,7 @@ impl World {
 
 /// A response as the JSON AWS answers.
 fn response_json(response: &Response) -> Value {
-    serde_json::to_value(response).unwrap_or(Value::Null)
+    response.to_json()
 }
 
 /// The bodies a SendMessageBatch stores, by batch entry Id (SendMessage's label is taken in
