@@ -3,6 +3,7 @@
 
 use super::session::{ScenarioSource, Session};
 use serde_json::{json, Value};
+use sqs_engine::api::ToJson;
 use sqs_engine::Millis;
 use sqs_sim::{Sample, Scenario, WorldEvent};
 
@@ -30,14 +31,14 @@ pub fn session_file(session: &Session, scenario: &Scenario) -> Value {
             continue;
         }
         while let Some(a) = actions.next_if(|a| a.at < scenario_clock) {
-            emit_at(&mut steps, &mut clock, a.at, json!(a.step));
+            emit_at(&mut steps, &mut clock, a.at, a.step.to_json());
         }
         emit_at(&mut steps, &mut clock, scenario_clock, step.clone());
     }
     for a in actions {
-        emit_at(&mut steps, &mut clock, a.at, json!(a.step));
+        emit_at(&mut steps, &mut clock, a.at, a.step.to_json());
     }
-    let mut file = json!(scenario);
+    let mut file = scenario.to_json();
     file["steps"] = Value::Array(steps);
     file["playhead"] = json!(session.playhead);
     file
