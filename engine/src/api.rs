@@ -5,7 +5,7 @@
 //! A [`Request`] serialises adjacently tagged, `{"call": "SendMessage", "input": {...}}`, which is
 //! also the step format of `sqs-sim run` scenario files.
 
-use serde::de::{self, DeserializeOwned};
+use serde::de;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -343,19 +343,16 @@ impl Input {
     /// Never inlined, here and in [`Input::field_or`]: one copy per member type, called by every
     /// reader, is smaller than a copy in each reader.
     #[inline(never)]
-    pub fn field<T: DeserializeOwned>(
-        &mut self,
-        name: &'static str,
-    ) -> Result<T, serde_json::Error> {
+    pub fn field<T: FromJson>(&mut self, name: &'static str) -> Result<T, serde_json::Error> {
         let member = self
             .take(name)?
             .ok_or_else(|| de::Error::missing_field(name))?;
-        serde_json::from_value(member)
+        T::from_json(member)
     }
 
     /// Takes the member `name` out of the object, or `T`'s default when it is missing (an
     /// `Option` member is `None`, as serde's `default` reads it).
-    pub fn field_or_default<T: DeserializeOwned + Default>(
+    pub fn field_or_default<T: FromJson + Default>(
         &mut self,
         name: &'static str,
     ) -> Result<T, serde_json::Error> {
@@ -364,7 +361,7 @@ impl Input {
 
     /// Takes the optional member `name` out of the object (`None` when missing); written only
     /// when it is `Some` ([`Output::optional`]).
-    pub fn optional<T: DeserializeOwned>(
+    pub fn optional<T: FromJson>(
         &mut self,
         name: &'static str,
     ) -> Result<Option<T>, serde_json::Error> {
@@ -373,13 +370,13 @@ impl Input {
 
     /// Takes the member `name` out of the object, or `default` when it is missing.
     #[inline(never)]
-    pub fn field_or<T: DeserializeOwned>(
+    pub fn field_or<T: FromJson>(
         &mut self,
         name: &'static str,
         default: T,
     ) -> Result<T, serde_json::Error> {
         match self.take(name)? {
-            Some(member) => serde_json::from_value(member),
+            Some(member) => T::from_json(member),
             None => Ok(default),
         }
     }
@@ -389,6 +386,138 @@ impl Input {
             Value::Object(members) => Ok(members.remove(name)),
             _ => Err(de::Error::custom("expected a JSON object")),
         }
+    }
+}
+
+/// A value read from JSON by hand, with the errors serde gives: serde's readers, one per type
+/// and JSON value deserializer, cost the browser bundle more than these matches on a `Value`.
+pub trait FromJson: Sized {
+    /// Reads the value.
+    fn from_json(value: Value) -> Result<Self, serde_json::Error>;
+}
+
+/// What serde calls the JSON value in its "invalid type" errors.
+fn unexpected(value: &Value) -> de::Unexpected<'_> {
+    match value {
+        Value::Null => de::Unexpected::Unit,
+        Value::Bool(b) => de::Unexpected::Bool(*b),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => de::Unexpected::Unsigned(u),
+            (None, Some(i)) => de::Unexpected::Signed(i),
+            (None, None) => de::Unexpected::Float(n.as_f64().unwrap_or_default()),
+        },
+        Value::String(s) => de::Unexpected::Str(s),
+        Value::Array(_) => de::Unexpected::Seq,
+        Value::Object(_) => de::Unexpected::Map,
+    }
+}
+
+/// serde's error for `value` where `expected` was wanted.
+#[inline(never)]
+fn invalid_type(value: &Value, expected: &'static str) -> serde_json::Error {
+    de::Error::invalid_type(unexpected(value), &expected)
+}
+
+impl FromJson for Value {
+    fn from_json(value: Value) -> Result<Self, serde_json::Error> {
+        Ok(value)
+    }
+}
+
+impl FromJson for String {
+    fn from_json(value: Value) -> Result<Self, serde_json::Error> {
+        match value {
+            Value::String(text) => Ok(text),
+            other => Err(invalid_type(&other, "a string")),
+        }
+    }
+}
+
+impl FromJson for bool {
+    fn from_json(value: Value) -> Result<Self, serde_json::Error> {
+        value
+            .as_bool()
+            .ok_or_else(|| invalid_type(&value, "a boolean"))
+    }
+}
+
+impl FromJson for f64 {
+    fn from_json(value: Value) -> Result<Self, serde_json::Error> {
+        value.as_f64().ok_or_else(|| invalid_type(&value, "f64"))
+    }
+}
+
+/// Integers: a number of another kind is the wrong type, one out of range the wrong value.
+macro_rules! integer_from_json {
+    ($($ty:ty),*) => {
+        $(impl FromJson for $ty {
+            fn from_json(value: Value) -> Result<Self, serde_json::Error> {
+                let whole = match &value {
+                    Value::Number(n) => n.as_i64().map(i128::from).or(n.as_u64().map(i128::from)),
+                    _ => None,
+                };
+                let Some(whole) = whole else {
+                    return Err(invalid_type(&value, stringify!($ty)));
+                };
+                <$ty>::try_from(whole)
+                    .map_err(|_| de::Error::invalid_value(unexpected(&value), &stringify!($ty)))
+            }
+        })*
+    };
+}
+
+integer_from_json!(i64, u32, u64);
+
+/// `null` is `None`.
+impl<T: FromJson> FromJson for Option<T> {
+    fn from_json(value: Value) -> Result<Self, serde_json::Error> {
+        match value {
+            Value::Null => Ok(None),
+            other => T::from_json(other).map(Some),
+        }
+    }
+}
+
+impl<T: FromJson> FromJson for Vec<T> {
+    fn from_json(value: Value) -> Result<Self, serde_json::Error> {
+        match value {
+            Value::Array(items) => items.into_iter().map(T::from_json).collect(),
+            other => Err(invalid_type(&other, "a sequence")),
+        }
+    }
+}
+
+impl<T: FromJson> FromJson for BTreeMap<String, T> {
+    fn from_json(value: Value) -> Result<Self, serde_json::Error> {
+        let Value::Object(members) = value else {
+            return Err(invalid_type(&value, "a map"));
+        };
+        let mut map = BTreeMap::new();
+        for (name, member) in members {
+            map.insert(name, T::from_json(member)?);
+        }
+        Ok(map)
+    }
+}
+
+/// Types read from their text.
+macro_rules! text_from_json {
+    ($($ty:ty),*) => {
+        $(impl FromJson for $ty {
+            fn from_json(value: Value) -> Result<Self, serde_json::Error> {
+                String::from_json(value).map(<$ty>::from)
+            }
+        })*
+    };
+}
+
+text_from_json!(Body, AnyReceiptHandle);
+
+impl FromJson for MessageId {
+    fn from_json(value: Value) -> Result<Self, serde_json::Error> {
+        let text = String::from_json(value)?;
+        MessageId::new(&text)
+            .ok_or_else(|| de::Error::custom(format!("a MessageId is at most 36 bytes: {text}")))
     }
 }
 
@@ -553,7 +682,7 @@ macro_rules! writers {
     };
 }
 
-/// `impl Deserialize` through each type's hand-written
+/// `impl Deserialize` and [`FromJson`] through each type's hand-written
 /// `fn read(Input) -> Result<Self, serde_json::Error>` (see [`Input`]).
 #[macro_export]
 macro_rules! read_by_hand {
@@ -561,6 +690,12 @@ macro_rules! read_by_hand {
         $(impl<'de> ::serde::Deserialize<'de> for $input {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 $crate::api::Input::read(deserializer, $input::read)
+            }
+        }
+
+        impl $crate::api::FromJson for $input {
+            fn from_json(value: serde_json::Value) -> Result<Self, serde_json::Error> {
+                $input::read($crate::api::Input(value))
             }
         })*
     };
@@ -682,14 +817,10 @@ members! {
 /// An adjacently tagged `{TAG: NAME, "input": INPUT}` object as its NAME and INPUT, with serde's
 /// own errors for a missing member.
 pub fn split_tagged(value: Value, tag: &'static str) -> Result<(String, Value), serde_json::Error> {
-    let mut object: serde_json::Map<String, Value> = serde_json::from_value(value)?;
-    let name = object
-        .remove(tag)
-        .ok_or_else(|| de::Error::missing_field(tag))?;
-    let input = object
-        .remove("input")
-        .ok_or_else(|| de::Error::missing_field("input"))?;
-    Ok((serde_json::from_value(name)?, input))
+    let mut object = Input(value);
+    let name = object.field(tag)?;
+    let input = object.field("input")?;
+    Ok((name, input))
 }
 
 /// The successful answer to a [`Request`]; serialises untagged, as AWS's response body.
@@ -1339,6 +1470,43 @@ mod tests {
                 queue_url: "q".into()
             })
         );
+    }
+
+    /// The hand-written readers answer what serde's would, values and errors alike.
+    #[test]
+    fn from_json_reads_and_fails_as_serde_does() {
+        fn same<T: FromJson + de::DeserializeOwned + PartialEq + fmt::Debug>(value: &Value) {
+            let by_hand = T::from_json(value.clone()).map_err(|e| e.to_string());
+            let by_serde = serde_json::from_value::<T>(value.clone()).map_err(|e| e.to_string());
+            assert_eq!(by_hand, by_serde, "{value}");
+        }
+        let values = [
+            serde_json::json!(null),
+            serde_json::json!(true),
+            serde_json::json!(7),
+            serde_json::json!(-7),
+            serde_json::json!(u64::MAX),
+            serde_json::json!(1.5),
+            serde_json::json!("text"),
+            serde_json::json!(["a", "b"]),
+            serde_json::json!([1]),
+            serde_json::json!({"a": "b"}),
+            serde_json::json!({"a": 1}),
+        ];
+        for value in &values {
+            same::<String>(value);
+            same::<bool>(value);
+            same::<f64>(value);
+            same::<i64>(value);
+            same::<u32>(value);
+            same::<u64>(value);
+            same::<Option<String>>(value);
+            same::<Vec<String>>(value);
+            same::<Attributes>(value);
+            same::<Body>(value);
+            same::<MessageId>(value);
+        }
+        same::<MessageId>(&serde_json::json!("x".repeat(37)));
     }
 
     #[test]

@@ -6,7 +6,7 @@ use crate::worker::WorkerPolicy;
 use serde::de;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
-use sqs_engine::api::{split_tagged, Input, Output, ToJson};
+use sqs_engine::api::{split_tagged, FromJson, Input, Output, ToJson};
 use sqs_engine::{Millis, Request};
 
 /// One action: an SQS call the user makes by hand (as a producer, say), or a simulation action.
@@ -184,7 +184,7 @@ impl SimAction {
                 message_id: input.field("message_id")?,
                 visibility_timeout: input.field("visibility_timeout")?,
             },
-            "AddProducer" => SimAction::AddProducer(serde_json::from_value(input.0)?),
+            "AddProducer" => SimAction::AddProducer(FromJson::from_json(input.0)?),
             "RemoveProducer" => SimAction::RemoveProducer {
                 producer: input.field("producer")?,
             },

@@ -29,6 +29,7 @@
 use crate::command::SimAction;
 use crate::world::World;
 use serde_json::{json, Value};
+use sqs_engine::api::FromJson;
 use sqs_engine::script::parse_request;
 use sqs_engine::Millis;
 
@@ -103,10 +104,10 @@ impl Scenario {
     /// Parses a scenario file, naming the step at fault in any error. `id` is the file name
     /// without `.json`.
     pub fn parse(id: &str, json: &str) -> Result<Scenario, String> {
-        // Through a `Value`, like the page's imports and links: one compiled reader of
-        // `Scenario` (for `Value`) in the browser bundle instead of a second one for text.
+        // Through a `Value`, like the page's imports and links: one JSON text parser in the
+        // browser bundle, and `Scenario`'s reader by hand.
         let mut scenario: Scenario = serde_json::from_str(json)
-            .and_then(serde_json::from_value)
+            .and_then(Scenario::from_json)
             .map_err(|e| format!("{id}: not a scenario file: {e}"))?;
         scenario.id = id.to_string();
         for (index, step) in scenario.steps.iter().enumerate() {
