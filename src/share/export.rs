@@ -3,7 +3,7 @@
 
 use super::session::{ScenarioSource, Session};
 use serde_json::{json, Value};
-use sqs_engine::api::ToJson;
+use sqs_engine::api::{FromJson, ToJson};
 use sqs_engine::Millis;
 use sqs_sim::{Sample, Scenario, WorldEvent};
 
@@ -56,8 +56,8 @@ pub fn import(text: &str) -> Result<Session, String> {
     let value: Value =
         serde_json::from_str(text).map_err(|e| format!("The file is not valid JSON: {e}."))?;
     let playhead = value.get("playhead").and_then(Value::as_u64).unwrap_or(0);
-    let scenario: Scenario = serde_json::from_value(value)
-        .map_err(|e| format!("The file is not a scenario file: {e}."))?;
+    let scenario =
+        Scenario::from_json(value).map_err(|e| format!("The file is not a scenario file: {e}."))?;
     Ok(Session {
         scenario: ScenarioSource::Inline(scenario),
         actions: Vec::new(),

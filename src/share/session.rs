@@ -3,7 +3,7 @@
 //! scenario, so replay is deterministic.
 
 use serde_json::Value;
-use sqs_engine::api::ToJson;
+use sqs_engine::api::{FromJson, ToJson};
 use sqs_engine::Millis;
 use sqs_sim::{LoggedStep, Scenario, Step, World};
 
@@ -63,7 +63,7 @@ impl Session {
         let scenario = match fields.remove("scenario") {
             Some(Value::String(id)) => ScenarioSource::Library(id),
             Some(inline) => ScenarioSource::Inline(
-                serde_json::from_value(inline).map_err(|e| format!("scenario: {e}"))?,
+                Scenario::from_json(inline).map_err(|e| format!("scenario: {e}"))?,
             ),
             None => return Err("missing field `scenario`".into()),
         };
