@@ -389,6 +389,54 @@ impl Input {
     }
 }
 
+/// A JSON object read member by member for [`members!`], keeping the first error for
+/// [`Members::finish`]: each read answers a value (the default after an error) rather than
+/// returning early, so a reader holds no code to drop the members read before each failing one.
+pub struct Members {
+    input: Input,
+    error: Option<serde_json::Error>,
+}
+
+impl Members {
+    /// Starts reading `input`.
+    pub fn new(input: Input) -> Self {
+        Members { input, error: None }
+    }
+
+    /// [`Input::field`].
+    pub fn field<T: FromJson + Default>(&mut self, name: &'static str) -> T {
+        let read = self.input.field(name);
+        self.keep(read)
+    }
+
+    /// [`Input::field_or_default`].
+    pub fn field_or_default<T: FromJson + Default>(&mut self, name: &'static str) -> T {
+        let read = self.input.field_or_default(name);
+        self.keep(read)
+    }
+
+    /// [`Input::optional`].
+    pub fn optional<T: FromJson>(&mut self, name: &'static str) -> Option<T> {
+        let read = self.input.optional(name);
+        self.keep(read)
+    }
+
+    fn keep<T: Default>(&mut self, read: Result<T, serde_json::Error>) -> T {
+        read.unwrap_or_else(|error| {
+            self.error.get_or_insert(error);
+            T::default()
+        })
+    }
+
+    /// `value`, or the first error a read met.
+    pub fn finish<T>(self, value: T) -> Result<T, serde_json::Error> {
+        match self.error {
+            Some(error) => Err(error),
+            None => Ok(value),
+        }
+    }
+}
+
 /// A value read from JSON by hand, with the errors serde gives: serde's readers, one per type
 /// and JSON value deserializer, cost the browser bundle more than these matches on a `Value`.
 pub trait FromJson: Sized {
@@ -655,8 +703,10 @@ impl<T: ToJson> ToJson for BTreeMap<String, T> {
 macro_rules! members {
     ($($ty:ident { $($field:ident: $how:ident($member:literal)),* $(,)? })*) => {
         $(impl $ty {
-            fn read(mut input: $crate::api::Input) -> Result<Self, serde_json::Error> {
-                Ok($ty { $($field: input.$how($member)?,)* })
+            fn read(input: $crate::api::Input) -> Result<Self, serde_json::Error> {
+                let mut members = $crate::api::Members::new(input);
+                let value = $ty { $($field: members.$how($member),)* };
+                members.finish(value)
             }
         }
 

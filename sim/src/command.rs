@@ -6,7 +6,7 @@ use crate::worker::WorkerPolicy;
 use serde::de;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
-use sqs_engine::api::{split_tagged, FromJson, Input, Output, ToJson};
+use sqs_engine::api::{split_tagged, FromJson, Input, Members, Output, ToJson};
 use sqs_engine::{Millis, Request};
 
 /// One action: an SQS call the user makes by hand (as a producer, say), or a simulation action.
@@ -137,59 +137,62 @@ impl SimAction {
 
     /// Reads `input` as the input of the action named `action` (`"AddWorker"`).
     fn from_input(action: &str, input: Value) -> Result<SimAction, serde_json::Error> {
-        let mut input = Input(input);
-        Ok(match action {
+        if action == "AddProducer" {
+            return FromJson::from_json(input).map(SimAction::AddProducer);
+        }
+        let mut input = Members::new(Input(input));
+        let action = match action {
             "AddWorker" => SimAction::AddWorker {
-                name: input.field("name")?,
-                policy: input.field("policy")?,
+                name: input.field("name"),
+                policy: input.field("policy"),
             },
             "RemoveWorker" => SimAction::RemoveWorker {
-                worker: input.field("worker")?,
+                worker: input.field("worker"),
             },
             "SetPolicy" => SimAction::SetPolicy {
-                worker: input.field("worker")?,
-                policy: input.field("policy")?,
+                worker: input.field("worker"),
+                policy: input.field("policy"),
             },
             "Kill" => SimAction::Kill {
-                worker: input.field("worker")?,
+                worker: input.field("worker"),
             },
             "Restart" => SimAction::Restart {
-                worker: input.field("worker")?,
+                worker: input.field("worker"),
             },
             "Hang" => SimAction::Hang {
-                worker: input.field("worker")?,
+                worker: input.field("worker"),
             },
             "CrashAfterCommit" => SimAction::CrashAfterCommit {
-                worker: input.field("worker")?,
+                worker: input.field("worker"),
             },
             "LoseDeleteResponse" => SimAction::LoseDeleteResponse {
-                worker: input.field("worker")?,
+                worker: input.field("worker"),
             },
             "FailJob" => SimAction::FailJob {
-                worker: input.field("worker")?,
+                worker: input.field("worker"),
             },
             "Deliver" => SimAction::Deliver {
-                worker: input.field("worker")?,
-                message_id: input.field("message_id")?,
+                worker: input.field("worker"),
+                message_id: input.field("message_id"),
             },
             "Receive" => SimAction::Receive {
-                worker: input.field("worker")?,
+                worker: input.field("worker"),
             },
             "Delete" => SimAction::Delete {
-                worker: input.field("worker")?,
-                message_id: input.field("message_id")?,
+                worker: input.field("worker"),
+                message_id: input.field("message_id"),
             },
             "Extend" => SimAction::Extend {
-                worker: input.field("worker")?,
-                message_id: input.field("message_id")?,
-                visibility_timeout: input.field("visibility_timeout")?,
+                worker: input.field("worker"),
+                message_id: input.field("message_id"),
+                visibility_timeout: input.field("visibility_timeout"),
             },
-            "AddProducer" => SimAction::AddProducer(FromJson::from_json(input.0)?),
             "RemoveProducer" => SimAction::RemoveProducer {
-                producer: input.field("producer")?,
+                producer: input.field("producer"),
             },
             _ => return Err(de::Error::unknown_variant(action, SIM_ACTIONS)),
-        })
+        };
+        input.finish(action)
     }
 }
 
