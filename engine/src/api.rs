@@ -663,7 +663,7 @@ macro_rules! value_to_json {
     };
 }
 
-value_to_json!(bool, i64, u32, u64, f64);
+value_to_json!(bool, i64, u32, u64, usize, f64);
 
 impl<T: ToJson + ?Sized> ToJson for &T {
     fn to_json(&self) -> Value {
