@@ -66,9 +66,11 @@ pub fn import(text: &str) -> Result<Session, String> {
     })
 }
 
-/// The event log as JSON (one array).
+/// The event log as JSON (one array; each event's members sorted by name, as in links and
+/// scenario files).
 pub fn events_json(events: &[WorldEvent]) -> String {
-    serde_json::to_string_pretty(events).expect("events always serialise")
+    let events = Value::Array(events.iter().map(ToJson::to_json).collect());
+    serde_json::to_string_pretty(&events).expect("JSON values always serialise")
 }
 
 /// The event log as CSV: time in seconds, actor, action, message, text.
