@@ -766,6 +766,24 @@ macro_rules! write_by_hand {
     };
 }
 
+/// Writes the fields of an enum's struct variants into `out` under their own names and answers
+/// the variant's name (the caller puts it where its format wants it); `; pattern => arm` adds
+/// arms for the other variants.
+#[macro_export]
+macro_rules! variants_to_json {
+    ($value:expr, $enum:ident, $out:ident;
+     $($variant:ident { $($field:ident),* }),* $(,)?
+     $(; $($other:pat => $arm:expr),* $(,)?)?) => {
+        match $value {
+            $($enum::$variant { $($field),* } => {
+                $($out.field(stringify!($field), $field);)*
+                stringify!($variant)
+            })*
+            $($($other => $arm,)*)?
+        }
+    };
+}
+
 /// `{"call": "SendMessage", "input": {...}}`.
 impl ToJson for Request {
     fn to_json(&self) -> Value {

@@ -165,22 +165,11 @@ impl ToJson for VisibleReason {
     }
 }
 
-/// The kinds' writer: the variant's name as `event`, then each field under its own name.
-macro_rules! kinds_to_json {
-    ($kind:expr, $out:ident; $($variant:ident { $($field:ident),* }),* $(,)?) => {
-        match $kind {
-            $(EventKind::$variant { $($field),* } => {
-                $out.field("event", stringify!($variant));
-                $($out.field(stringify!($field), $field);)*
-            })*
-        }
-    };
-}
-
+/// The variant's name as `event`, then each field under its own name.
 impl ToJson for EventKind {
     fn to_json(&self) -> Value {
         let mut out = Output::default();
-        kinds_to_json!(self, out;
+        let name = crate::variants_to_json!(self, EventKind, out;
             QueueCreated { queue, fifo },
             QueueDeleted { queue },
             QueueAttributesChanged { queue, names },
@@ -201,6 +190,7 @@ impl ToJson for EventKind {
             MoveTaskStarted { source, task_handle },
             MoveTaskFinished { source, task_handle, status, moved },
         );
+        out.field("event", name);
         out.into()
     }
 }

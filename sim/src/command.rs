@@ -200,75 +200,23 @@ impl SimAction {
 impl ToJson for SimAction {
     fn to_json(&self) -> Value {
         let mut input = Output::default();
-        let name = match self {
-            SimAction::AddWorker { name, policy } => {
-                input.field("name", name);
-                input.field("policy", policy);
-                "AddWorker"
-            }
-            SimAction::RemoveWorker { worker } => {
-                input.field("worker", worker);
-                "RemoveWorker"
-            }
-            SimAction::SetPolicy { worker, policy } => {
-                input.field("worker", worker);
-                input.field("policy", policy);
-                "SetPolicy"
-            }
-            SimAction::Kill { worker } => {
-                input.field("worker", worker);
-                "Kill"
-            }
-            SimAction::Restart { worker } => {
-                input.field("worker", worker);
-                "Restart"
-            }
-            SimAction::Hang { worker } => {
-                input.field("worker", worker);
-                "Hang"
-            }
-            SimAction::CrashAfterCommit { worker } => {
-                input.field("worker", worker);
-                "CrashAfterCommit"
-            }
-            SimAction::LoseDeleteResponse { worker } => {
-                input.field("worker", worker);
-                "LoseDeleteResponse"
-            }
-            SimAction::FailJob { worker } => {
-                input.field("worker", worker);
-                "FailJob"
-            }
-            SimAction::Deliver { worker, message_id } => {
-                input.field("worker", worker);
-                input.field("message_id", message_id);
-                "Deliver"
-            }
-            SimAction::Receive { worker } => {
-                input.field("worker", worker);
-                "Receive"
-            }
-            SimAction::Delete { worker, message_id } => {
-                input.field("worker", worker);
-                input.field("message_id", message_id);
-                "Delete"
-            }
-            SimAction::Extend {
-                worker,
-                message_id,
-                visibility_timeout,
-            } => {
-                input.field("worker", worker);
-                input.field("message_id", message_id);
-                input.field("visibility_timeout", visibility_timeout);
-                "Extend"
-            }
+        let name = sqs_engine::variants_to_json!(self, SimAction, input;
+            AddWorker { name, policy },
+            RemoveWorker { worker },
+            SetPolicy { worker, policy },
+            Kill { worker },
+            Restart { worker },
+            Hang { worker },
+            CrashAfterCommit { worker },
+            LoseDeleteResponse { worker },
+            FailJob { worker },
+            Deliver { worker, message_id },
+            Receive { worker },
+            Delete { worker, message_id },
+            Extend { worker, message_id, visibility_timeout },
+            RemoveProducer { producer };
             SimAction::AddProducer(spec) => return tagged("AddProducer", spec.to_json()),
-            SimAction::RemoveProducer { producer } => {
-                input.field("producer", producer);
-                "RemoveProducer"
-            }
-        };
+        );
         tagged(name, input.into())
     }
 }
