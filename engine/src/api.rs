@@ -5,7 +5,7 @@
 //! A [`Request`] serialises adjacently tagged, `{"call": "SendMessage", "input": {...}}`, which is
 //! also the step format of `sqs-sim run` scenario files.
 
-use serde::de::{self, DeserializeOwned};
+use serde::de;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -339,9 +339,8 @@ impl<'de> Deserialize<'de> for Md5 {
 /// [`Request::from_input`] come from this.
 macro_rules! actions {
     ($($action:ident($input:ident)),* $(,)?) => {
-        /// One SQS action with its input.
-        #[derive(Clone, Debug, PartialEq, Serialize)]
-        #[serde(tag = "call", content = "input")]
+        /// One SQS action with its input; written adjacently tagged (see [`ToJson`]).
+        #[derive(Clone, Debug, PartialEq)]
         #[allow(missing_docs)]
         pub enum Request {
             $($action($input),)*
@@ -366,6 +365,13 @@ macro_rules! actions {
                 }
                 match self {
                     $(Request::$action(_) => Index::$action as usize,)*
+                }
+            }
+
+            /// The input as JSON.
+            fn input_json(&self) -> Value {
+                match self {
+                    $(Request::$action(input) => input.to_json(),)*
                 }
             }
 
@@ -420,34 +426,40 @@ impl Input {
     /// Never inlined, here and in [`Input::field_or`]: one copy per member type, called by every
     /// reader, is smaller than a copy in each reader.
     #[inline(never)]
-    pub fn field<T: DeserializeOwned>(
-        &mut self,
-        name: &'static str,
-    ) -> Result<T, serde_json::Error> {
+    pub fn field<T: FromJson>(&mut self, name: &'static str) -> Result<T, serde_json::Error> {
         let member = self
             .take(name)?
             .ok_or_else(|| de::Error::missing_field(name))?;
-        serde_json::from_value(member)
+        T::from_json(member)
     }
 
     /// Takes the member `name` out of the object, or `T`'s default when it is missing (an
     /// `Option` member is `None`, as serde's `default` reads it).
-    pub fn field_or_default<T: DeserializeOwned + Default>(
+    pub fn field_or_default<T: FromJson + Default>(
         &mut self,
         name: &'static str,
     ) -> Result<T, serde_json::Error> {
         self.field_or(name, T::default())
     }
 
+    /// Takes the optional member `name` out of the object (`None` when missing); written only
+    /// when it is `Some` ([`Output::optional`]).
+    pub fn optional<T: FromJson>(
+        &mut self,
+        name: &'static str,
+    ) -> Result<Option<T>, serde_json::Error> {
+        self.field_or(name, None)
+    }
+
     /// Takes the member `name` out of the object, or `default` when it is missing.
     #[inline(never)]
-    pub fn field_or<T: DeserializeOwned>(
+    pub fn field_or<T: FromJson>(
         &mut self,
         name: &'static str,
         default: T,
     ) -> Result<T, serde_json::Error> {
         match self.take(name)? {
-            Some(member) => serde_json::from_value(member),
+            Some(member) => T::from_json(member),
             None => Ok(default),
         }
     }
@@ -460,22 +472,350 @@ impl Input {
     }
 }
 
-/// Each type's hand-written reader (see [`Input`]) and `impl Deserialize` through it, from its
-/// members: `Type { field: field("Member"), optional: field_or_default("Member") }`.
+/// A JSON object read member by member for [`members!`], keeping the first error for
+/// [`Members::finish`]: each read answers a value (the default after an error) rather than
+/// returning early, so a reader holds no code to drop the members read before each failing one.
+pub struct Members {
+    input: Input,
+    error: Option<serde_json::Error>,
+}
+
+impl Members {
+    /// Starts reading `input`.
+    pub fn new(input: Input) -> Self {
+        Members { input, error: None }
+    }
+
+    /// [`Input::field`].
+    pub fn field<T: FromJson + Default>(&mut self, name: &'static str) -> T {
+        let read = self.input.field(name);
+        self.keep(read)
+    }
+
+    /// [`Input::field_or_default`].
+    pub fn field_or_default<T: FromJson + Default>(&mut self, name: &'static str) -> T {
+        let read = self.input.field_or_default(name);
+        self.keep(read)
+    }
+
+    /// [`Input::optional`].
+    pub fn optional<T: FromJson>(&mut self, name: &'static str) -> Option<T> {
+        let read = self.input.optional(name);
+        self.keep(read)
+    }
+
+    fn keep<T: Default>(&mut self, read: Result<T, serde_json::Error>) -> T {
+        read.unwrap_or_else(|error| {
+            self.error.get_or_insert(error);
+            T::default()
+        })
+    }
+
+    /// `value`, or the first error a read met.
+    pub fn finish<T>(self, value: T) -> Result<T, serde_json::Error> {
+        match self.error {
+            Some(error) => Err(error),
+            None => Ok(value),
+        }
+    }
+}
+
+/// A value read from JSON by hand, with the errors serde gives: serde's readers, one per type
+/// and JSON value deserializer, cost the browser bundle more than these matches on a `Value`.
+pub trait FromJson: Sized {
+    /// Reads the value.
+    fn from_json(value: Value) -> Result<Self, serde_json::Error>;
+}
+
+/// What serde calls the JSON value in its "invalid type" errors.
+fn unexpected(value: &Value) -> de::Unexpected<'_> {
+    match value {
+        Value::Null => de::Unexpected::Unit,
+        Value::Bool(b) => de::Unexpected::Bool(*b),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => de::Unexpected::Unsigned(u),
+            (None, Some(i)) => de::Unexpected::Signed(i),
+            (None, None) => de::Unexpected::Float(n.as_f64().unwrap_or_default()),
+        },
+        Value::String(s) => de::Unexpected::Str(s),
+        Value::Array(_) => de::Unexpected::Seq,
+        Value::Object(_) => de::Unexpected::Map,
+    }
+}
+
+/// serde's error for `value` where `expected` was wanted.
+#[inline(never)]
+fn invalid_type(value: &Value, expected: &'static str) -> serde_json::Error {
+    de::Error::invalid_type(unexpected(value), &expected)
+}
+
+impl FromJson for Value {
+    fn from_json(value: Value) -> Result<Self, serde_json::Error> {
+        Ok(value)
+    }
+}
+
+impl FromJson for String {
+    fn from_json(value: Value) -> Result<Self, serde_json::Error> {
+        match value {
+            Value::String(text) => Ok(text),
+            other => Err(invalid_type(&other, "a string")),
+        }
+    }
+}
+
+impl FromJson for bool {
+    fn from_json(value: Value) -> Result<Self, serde_json::Error> {
+        value
+            .as_bool()
+            .ok_or_else(|| invalid_type(&value, "a boolean"))
+    }
+}
+
+impl FromJson for f64 {
+    fn from_json(value: Value) -> Result<Self, serde_json::Error> {
+        value.as_f64().ok_or_else(|| invalid_type(&value, "f64"))
+    }
+}
+
+/// Integers: a number of another kind is the wrong type, one out of range the wrong value.
+macro_rules! integer_from_json {
+    ($($ty:ty),*) => {
+        $(impl FromJson for $ty {
+            fn from_json(value: Value) -> Result<Self, serde_json::Error> {
+                let whole = match &value {
+                    Value::Number(n) => n.as_i64().map(i128::from).or(n.as_u64().map(i128::from)),
+                    _ => None,
+                };
+                let Some(whole) = whole else {
+                    return Err(invalid_type(&value, stringify!($ty)));
+                };
+                <$ty>::try_from(whole)
+                    .map_err(|_| de::Error::invalid_value(unexpected(&value), &stringify!($ty)))
+            }
+        })*
+    };
+}
+
+integer_from_json!(i64, u32, u64);
+
+/// `null` is `None`.
+impl<T: FromJson> FromJson for Option<T> {
+    fn from_json(value: Value) -> Result<Self, serde_json::Error> {
+        match value {
+            Value::Null => Ok(None),
+            other => T::from_json(other).map(Some),
+        }
+    }
+}
+
+impl<T: FromJson> FromJson for Vec<T> {
+    fn from_json(value: Value) -> Result<Self, serde_json::Error> {
+        match value {
+            Value::Array(items) => items.into_iter().map(T::from_json).collect(),
+            other => Err(invalid_type(&other, "a sequence")),
+        }
+    }
+}
+
+impl<T: FromJson> FromJson for BTreeMap<String, T> {
+    fn from_json(value: Value) -> Result<Self, serde_json::Error> {
+        let Value::Object(members) = value else {
+            return Err(invalid_type(&value, "a map"));
+        };
+        let mut map = BTreeMap::new();
+        for (name, member) in members {
+            map.insert(name, T::from_json(member)?);
+        }
+        Ok(map)
+    }
+}
+
+/// Types read from their text.
+macro_rules! text_from_json {
+    ($($ty:ty),*) => {
+        $(impl FromJson for $ty {
+            fn from_json(value: Value) -> Result<Self, serde_json::Error> {
+                String::from_json(value).map(<$ty>::from)
+            }
+        })*
+    };
+}
+
+text_from_json!(Body, AnyReceiptHandle);
+
+impl FromJson for MessageId {
+    fn from_json(value: Value) -> Result<Self, serde_json::Error> {
+        let text = String::from_json(value)?;
+        MessageId::new(&text)
+            .ok_or_else(|| de::Error::custom(format!("a MessageId is at most 36 bytes: {text}")))
+    }
+}
+
+/// A value as JSON, written by hand (see [`Output`]).
+pub trait ToJson {
+    /// The JSON value.
+    fn to_json(&self) -> Value;
+}
+
+/// A JSON object written one member at a time, for the writers declared by [`members!`] and
+/// [`writers!`]: each member is one call of a small step shared by every writer, where serde's
+/// derived writers cost the browser bundle a serializer per type and member.
+#[derive(Default)]
+pub struct Output(serde_json::Map<String, Value>);
+
+impl Output {
+    /// Writes the member `name`.
+    pub fn field<T: ToJson + ?Sized>(&mut self, name: &'static str, value: &T) {
+        self.value(name, value.to_json());
+    }
+
+    /// Writes the member `name` (`null` when `None`), as [`Input::field_or_default`] reads it.
+    pub fn field_or_default<T: ToJson>(&mut self, name: &'static str, value: &T) {
+        self.field(name, value);
+    }
+
+    /// Writes the member `name` when it is `Some`.
+    pub fn optional<T: ToJson>(&mut self, name: &'static str, value: &Option<T>) {
+        if let Some(value) = value {
+            self.field(name, value);
+        }
+    }
+
+    /// Writes the list `name` unless it is empty.
+    pub fn non_empty<T: ToJson>(&mut self, name: &'static str, value: &Vec<T>) {
+        if !value.is_empty() {
+            self.field(name, value);
+        }
+    }
+
+    /// Writes the member `name` as `value`, already JSON.
+    #[inline(never)]
+    pub fn value(&mut self, name: &'static str, value: Value) {
+        self.0.insert(name.to_string(), value);
+    }
+}
+
+impl From<Output> for Value {
+    fn from(out: Output) -> Value {
+        Value::Object(out.0)
+    }
+}
+
+impl ToJson for Value {
+    fn to_json(&self) -> Value {
+        self.clone()
+    }
+}
+
+impl ToJson for str {
+    fn to_json(&self) -> Value {
+        Value::String(self.to_string())
+    }
+}
+
+/// Types that write as their text.
+macro_rules! text_to_json {
+    ($($ty:ty),*) => {
+        $(impl ToJson for $ty {
+            fn to_json(&self) -> Value {
+                self.to_string().into()
+            }
+        })*
+    };
+}
+
+text_to_json!(
+    String,
+    Arc<str>,
+    Body,
+    MessageId,
+    Md5,
+    ReceiptHandle,
+    AnyReceiptHandle
+);
+
+/// Types that convert to a JSON value as they are.
+macro_rules! value_to_json {
+    ($($ty:ty),*) => {
+        $(impl ToJson for $ty {
+            fn to_json(&self) -> Value {
+                (*self).into()
+            }
+        })*
+    };
+}
+
+value_to_json!(bool, i64, u32, u64, usize, f64);
+
+impl<T: ToJson + ?Sized> ToJson for &T {
+    fn to_json(&self) -> Value {
+        (**self).to_json()
+    }
+}
+
+/// `null` when `None`.
+impl<T: ToJson> ToJson for Option<T> {
+    fn to_json(&self) -> Value {
+        self.as_ref().map_or(Value::Null, ToJson::to_json)
+    }
+}
+
+impl<T: ToJson> ToJson for Vec<T> {
+    fn to_json(&self) -> Value {
+        self.iter().map(ToJson::to_json).collect()
+    }
+}
+
+impl<T: ToJson> ToJson for BTreeMap<String, T> {
+    fn to_json(&self) -> Value {
+        // Inserted one by one: collecting into a map would sort (a stable sort, more code).
+        let mut map = serde_json::Map::new();
+        for (name, value) in self {
+            map.insert(name.clone(), value.to_json());
+        }
+        Value::Object(map)
+    }
+}
+
+/// Each type's hand-written reader (see [`Input`]) and writer (see [`Output`]), with their
+/// `impl Deserialize` and `impl Serialize`, from its members:
+/// `Type { field: field("Member"), optional: optional("Member") }`. The same name says how a
+/// member is read ([`Input::field`], ...) and written ([`Output::field`], ...).
 #[macro_export]
-macro_rules! readers {
+macro_rules! members {
     ($($ty:ident { $($field:ident: $how:ident($member:literal)),* $(,)? })*) => {
         $(impl $ty {
-            fn read(mut input: $crate::api::Input) -> Result<Self, serde_json::Error> {
-                Ok($ty { $($field: input.$how($member)?,)* })
+            fn read(input: $crate::api::Input) -> Result<Self, serde_json::Error> {
+                let mut members = $crate::api::Members::new(input);
+                let value = $ty { $($field: members.$how($member),)* };
+                members.finish(value)
             }
         }
 
         $crate::read_by_hand!($ty);)*
+        $crate::writers! { $($ty { $($field: $how($member)),* })* }
     };
 }
 
-/// `impl Deserialize` through each type's hand-written
+/// Each type's hand-written writer (see [`Output`]) and `impl Serialize` through it, from its
+/// members, as [`members!`] has them.
+#[macro_export]
+macro_rules! writers {
+    ($($ty:ident { $($field:ident: $how:ident($member:literal)),* $(,)? })*) => {
+        $(impl $crate::api::ToJson for $ty {
+            fn to_json(&self) -> serde_json::Value {
+                let mut out = $crate::api::Output::default();
+                $(out.$how($member, &self.$field);)*
+                out.into()
+            }
+        }
+
+        $crate::write_by_hand!($ty);)*
+    };
+}
+
+/// `impl Deserialize` and [`FromJson`] through each type's hand-written
 /// `fn read(Input) -> Result<Self, serde_json::Error>` (see [`Input`]).
 #[macro_export]
 macro_rules! read_by_hand {
@@ -484,55 +824,106 @@ macro_rules! read_by_hand {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 $crate::api::Input::read(deserializer, $input::read)
             }
+        }
+
+        impl $crate::api::FromJson for $input {
+            fn from_json(value: serde_json::Value) -> Result<Self, serde_json::Error> {
+                $input::read($crate::api::Input(value))
+            }
         })*
     };
 }
 
-readers! {
+/// `impl Serialize` through each type's [`ToJson`]: one small generic step per serializer, where
+/// serde's derive compiles a serializer per type and member into the browser bundle. JSON
+/// objects come out with their members sorted by name, as every writer here has always written
+/// them (through a `serde_json::Value`, whose maps are sorted).
+#[macro_export]
+macro_rules! write_by_hand {
+    ($($ty:ty),* $(,)?) => {
+        $(impl ::serde::Serialize for $ty {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                ::serde::Serialize::serialize(&$crate::api::ToJson::to_json(self), serializer)
+            }
+        })*
+    };
+}
+
+/// Writes the fields of an enum's struct variants into `out` under their own names and answers
+/// the variant's name (the caller puts it where its format wants it); `; pattern => arm` adds
+/// arms for the other variants.
+#[macro_export]
+macro_rules! variants_to_json {
+    ($value:expr, $enum:ident, $out:ident;
+     $($variant:ident { $($field:ident),* }),* $(,)?
+     $(; $($other:pat => $arm:expr),* $(,)?)?) => {
+        match $value {
+            $($enum::$variant { $($field),* } => {
+                $($out.field(stringify!($field), $field);)*
+                stringify!($variant)
+            })*
+            $($($other => $arm,)*)?
+        }
+    };
+}
+
+/// `{"call": "SendMessage", "input": {...}}`.
+impl ToJson for Request {
+    fn to_json(&self) -> Value {
+        let mut out = Output::default();
+        out.field("call", self.action());
+        out.value("input", self.input_json());
+        out.into()
+    }
+}
+
+write_by_hand!(Request);
+
+members! {
     QueueUrlInput { queue_url: field("QueueUrl") }
     CreateQueueInput {
         queue_name: field("QueueName"),
-        attributes: field_or_default("Attributes"),
-        tags: field_or_default("tags"),
+        attributes: optional("Attributes"),
+        tags: optional("tags"),
     }
     ListQueuesInput {
-        queue_name_prefix: field_or_default("QueueNamePrefix"),
-        next_token: field_or_default("NextToken"),
-        max_results: field_or_default("MaxResults"),
+        queue_name_prefix: optional("QueueNamePrefix"),
+        next_token: optional("NextToken"),
+        max_results: optional("MaxResults"),
     }
     GetQueueUrlInput {
         queue_name: field("QueueName"),
-        queue_owner_a_w_s_account_id: field_or_default("QueueOwnerAWSAccountId"),
+        queue_owner_a_w_s_account_id: optional("QueueOwnerAWSAccountId"),
     }
     GetQueueAttributesInput {
         queue_url: field("QueueUrl"),
-        attribute_names: field_or_default("AttributeNames"),
+        attribute_names: optional("AttributeNames"),
     }
     SetQueueAttributesInput { queue_url: field("QueueUrl"), attributes: field("Attributes") }
     MessageAttributeValue {
         data_type: field("DataType"),
-        string_value: field_or_default("StringValue"),
-        binary_value: field_or_default("BinaryValue"),
+        string_value: optional("StringValue"),
+        binary_value: optional("BinaryValue"),
     }
     SendMessageInput {
         queue_url: field("QueueUrl"),
         message_body: field("MessageBody"),
-        delay_seconds: field_or_default("DelaySeconds"),
-        message_attributes: field_or_default("MessageAttributes"),
-        message_system_attributes: field_or_default("MessageSystemAttributes"),
-        message_deduplication_id: field_or_default("MessageDeduplicationId"),
-        message_group_id: field_or_default("MessageGroupId"),
+        delay_seconds: optional("DelaySeconds"),
+        message_attributes: optional("MessageAttributes"),
+        message_system_attributes: optional("MessageSystemAttributes"),
+        message_deduplication_id: optional("MessageDeduplicationId"),
+        message_group_id: optional("MessageGroupId"),
     }
     SendMessageBatchInput { queue_url: field("QueueUrl"), entries: field("Entries") }
     ReceiveMessageInput {
         queue_url: field("QueueUrl"),
-        attribute_names: field_or_default("AttributeNames"),
-        message_system_attribute_names: field_or_default("MessageSystemAttributeNames"),
-        message_attribute_names: field_or_default("MessageAttributeNames"),
-        max_number_of_messages: field_or_default("MaxNumberOfMessages"),
-        visibility_timeout: field_or_default("VisibilityTimeout"),
-        wait_time_seconds: field_or_default("WaitTimeSeconds"),
-        receive_request_attempt_id: field_or_default("ReceiveRequestAttemptId"),
+        attribute_names: optional("AttributeNames"),
+        message_system_attribute_names: optional("MessageSystemAttributeNames"),
+        message_attribute_names: optional("MessageAttributeNames"),
+        max_number_of_messages: optional("MaxNumberOfMessages"),
+        visibility_timeout: optional("VisibilityTimeout"),
+        wait_time_seconds: optional("WaitTimeSeconds"),
+        receive_request_attempt_id: optional("ReceiveRequestAttemptId"),
     }
     DeleteMessageInput { queue_url: field("QueueUrl"), receipt_handle: field("ReceiptHandle") }
     DeleteMessageBatchInput { queue_url: field("QueueUrl"), entries: field("Entries") }
@@ -546,21 +937,21 @@ readers! {
     ChangeMessageVisibilityBatchEntry {
         id: field("Id"),
         receipt_handle: field("ReceiptHandle"),
-        visibility_timeout: field_or_default("VisibilityTimeout"),
+        visibility_timeout: optional("VisibilityTimeout"),
     }
     ListDeadLetterSourceQueuesInput {
         queue_url: field("QueueUrl"),
-        next_token: field_or_default("NextToken"),
-        max_results: field_or_default("MaxResults"),
+        next_token: optional("NextToken"),
+        max_results: optional("MaxResults"),
     }
     StartMessageMoveTaskInput {
         source_arn: field("SourceArn"),
-        destination_arn: field_or_default("DestinationArn"),
-        max_number_of_messages_per_second: field_or_default("MaxNumberOfMessagesPerSecond"),
+        destination_arn: optional("DestinationArn"),
+        max_number_of_messages_per_second: optional("MaxNumberOfMessagesPerSecond"),
     }
     ListMessageMoveTasksInput {
         source_arn: field("SourceArn"),
-        max_results: field_or_default("MaxResults"),
+        max_results: optional("MaxResults"),
     }
     CancelMessageMoveTaskInput { task_handle: field("TaskHandle") }
 }
@@ -568,18 +959,14 @@ readers! {
 /// An adjacently tagged `{TAG: NAME, "input": INPUT}` object as its NAME and INPUT, with serde's
 /// own errors for a missing member.
 pub fn split_tagged(value: Value, tag: &'static str) -> Result<(String, Value), serde_json::Error> {
-    let mut object: serde_json::Map<String, Value> = serde_json::from_value(value)?;
-    let name = object
-        .remove(tag)
-        .ok_or_else(|| de::Error::missing_field(tag))?;
-    let input = object
-        .remove("input")
-        .ok_or_else(|| de::Error::missing_field("input"))?;
-    Ok((serde_json::from_value(name)?, input))
+    let mut object = Input(value);
+    let name = object.field(tag)?;
+    let input = object.field("input")?;
+    Ok((name, input))
 }
 
 /// The successful answer to a [`Request`]; serialises untagged, as AWS's response body.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(untagged)]
 #[allow(missing_docs)]
 pub enum Response {
@@ -600,89 +987,161 @@ pub enum Response {
     Empty(Empty),
 }
 
+/// As AWS's response body: the output's members.
+impl ToJson for Response {
+    fn to_json(&self) -> Value {
+        match self {
+            Response::CreateQueue(output) | Response::GetQueueUrl(output) => output.to_json(),
+            Response::ListQueues(output) => output.to_json(),
+            Response::GetQueueAttributes(output) => output.to_json(),
+            Response::SendMessage(output) => output.to_json(),
+            Response::SendMessageBatch(output) => output.to_json(),
+            Response::ReceiveMessage(output) => output.to_json(),
+            Response::Batch(output) => output.to_json(),
+            Response::ListDeadLetterSourceQueues(output) => output.to_json(),
+            Response::StartMessageMoveTask(output) => output.to_json(),
+            Response::ListMessageMoveTasks(output) => output.to_json(),
+            Response::CancelMessageMoveTask(output) => output.to_json(),
+            Response::Empty(_) => Value::Object(serde_json::Map::new()),
+        }
+    }
+}
+
+write_by_hand!(Response, Empty);
+
+impl ToJson for Empty {
+    fn to_json(&self) -> Value {
+        Value::Object(serde_json::Map::new())
+    }
+}
+
+writers! {
+    QueueUrlOutput { queue_url: field("QueueUrl") }
+    ListQueuesOutput { queue_urls: optional("QueueUrls"), next_token: optional("NextToken") }
+    GetQueueAttributesOutput { attributes: optional("Attributes") }
+    SendMessageOutput {
+        message_id: field("MessageId"),
+        md5_of_message_body: field("MD5OfMessageBody"),
+        md5_of_message_attributes: optional("MD5OfMessageAttributes"),
+        md5_of_message_system_attributes: optional("MD5OfMessageSystemAttributes"),
+        sequence_number: optional("SequenceNumber"),
+    }
+    SendMessageBatchOutput { successful: non_empty("Successful"), failed: non_empty("Failed") }
+    SendMessageBatchResultEntry {
+        id: field("Id"),
+        message_id: field("MessageId"),
+        md5_of_message_body: field("MD5OfMessageBody"),
+        md5_of_message_attributes: optional("MD5OfMessageAttributes"),
+        md5_of_message_system_attributes: optional("MD5OfMessageSystemAttributes"),
+        sequence_number: optional("SequenceNumber"),
+    }
+    BatchResultErrorEntry {
+        id: field("Id"),
+        sender_fault: field("SenderFault"),
+        code: field("Code"),
+        message: optional("Message"),
+    }
+    ReceiveMessageOutput { messages: optional("Messages") }
+    Message {
+        message_id: field("MessageId"),
+        receipt_handle: field("ReceiptHandle"),
+        md5_of_body: field("MD5OfBody"),
+        body: field("Body"),
+        attributes: optional("Attributes"),
+        md5_of_message_attributes: optional("MD5OfMessageAttributes"),
+        message_attributes: optional("MessageAttributes"),
+    }
+    BatchOutput { successful: non_empty("Successful"), failed: non_empty("Failed") }
+    BatchResultEntry { id: field("Id") }
+    ListDeadLetterSourceQueuesOutput { queue_urls: field("queueUrls"), next_token: optional("NextToken") }
+    StartMessageMoveTaskOutput { task_handle: field("TaskHandle") }
+    ListMessageMoveTasksOutput { results: field("Results") }
+    MessageMoveTask {
+        task_handle: optional("TaskHandle"),
+        status: field("Status"),
+        source_arn: field("SourceArn"),
+        destination_arn: optional("DestinationArn"),
+        max_number_of_messages_per_second: optional("MaxNumberOfMessagesPerSecond"),
+        approximate_number_of_messages_moved: field("ApproximateNumberOfMessagesMoved"),
+        approximate_number_of_messages_to_move: field("ApproximateNumberOfMessagesToMove"),
+        failure_reason: optional("FailureReason"),
+        started_timestamp: field("StartedTimestamp"),
+    }
+    CancelMessageMoveTaskOutput {
+        approximate_number_of_messages_moved: field("ApproximateNumberOfMessagesMoved"),
+    }
+}
+
 /// `{}`: the response of DeleteQueue, SetQueueAttributes, PurgeQueue, DeleteMessage and
 /// ChangeMessageVisibility.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Empty {}
 
 /// Input of the actions that only name a queue (DeleteQueue, PurgeQueue).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct QueueUrlInput {
     pub queue_url: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct CreateQueueInput {
     pub queue_name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub attributes: Option<Attributes>,
     /// Lower-case on the wire, as in AWS's model.
-    #[serde(rename = "tags", skip_serializing_if = "Option::is_none")]
     pub tags: Option<Attributes>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct QueueUrlOutput {
     pub queue_url: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct ListQueuesInput {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub queue_name_prefix: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub next_token: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_results: Option<i64>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct ListQueuesOutput {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub queue_urls: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub next_token: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct GetQueueUrlInput {
     pub queue_name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub queue_owner_a_w_s_account_id: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct GetQueueAttributesInput {
     pub queue_url: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub attribute_names: Option<Vec<String>>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct GetQueueAttributesOutput {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub attributes: Option<Attributes>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct SetQueueAttributesInput {
     pub queue_url: String,
@@ -690,64 +1149,46 @@ pub struct SetQueueAttributesInput {
 }
 
 /// A message attribute value: `{"DataType": "String", "StringValue": "..."}`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[allow(missing_docs)]
 pub struct MessageAttributeValue {
     pub data_type: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub string_value: Option<String>,
     /// Base64 on the wire.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub binary_value: Option<String>,
 }
 
 /// Message attributes by name, sorted (the MD5 of attributes is computed in name order anyway).
 pub type MessageAttributes = BTreeMap<String, MessageAttributeValue>;
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct SendMessageInput {
     pub queue_url: String,
     pub message_body: Body,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub delay_seconds: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_attributes: Option<MessageAttributes>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_system_attributes: Option<MessageAttributes>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_deduplication_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_group_id: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct SendMessageOutput {
     pub message_id: MessageId,
     #[serde(rename = "MD5OfMessageBody")]
     pub md5_of_message_body: Md5,
-    #[serde(
-        rename = "MD5OfMessageAttributes",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "MD5OfMessageAttributes", default)]
     pub md5_of_message_attributes: Option<String>,
-    #[serde(
-        rename = "MD5OfMessageSystemAttributes",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "MD5OfMessageSystemAttributes", default)]
     pub md5_of_message_system_attributes: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub sequence_number: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct SendMessageBatchInput {
     pub queue_url: String,
@@ -757,32 +1198,24 @@ pub struct SendMessageBatchInput {
 /// One message of a SendMessageBatch. The members an entry rarely carries are boxed together
 /// ([`SendMessageBatchEntryExtras`], absent when none is set), so that ten entries take under
 /// 1 KiB: a larger buffer takes glibc's allocator down its slow path on every batch.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct SendMessageBatchEntry {
     pub id: String,
     pub message_body: Body,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub delay_seconds: Option<i64>,
     /// MessageAttributes, MessageSystemAttributes and MessageDeduplicationId, written in
     /// their place among the members.
-    #[serde(flatten)]
     pub extras: Option<Box<SendMessageBatchEntryExtras>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_group_id: Option<String>,
 }
 
 /// The members of a [`SendMessageBatchEntry`] that are seldom set.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct SendMessageBatchEntryExtras {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_attributes: Option<MessageAttributes>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_system_attributes: Option<MessageAttributes>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_deduplication_id: Option<String>,
 }
 
@@ -821,17 +1254,36 @@ impl SendMessageBatchEntry {
 
 read_by_hand!(SendMessageBatchEntry);
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// Written with the extras' members in their place, as AWS's shape has them.
+impl ToJson for SendMessageBatchEntry {
+    fn to_json(&self) -> Value {
+        let mut out = Output::default();
+        out.field("Id", &self.id);
+        out.field("MessageBody", &self.message_body);
+        out.optional("DelaySeconds", &self.delay_seconds);
+        if let Some(extras) = &self.extras {
+            out.optional("MessageAttributes", &extras.message_attributes);
+            out.optional("MessageSystemAttributes", &extras.message_system_attributes);
+            out.optional("MessageDeduplicationId", &extras.message_deduplication_id);
+        }
+        out.optional("MessageGroupId", &self.message_group_id);
+        out.into()
+    }
+}
+
+write_by_hand!(SendMessageBatchEntry);
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct SendMessageBatchOutput {
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub successful: Vec<SendMessageBatchResultEntry>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub failed: Vec<BatchResultErrorEntry>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct SendMessageBatchResultEntry {
@@ -839,67 +1291,51 @@ pub struct SendMessageBatchResultEntry {
     pub message_id: MessageId,
     #[serde(rename = "MD5OfMessageBody")]
     pub md5_of_message_body: Md5,
-    #[serde(
-        rename = "MD5OfMessageAttributes",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "MD5OfMessageAttributes", default)]
     pub md5_of_message_attributes: Option<String>,
-    #[serde(
-        rename = "MD5OfMessageSystemAttributes",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "MD5OfMessageSystemAttributes", default)]
     pub md5_of_message_system_attributes: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub sequence_number: Option<String>,
 }
 
 /// A per-entry failure of a batch action (HTTP 200 overall).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct BatchResultErrorEntry {
     pub id: String,
     pub sender_fault: bool,
     pub code: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub message: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct ReceiveMessageInput {
     pub queue_url: String,
     /// Deprecated by AWS in favour of `MessageSystemAttributeNames`; the union of both applies.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub attribute_names: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_system_attribute_names: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub message_attribute_names: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_number_of_messages: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub visibility_timeout: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub wait_time_seconds: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub receive_request_attempt_id: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct ReceiveMessageOutput {
     /// Absent (not empty) when no message was received, as AWS answers.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub messages: Option<Vec<Message>>,
 }
 
 /// A received message.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct Message {
@@ -909,36 +1345,29 @@ pub struct Message {
     #[serde(rename = "MD5OfBody")]
     pub md5_of_body: Md5,
     pub body: Body,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub attributes: Option<Attributes>,
-    #[serde(
-        rename = "MD5OfMessageAttributes",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "MD5OfMessageAttributes", default)]
     pub md5_of_message_attributes: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub message_attributes: Option<MessageAttributes>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct DeleteMessageInput {
     pub queue_url: String,
     pub receipt_handle: AnyReceiptHandle,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct DeleteMessageBatchInput {
     pub queue_url: String,
     pub entries: Vec<DeleteMessageBatchEntry>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct DeleteMessageBatchEntry {
     pub id: String,
@@ -946,25 +1375,24 @@ pub struct DeleteMessageBatchEntry {
 }
 
 /// The answer of DeleteMessageBatch and ChangeMessageVisibilityBatch.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct BatchOutput {
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub successful: Vec<BatchResultEntry>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub failed: Vec<BatchResultErrorEntry>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct BatchResultEntry {
     pub id: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct ChangeMessageVisibilityInput {
     pub queue_url: String,
@@ -972,73 +1400,62 @@ pub struct ChangeMessageVisibilityInput {
     pub visibility_timeout: i64,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct ChangeMessageVisibilityBatchInput {
     pub queue_url: String,
     pub entries: Vec<ChangeMessageVisibilityBatchEntry>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct ChangeMessageVisibilityBatchEntry {
     pub id: String,
     pub receipt_handle: AnyReceiptHandle,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub visibility_timeout: Option<i64>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct ListDeadLetterSourceQueuesInput {
     pub queue_url: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub next_token: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_results: Option<i64>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[allow(missing_docs)]
 pub struct ListDeadLetterSourceQueuesOutput {
     /// Lower-case on the wire, as AWS answers.
     #[serde(rename = "queueUrls")]
     pub queue_urls: Vec<String>,
-    #[serde(rename = "NextToken", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "NextToken", default)]
     pub next_token: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct StartMessageMoveTaskInput {
     pub source_arn: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub destination_arn: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_number_of_messages_per_second: Option<i64>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct StartMessageMoveTaskOutput {
     pub task_handle: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct ListMessageMoveTasksInput {
     pub source_arn: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_results: Option<i64>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct ListMessageMoveTasksOutput {
@@ -1046,36 +1463,35 @@ pub struct ListMessageMoveTasksOutput {
 }
 
 /// One entry of ListMessageMoveTasks.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct MessageMoveTask {
     /// Only while the task is RUNNING.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub task_handle: Option<String>,
     /// RUNNING, COMPLETED, CANCELLING, CANCELLED or FAILED.
     pub status: String,
     pub source_arn: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub destination_arn: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub max_number_of_messages_per_second: Option<i64>,
     pub approximate_number_of_messages_moved: i64,
     pub approximate_number_of_messages_to_move: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub failure_reason: Option<String>,
     /// Epoch milliseconds.
     pub started_timestamp: i64,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct CancelMessageMoveTaskInput {
     pub task_handle: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct CancelMessageMoveTaskOutput {
@@ -1269,6 +1685,43 @@ mod tests {
                 queue_url: "q".into()
             })
         );
+    }
+
+    /// The hand-written readers answer what serde's would, values and errors alike.
+    #[test]
+    fn from_json_reads_and_fails_as_serde_does() {
+        fn same<T: FromJson + de::DeserializeOwned + PartialEq + fmt::Debug>(value: &Value) {
+            let by_hand = T::from_json(value.clone()).map_err(|e| e.to_string());
+            let by_serde = serde_json::from_value::<T>(value.clone()).map_err(|e| e.to_string());
+            assert_eq!(by_hand, by_serde, "{value}");
+        }
+        let values = [
+            serde_json::json!(null),
+            serde_json::json!(true),
+            serde_json::json!(7),
+            serde_json::json!(-7),
+            serde_json::json!(u64::MAX),
+            serde_json::json!(1.5),
+            serde_json::json!("text"),
+            serde_json::json!(["a", "b"]),
+            serde_json::json!([1]),
+            serde_json::json!({"a": "b"}),
+            serde_json::json!({"a": 1}),
+        ];
+        for value in &values {
+            same::<String>(value);
+            same::<bool>(value);
+            same::<f64>(value);
+            same::<i64>(value);
+            same::<u32>(value);
+            same::<u64>(value);
+            same::<Option<String>>(value);
+            same::<Vec<String>>(value);
+            same::<Attributes>(value);
+            same::<Body>(value);
+            same::<MessageId>(value);
+        }
+        same::<MessageId>(&serde_json::json!("x".repeat(37)));
     }
 
     #[test]

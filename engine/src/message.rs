@@ -220,12 +220,16 @@ fn system_attributes(msg: &Message, sel: &Selection) -> Option<Attributes> {
     if sel.system == 0 {
         return None;
     }
-    let system: Attributes = SYSTEM_ATTRIBUTES
-        .iter()
-        .enumerate()
-        .filter(|&(i, _)| sel.system & 1 << i != 0)
-        .filter_map(|(_, (name, value))| Some(((*name).into(), value(msg)?)))
-        .collect();
+    // Inserted one by one, as in `received`: collecting would compile a (stable) sort into the
+    // browser bundle for this map type.
+    let mut system = Attributes::new();
+    for (i, (name, value)) in SYSTEM_ATTRIBUTES.iter().enumerate() {
+        if sel.system & 1 << i != 0 {
+            if let Some(value) = value(msg) {
+                system.insert((*name).into(), value);
+            }
+        }
+    }
     Some(system).filter(|s| !s.is_empty())
 }
 

@@ -100,7 +100,7 @@
 //! # Ok::<(), sqs_engine::script::ScriptError>(())
 //! ```
 
-use crate::api::{ReceiveMessageOutput, Request};
+use crate::api::{ReceiveMessageOutput, Request, ToJson};
 use crate::engine::{Engine, PollId, Reply};
 use crate::error::SqsError;
 use crate::Millis;
@@ -662,8 +662,7 @@ fn unknown_member(given: &Value, parsed: &Value, path: &str) -> Option<String> {
 /// Parses a call step's (substituted) input into a [`Request`].
 pub fn parse_request(action: &str, input: Value) -> Result<Request, String> {
     let request = Request::from_input(action, input.clone()).map_err(|e| e.to_string())?;
-    let parsed = serde_json::to_value(&request).map_err(|e| e.to_string())?;
-    match unknown_member(&input, &parsed["input"], "") {
+    match unknown_member(&input, &request.to_json()["input"], "") {
         Some(member) => Err(format!("input: unknown field {member:?}")),
         None => Ok(request),
     }

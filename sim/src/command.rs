@@ -4,14 +4,13 @@
 
 use crate::worker::WorkerPolicy;
 use serde::de;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Deserializer};
 use serde_json::Value;
-use sqs_engine::api::{split_tagged, Input};
+use sqs_engine::api::{split_tagged, FromJson, Input, Output, ToJson};
 use sqs_engine::{Millis, Request};
 
 /// One action: an SQS call the user makes by hand (as a producer, say), or a simulation action.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Step {
     /// `{"call": "SendMessage", "input": {...}}`: exactly the `sqs-sim run` call step.
     Call(Request),
@@ -20,8 +19,7 @@ pub enum Step {
 }
 
 /// What the simulation adds to SQS's own actions. Workers are named by their `name`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "sim", content = "input")]
+#[derive(Clone, Debug, PartialEq)]
 pub enum SimAction {
     /// A new worker lane.
     AddWorker {
@@ -188,7 +186,7 @@ sim_actions!(input;
         message_id: input.field("message_id")?,
         visibility_timeout: input.field("visibility_timeout")?,
     },
-    AddProducer => SimAction::AddProducer(serde_json::from_value(input.0)?),
+    AddProducer => SimAction::AddProducer(FromJson::from_json(input.0)?),
     RemoveProducer => SimAction::RemoveProducer {
         producer: input.field("producer")?,
     },
@@ -200,6 +198,56 @@ impl SimAction {
         let (action, input) = split_tagged(step, "sim")?;
         SimAction::from_input(&action, input)
     }
+}
+
+/// `{"sim": "Kill", "input": {"worker": "Worker A"}}`.
+impl ToJson for SimAction {
+    fn to_json(&self) -> Value {
+        let mut input = Output::default();
+        let name = sqs_engine::variants_to_json!(self, SimAction, input;
+            AddWorker { name, policy },
+            RemoveWorker { worker },
+            SetPolicy { worker, policy },
+            Kill { worker },
+            Restart { worker },
+            Hang { worker },
+            CrashAfterCommit { worker },
+            LoseDeleteResponse { worker },
+            FailJob { worker },
+            BadItemIdentifier { worker },
+            Deliver { worker, message_id },
+            Receive { worker },
+            Delete { worker, message_id },
+            Extend { worker, message_id, visibility_timeout },
+            RemoveProducer { producer };
+            SimAction::AddProducer(spec) => return tagged("AddProducer", spec.to_json()),
+        );
+        tagged(name, input.into())
+    }
+}
+
+/// `{"sim": name, "input": input}`.
+fn tagged(name: &str, input: Value) -> Value {
+    let mut out = Output::default();
+    out.field("sim", name);
+    out.value("input", input);
+    out.into()
+}
+
+/// As the step of a scenario file: the request's or the simulation action's JSON.
+impl ToJson for Step {
+    fn to_json(&self) -> Value {
+        match self {
+            Step::Call(request) => request.to_json(),
+            Step::Sim(action) => action.to_json(),
+        }
+    }
+}
+
+sqs_engine::write_by_hand!(Step, SimAction);
+
+sqs_engine::writers! {
+    LoggedStep { at: field("at"), step: field("step") }
 }
 
 impl Step {
@@ -224,7 +272,7 @@ impl<'de> Deserialize<'de> for Step {
 }
 
 /// A step with the virtual time at which it ran.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LoggedStep {
     /// When (virtual milliseconds).
     pub at: Millis,

@@ -5,7 +5,7 @@ use crate::lane::Life;
 use crate::worker::WorkerMode;
 use crate::world::World;
 use serde_json::{json, Value};
-use sqs_engine::api::{ChangeMessageVisibilityInput, DeleteMessageInput};
+use sqs_engine::api::{ChangeMessageVisibilityInput, DeleteMessageInput, ToJson};
 use sqs_engine::{ReceiptHandle, Reply, Request};
 
 impl World {
@@ -33,7 +33,7 @@ impl World {
         self.settle(self.who(i), Some("ReceiveMessage"));
         let messages = output.messages.clone().unwrap_or_default();
         self.take(i, messages);
-        Ok(serde_json::to_value(output).unwrap_or(Value::Null))
+        Ok(output.to_json())
     }
 
     /// ReceiveMessage by hand.

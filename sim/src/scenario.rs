@@ -28,14 +28,14 @@
 
 use crate::command::SimAction;
 use crate::world::World;
-use serde::Serialize;
 use serde_json::{json, Value};
+use sqs_engine::api::FromJson;
 use sqs_engine::script::parse_request;
 use sqs_engine::Millis;
 
 /// A scenario file. Read by hand ([`Input`](sqs_engine::api::Input)); every member but `steps` is
 /// optional.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
     /// The file name without `.json` (e.g. `crash-before-delete`).
     pub id: String,
@@ -50,11 +50,10 @@ pub struct Scenario {
     /// Steps: `call`, `advance`, `await` (as `sqs-sim run`) and `sim` steps.
     pub steps: Vec<serde_json::Value>,
     /// Checked outcomes (summary fields and their expected values).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub expect: Option<serde_json::Value>,
 }
 
-sqs_engine::readers! {
+sqs_engine::members! {
     Scenario {
         id: field_or_default("id"),
         title: field_or_default("title"),
@@ -62,7 +61,7 @@ sqs_engine::readers! {
         watch: field_or_default("watch"),
         seed: field_or_default("seed"),
         steps: field("steps"),
-        expect: field_or_default("expect"),
+        expect: optional("expect"),
     }
 }
 
@@ -105,10 +104,10 @@ impl Scenario {
     /// Parses a scenario file, naming the step at fault in any error. `id` is the file name
     /// without `.json`.
     pub fn parse(id: &str, json: &str) -> Result<Scenario, String> {
-        // Through a `Value`, like the page's imports and links: one compiled reader of
-        // `Scenario` (for `Value`) in the browser bundle instead of a second one for text.
+        // Through a `Value`, like the page's imports and links: one JSON text parser in the
+        // browser bundle, and `Scenario`'s reader by hand.
         let mut scenario: Scenario = serde_json::from_str(json)
-            .and_then(serde_json::from_value)
+            .and_then(Scenario::from_json)
             .map_err(|e| format!("{id}: not a scenario file: {e}"))?;
         scenario.id = id.to_string();
         for (index, step) in scenario.steps.iter().enumerate() {

@@ -3,12 +3,12 @@
 //! DeleteMessage and their batch forms, as a real worker would.
 
 use serde::{de, Deserialize, Serialize};
-use sqs_engine::api::Input;
+use serde_json::Value;
+use sqs_engine::api::{Input, Output, ToJson};
 use sqs_engine::Millis;
 
 /// How long a job takes, drawn from the world's seed.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "kind")]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ProcessingTime {
     /// Always this many seconds.
     Fixed {
@@ -33,7 +33,7 @@ pub enum ProcessingTime {
 
 /// The heartbeat pattern: while the job makes progress, extend visibility every `every` seconds
 /// by `extend_by` seconds, at most `max_extensions` times.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Heartbeat {
     /// Seconds between ChangeMessageVisibility calls.
     pub every: f64,
@@ -46,7 +46,7 @@ pub struct Heartbeat {
 }
 
 /// One named side effect of a job (for example "record ticket", "send staff notice").
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EffectStep {
     /// What the effect is.
     pub name: String,
@@ -56,8 +56,7 @@ pub struct EffectStep {
 }
 
 /// How a worker consumes.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "kind")]
+#[derive(Clone, Debug, PartialEq)]
 pub enum WorkerMode {
     /// Polls and processes by itself.
     Auto,
@@ -72,7 +71,6 @@ pub enum WorkerMode {
         /// MaximumBatchingWindowInSeconds (0 when absent): how long a poller keeps receiving to
         /// fill a batch before it invokes the function; the messages' visibility timeouts run
         /// meanwhile. Not for FIFO queues. Left out of the JSON at 0, as links made before it were.
-        #[serde(skip_serializing_if = "is_zero")]
         maximum_batching_window_in_seconds: u32,
         /// The function timeout in seconds.
         function_timeout: u32,
@@ -146,8 +144,61 @@ impl WorkerMode {
 }
 
 sqs_engine::read_by_hand!(ProcessingTime, WorkerMode, WorkerPolicy);
+sqs_engine::write_by_hand!(ProcessingTime, WorkerMode);
 
-sqs_engine::readers! {
+/// `{"kind": "Fixed", "seconds": 2.0}`.
+impl ToJson for ProcessingTime {
+    fn to_json(&self) -> Value {
+        let mut out = Output::default();
+        match self {
+            ProcessingTime::Fixed { seconds } => {
+                out.field("kind", "Fixed");
+                out.field("seconds", seconds);
+            }
+            ProcessingTime::Uniform { min, max } => {
+                out.field("kind", "Uniform");
+                out.field("min", min);
+                out.field("max", max);
+            }
+            ProcessingTime::LongTail { median, max } => {
+                out.field("kind", "LongTail");
+                out.field("median", median);
+                out.field("max", max);
+            }
+        }
+        out.into()
+    }
+}
+
+/// `{"kind": "Auto"}`, `{"kind": "Lambda", "batch_size": 10, ...}`.
+impl ToJson for WorkerMode {
+    fn to_json(&self) -> Value {
+        let mut out = Output::default();
+        match self {
+            WorkerMode::Auto => out.field("kind", "Auto"),
+            WorkerMode::Manual => out.field("kind", "Manual"),
+            WorkerMode::Lambda {
+                batch_size,
+                maximum_batching_window_in_seconds: window,
+                function_timeout,
+                report_batch_item_failures,
+                reserved_concurrency,
+            } => {
+                out.field("kind", "Lambda");
+                out.field("batch_size", batch_size);
+                if *window > 0 {
+                    out.field("maximum_batching_window_in_seconds", window);
+                }
+                out.field("function_timeout", function_timeout);
+                out.field("report_batch_item_failures", report_batch_item_failures);
+                out.field("reserved_concurrency", reserved_concurrency);
+            }
+        }
+        out.into()
+    }
+}
+
+sqs_engine::members! {
     Heartbeat {
         every: field("every"),
         extend_by: field("extend_by"),
@@ -188,9 +239,20 @@ impl WorkerPolicy {
     }
 }
 
-/// For `skip_serializing_if`.
-fn is_zero(n: &u32) -> bool {
-    *n == 0
+// Every member is written (read back with the defaults above when missing).
+sqs_engine::writers! {
+    WorkerPolicy {
+        queue: field("queue"),
+        mode: field("mode"),
+        wait_time_seconds: field("wait_time_seconds"),
+        max_messages: field("max_messages"),
+        visibility_timeout: field("visibility_timeout"),
+        idle_pause: field("idle_pause"),
+        processing: field("processing"),
+        heartbeat: field("heartbeat"),
+        effects: field("effects"),
+        poison_marker: field("poison_marker"),
+    }
 }
 
 /// How many batches a Lambda event-source mapping holds at once (its pollers).
@@ -198,7 +260,7 @@ pub const LAMBDA_POLLERS: u32 = 5;
 
 /// A worker's policy. In a scenario file only `queue` is required; the rest defaults to
 /// [`WorkerPolicy::new`]'s values.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct WorkerPolicy {
     /// The queue it consumes (queue name).
     pub queue: String,
@@ -375,7 +437,7 @@ pub struct WorkerView {
 
 /// A steady producer: sends `count` messages (None: forever), one every `every` seconds, the
 /// first one at once.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ProducerSpec {
     /// Unique name.
     pub name: String,

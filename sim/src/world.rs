@@ -18,9 +18,11 @@ use crate::rng::FastMap;
 use crate::scenario::{self, Scenario, StepKind};
 use crate::timers::{Timer, Timers};
 use crate::worker::WorkerView;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::Value;
-use sqs_engine::api::{MessageId, ReceiveMessageOutput, Response, SendMessageBatchInput};
+use sqs_engine::api::{
+    MessageId, Output, ReceiveMessageOutput, Response, SendMessageBatchInput, ToJson,
+};
 use sqs_engine::script::{error_json, parse_request, Bindings};
 use sqs_engine::{Engine, Event, EventKind, Millis, PollId, Reply, Request};
 use std::cell::Cell;
@@ -33,8 +35,8 @@ use std::collections::{HashMap, VecDeque};
 /// many were left out. At about 250 bytes an event, the buffer holds at most ~1.3 MB.
 pub const EVENT_BUFFER: usize = 5_000;
 
-/// Who caused an event.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Who caused an event: `"Sqs"`, `{"Worker": "Worker A"}`, `{"Producer": "P"}`, `"User"`.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 pub enum Actor {
     /// SQS itself (a timer: visibility expiry, delay end, retention, ...).
     Sqs,
@@ -47,7 +49,7 @@ pub enum Actor {
 }
 
 /// Something that happened, for the event log, the animations and the live region.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct WorldEvent {
     /// When.
     pub at: Millis,
@@ -61,6 +63,33 @@ pub struct WorldEvent {
     pub message_id: Option<String>,
     /// Plain words: "Worker 2 called ChangeMessageVisibility: hidden for 30 s more".
     pub text: String,
+}
+
+impl ToJson for Actor {
+    fn to_json(&self) -> Value {
+        let (kind, name) = match self {
+            Actor::Sqs => return "Sqs".into(),
+            Actor::User => return "User".into(),
+            Actor::Worker(name) => ("Worker", name),
+            Actor::Producer(name) => ("Producer", name),
+        };
+        let mut out = Output::default();
+        out.field(kind, name);
+        out.into()
+    }
+}
+
+sqs_engine::write_by_hand!(Actor);
+
+sqs_engine::writers! {
+    WorldEvent {
+        at: field("at"),
+        actor: field("actor"),
+        action: field("action"),
+        engine: field("engine"),
+        message_id: field("message_id"),
+        text: field("text"),
+    }
 }
 
 /// Who acts, as the world tracks it: a copyable id, named (an [`Actor`]) only for the events
@@ -875,7 +904,7 @@ impl World {
 
 /// A response as the JSON AWS answers.
 fn response_json(response: &Response) -> Value {
-    serde_json::to_value(response).unwrap_or(Value::Null)
+    response.to_json()
 }
 
 /// The bodies a SendMessageBatch stores, by batch entry Id (SendMessage's label is taken in

@@ -1,8 +1,8 @@
 //! Where sessions start: the built-in sandboxes (an empty standard or FIFO queue with its
 //! dead-letter queue and two lanes where you are the worker) and the scenario library.
 
-use serde_json::{json, Value};
-use sqs_engine::api::SetQueueAttributesInput;
+use serde_json::json;
+use sqs_engine::api::{SetQueueAttributesInput, ToJson};
 use sqs_engine::Request;
 use sqs_sim::command::SimAction;
 use sqs_sim::worker::{EffectStep, ProcessingTime, WorkerMode};
@@ -65,7 +65,7 @@ pub fn sandbox(fifo: bool) -> Scenario {
             name: name.to_string(),
             policy: manual_policy(queue),
         });
-        steps.push(serde_json::to_value(add).unwrap_or(Value::Null));
+        steps.push(add.to_json());
     }
     let kind = if fifo { "FIFO" } else { "standard" };
     Scenario {

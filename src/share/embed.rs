@@ -11,6 +11,7 @@
 //! Anything else is ignored, so a host page can use postMessage for its own purposes too.
 
 use serde_json::{json, Value};
+use sqs_engine::api::ToJson;
 use sqs_engine::Millis;
 use sqs_sim::WorldEvent;
 
@@ -19,7 +20,7 @@ pub const PROTOCOL: u32 = 1;
 
 /// The message announcing one world event to the host page.
 pub fn event_message(event: &WorldEvent) -> Value {
-    json!({ "type": "sqs-playground:event", "version": PROTOCOL, "event": event })
+    json!({ "type": "sqs-playground:event", "version": PROTOCOL, "event": event.to_json() })
 }
 
 /// The message saying the player has loaded a scenario and is ready for commands.

@@ -3,6 +3,7 @@
 
 use super::session::{ScenarioSource, Session};
 use serde_json::{json, Value};
+use sqs_engine::api::{FromJson, ToJson};
 use sqs_engine::Millis;
 use sqs_sim::{Sample, Scenario, WorldEvent};
 
@@ -30,14 +31,14 @@ pub fn session_file(session: &Session, scenario: &Scenario) -> Value {
             continue;
         }
         while let Some(a) = actions.next_if(|a| a.at < scenario_clock) {
-            emit_at(&mut steps, &mut clock, a.at, json!(a.step));
+            emit_at(&mut steps, &mut clock, a.at, a.step.to_json());
         }
         emit_at(&mut steps, &mut clock, scenario_clock, step.clone());
     }
     for a in actions {
-        emit_at(&mut steps, &mut clock, a.at, json!(a.step));
+        emit_at(&mut steps, &mut clock, a.at, a.step.to_json());
     }
-    let mut file = json!(scenario);
+    let mut file = scenario.to_json();
     file["steps"] = Value::Array(steps);
     file["playhead"] = json!(session.playhead);
     file
@@ -55,8 +56,8 @@ pub fn import(text: &str) -> Result<Session, String> {
     let value: Value =
         serde_json::from_str(text).map_err(|e| format!("The file is not valid JSON: {e}."))?;
     let playhead = value.get("playhead").and_then(Value::as_u64).unwrap_or(0);
-    let scenario: Scenario = serde_json::from_value(value)
-        .map_err(|e| format!("The file is not a scenario file: {e}."))?;
+    let scenario =
+        Scenario::from_json(value).map_err(|e| format!("The file is not a scenario file: {e}."))?;
     Ok(Session {
         scenario: ScenarioSource::Inline(scenario),
         actions: Vec::new(),
@@ -65,9 +66,11 @@ pub fn import(text: &str) -> Result<Session, String> {
     })
 }
 
-/// The event log as JSON (one array).
+/// The event log as JSON (one array; each event's members sorted by name, as in links and
+/// scenario files).
 pub fn events_json(events: &[WorldEvent]) -> String {
-    serde_json::to_string_pretty(events).expect("events always serialise")
+    let events = Value::Array(events.iter().map(ToJson::to_json).collect());
+    serde_json::to_string_pretty(&events).expect("JSON values always serialise")
 }
 
 /// The event log as CSV: time in seconds, actor, action, message, text.

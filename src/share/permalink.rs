@@ -8,6 +8,7 @@
 
 use super::base64url;
 use super::session::Session;
+use sqs_engine::api::ToJson;
 
 /// The format this build writes. Readers accept every version up to it.
 pub const FORMAT: u32 = 1;
@@ -29,9 +30,7 @@ pub async fn encode(session: &Session) -> Result<String, String> {
 /// here and in [`decode`]: the page already needs the `Value` writers and readers of every step
 /// type, and writing or reading the text directly would compile further copies of them (issue 7).
 pub fn session_json(session: &Session) -> String {
-    serde_json::to_value(session)
-        .expect("a session always serialises")
-        .to_string()
+    session.to_json().to_string()
 }
 
 /// The `s=` value holding `packed`, the raw DEFLATE of a [`session_json`].

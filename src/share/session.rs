@@ -2,14 +2,13 @@
 //! user action with its virtual time, and where the playhead stood. The seed lives in the
 //! scenario, so replay is deterministic.
 
-use serde::Serialize;
 use serde_json::Value;
+use sqs_engine::api::{FromJson, ToJson};
 use sqs_engine::Millis;
 use sqs_sim::{LoggedStep, Scenario, Step, World};
 
 /// Where the session's scenario comes from.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ScenarioSource {
     /// A library scenario, by id (short links).
     Library(String),
@@ -17,9 +16,9 @@ pub enum ScenarioSource {
     Inline(Scenario),
 }
 
-/// Everything a link or a session file carries. Written as JSON by `serde`, read back by
+/// Everything a link or a session file carries. Written as JSON by [`ToJson`], read back by
 /// [`Session::from_json`].
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Session {
     /// The starting point.
     pub scenario: ScenarioSource,
@@ -29,6 +28,25 @@ pub struct Session {
     pub playhead: Millis,
     /// Playback speed (1 to 1000).
     pub speed: f64,
+}
+
+/// The id (a string), or the whole scenario.
+impl ToJson for ScenarioSource {
+    fn to_json(&self) -> Value {
+        match self {
+            ScenarioSource::Library(id) => id.to_json(),
+            ScenarioSource::Inline(scenario) => scenario.to_json(),
+        }
+    }
+}
+
+sqs_engine::writers! {
+    Session {
+        scenario: field("scenario"),
+        actions: field("actions"),
+        playhead: field("playhead"),
+        speed: field("speed"),
+    }
 }
 
 impl Session {
@@ -45,7 +63,7 @@ impl Session {
         let scenario = match fields.remove("scenario") {
             Some(Value::String(id)) => ScenarioSource::Library(id),
             Some(inline) => ScenarioSource::Inline(
-                serde_json::from_value(inline).map_err(|e| format!("scenario: {e}"))?,
+                Scenario::from_json(inline).map_err(|e| format!("scenario: {e}"))?,
             ),
             None => return Err("missing field `scenario`".into()),
         };
@@ -144,7 +162,8 @@ mod tests {
             playhead: 3_000,
             speed: 2.5,
         };
-        let json = serde_json::to_value(&session).unwrap();
+        let json = session.to_json();
+        assert_eq!(serde_json::to_value(&session).unwrap(), json);
         assert_eq!(Session::from_json(json), Ok(session));
     }
 

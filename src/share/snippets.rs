@@ -2,6 +2,7 @@
 //! Rust (aws-sdk-sqs) code that create the same queue, with its dead-letter queue and redrive
 //! policy, as the playground's current settings.
 
+use sqs_engine::api::ToJson;
 use std::collections::BTreeMap;
 
 /// What to create: a queue with its attributes (as SQS strings), and optionally its DLQ.
@@ -59,7 +60,8 @@ pub fn aws_cli(spec: &QueueSpec) -> String {
 fn cli_create(name: &str, attrs: &BTreeMap<String, String>, var: &str) -> String {
     let mut cmd = format!("{var}=$(aws sqs create-queue --queue-name {name}");
     if !attrs.is_empty() {
-        let json = serde_json::to_string(attrs).expect("string map");
+        // Through the `Value` writer the page already has (the same text: keys sorted).
+        let json = attrs.to_json();
         cmd.push_str(&format!(" \\\n  --attributes '{json}'"));
     }
     cmd.push_str(" --query QueueUrl --output text)\n");
