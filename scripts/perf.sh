@@ -10,8 +10,9 @@
 #   time_to_interactive_ms, frame_ms_p50, frame_ms_p95, seek_ms_max, heap_growth_mb,
 #   heap_growth_late_mb
 #                               the page in headless Chromium (e2e/perf.mjs)
-#   fast_forward_day_ms         the day (sqs_sim::bench) run in headless Chromium (wasm,
-#                               release: tests/perf.rs); fast_forward_day_native_ms natively
+#   fast_forward_day_ms         the day (sqs_sim::bench) run in headless Chromium (wasm
+#                               built as the page ships it, the `web` profile: tests/perf.rs);
+#                               fast_forward_day_native_ms natively
 #   lifecycles_per_sec          `sqs-sim bench` natively (batch of 10, median of 3 runs of 1M);
 #                               engine_wasm_lifecycles_per_sec the same in the browser (200k)
 #   seek_wasm_ms_max, seek_native_ms_max
@@ -81,8 +82,9 @@ if [[ "$SKIP" != *" page "* ]]; then
 fi
 
 if [[ "$SKIP" != *" wasm "* ]]; then
-  echo "perf: wasm benchmarks in headless Chromium (cargo test --release --test perf)"
-  out=$(WASM_BINDGEN_TEST_TIMEOUT=1800 cargo test --locked --release --target wasm32-unknown-unknown \
+  echo "perf: wasm benchmarks in headless Chromium (cargo test --profile web --test perf)"
+  # The `web` profile: the code the page ships (not `release`, which is faster but not served).
+  out=$(WASM_BINDGEN_TEST_TIMEOUT=1800 cargo test --locked --profile web --target wasm32-unknown-unknown \
     -p sqs-playground --test perf -- --include-ignored --nocapture 2>&1)
   echo "$out" >>"$LOG"
   echo "$out" | grep -E '^wasm ' | sed 's/^/perf: /'

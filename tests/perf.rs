@@ -1,9 +1,9 @@
 //! Performance figures measured in headless Chromium (wasm): benchmarks that print figures, not
 //! timed tests. They are `#[ignore]`d, so `./check wasm` lists them without running them;
-//! `./check perf` (scripts/perf.sh) runs them in release:
+//! `./check perf` (scripts/perf.sh) runs them built as the page ships (the `web` profile):
 //!
 //! ```sh
-//! WASM_BINDGEN_TEST_TIMEOUT=1800 cargo test --release --target wasm32-unknown-unknown \
+//! WASM_BINDGEN_TEST_TIMEOUT=1800 cargo test --profile web --target wasm32-unknown-unknown \
 //!     --test perf -- --include-ignored --nocapture
 //! ```
 //!
