@@ -255,6 +255,8 @@ impl Lane {
 
     /// A new policy, from its next job on.
     pub(crate) fn set_policy(&mut self, policy: WorkerPolicy) {
+        // A function that no longer reports batch item failures has no such response to get wrong.
+        self.armed.bad_item_identifier &= policy.mode.reports_batch_item_failures();
         self.effects = steps(&policy);
         self.policy = policy;
     }
@@ -317,13 +319,18 @@ impl Lane {
             WorkerMode::Lambda { batch_size, .. } => batch_size as usize,
             _ => usize::MAX,
         };
+        let window = self.batching_window();
         if let Some(job) = self.jobs.iter_mut().find(|j| j.gather_until.is_some()) {
-            job.tasks.extend(tasks);
-            job.close_if_full(batch_size, now);
-            return None;
+            // Only a batch of the same mapping and queue takes them (a SetPolicy since may
+            // have changed either): else it is invoked with what it has.
+            if window > 0 && job.queue_url == queue_url {
+                job.tasks.extend(tasks);
+                job.close_if_full(batch_size, now);
+                return None;
+            }
+            job.close_gathering(now);
         }
         let mut job = self.job_for(id, queue_url, tasks, now);
-        let window = self.batching_window();
         if window > 0 {
             job.gather_until = Some(now + window);
             job.close_if_full(batch_size, now);

@@ -710,3 +710,52 @@ fn after_a_worker_is_removed_the_others_are_still_found_by_what_they_hold() {
     let held: Vec<usize> = world.workers().iter().map(|w| w.holding.len()).collect();
     assert_eq!(held, [1, 1]);
 }
+
+/// A batch still gathering when its mapping moves to another queue is invoked with what it has:
+/// the new queue's messages go into a batch of their own, deleted from their own queue.
+#[test]
+fn a_gathering_batch_takes_no_message_of_another_queue() {
+    let (mut world, _) = world_with(120, &["q1", "q2"]);
+    call(
+        &mut world,
+        "CreateQueue",
+        json!({"QueueName": "r", "Attributes": {"VisibilityTimeout": "120"}}),
+    );
+    let windowed = |queue: &str, window| {
+        let mut policy = lambda(true);
+        policy.queue = queue.into();
+        policy.mode = WorkerMode::Lambda {
+            batch_size: 50,
+            maximum_batching_window_in_seconds: window,
+            function_timeout: 20,
+            report_batch_item_failures: true,
+            reserved_concurrency: None,
+        };
+        policy
+    };
+    add(&mut world, "Lambda", windowed("q", 60));
+    world.advance_to(1_000);
+    assert_eq!(world.workers()[0].holding.len(), 2, "gathering q's two");
+    let update = SimAction::SetPolicy {
+        worker: "Lambda".into(),
+        policy: windowed("r", 10),
+    };
+    sim(&mut world, update).unwrap();
+    let r = world.engine().queue_url("r").unwrap();
+    for body in ["r1", "r2"] {
+        call(
+            &mut world,
+            "SendMessage",
+            json!({"QueueUrl": r, "MessageBody": body}),
+        );
+    }
+    // The long poll on q ends empty at 20 s; the poll on r then gets r1 and r2 while q's batch
+    // still gathers (until 60 s).
+    world.advance_to(90_000);
+    assert_eq!(
+        world.summary().deleted,
+        4,
+        "each batch deleted from its own queue"
+    );
+    assert!(world.engine().messages("q").is_empty() && world.engine().messages("r").is_empty());
+}
