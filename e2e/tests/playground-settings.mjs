@@ -15,6 +15,7 @@ test('an out-of-range setting is refused with SQS\'s message and changes nothing
   assert.match(await error.textContent(), /VisibilityTimeout|InvalidAttributeValue/);
   assert.equal(await form.locator('.field-now').textContent(), 'now 30');
   assert.equal(await field.getAttribute('aria-invalid'), 'true');
+  assert.equal(await field.inputValue(), '50000', 'the refused value stays to be corrected');
   await screenshot('playground-setting-refused');
 
   // A valid value is taken, and the next receive uses it.
@@ -22,6 +23,7 @@ test('an out-of-range setting is refused with SQS\'s message and changes nothing
   await field.press('Enter');
   await form.locator('.field-now', { hasText: 'now 45' }).waitFor();
   assert.equal(await form.getByRole('alert').count(), 0);
+  assert.equal(await field.inputValue(), '45');
 
   const receives = page.getByLabel('Max receive count', { exact: true });
   await receives.fill('0');

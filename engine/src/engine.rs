@@ -218,11 +218,7 @@ impl Engine {
     /// a driver that takes them after every call reuses one buffer (as with
     /// [`Engine::drain_events_into`]) instead of freeing one per answer.
     pub fn take_completed_polls_into(&mut self, out: &mut Vec<(PollId, ReceiveMessageOutput)>) {
-        if out.is_empty() {
-            std::mem::swap(out, &mut self.completed);
-        } else {
-            out.append(&mut self.completed);
-        }
+        move_into(out, &mut self.completed);
     }
 
     /// Events since the last call, in order.
@@ -235,12 +231,7 @@ impl Engine {
     /// Moves the events since the last drain to the end of `out`, in order: a driver that
     /// drains after every call reuses one buffer, and the engine keeps its own.
     pub fn drain_events_into(&mut self, out: &mut Vec<Event>) {
-        if out.is_empty() {
-            // Trade buffers instead of copying: both keep their capacity for the next round.
-            std::mem::swap(out, &mut self.events);
-        } else {
-            out.append(&mut self.events);
-        }
+        move_into(out, &mut self.events);
     }
 
     /// Takes back an answer the caller is done with: its list of messages or of batch results
@@ -624,4 +615,14 @@ impl Engine {
 fn depth_of(q: &Queue) -> [u64; 3] {
     let c = q.counts;
     [c.visible, c.in_flight, c.delayed].map(|n| n as u64)
+}
+
+/// Moves `from`'s items to the end of `out`. An empty `out` trades buffers instead of copying:
+/// both keep their capacity for the next round.
+fn move_into<T>(out: &mut Vec<T>, from: &mut Vec<T>) {
+    if out.is_empty() {
+        std::mem::swap(out, from);
+    } else {
+        out.append(from);
+    }
 }

@@ -314,7 +314,7 @@ impl Lane {
         receive_count: impl Fn(&Message) -> u32,
         now: Millis,
     ) -> Option<Millis> {
-        let tasks = self.tasks_for(messages, receive_count, now);
+        let mut tasks = self.tasks_for(messages, receive_count, now);
         let batch_size = match self.policy.mode {
             WorkerMode::Lambda { batch_size, .. } => batch_size as usize,
             _ => usize::MAX,
@@ -324,8 +324,9 @@ impl Lane {
             // Only a batch of the same mapping and queue takes them (a SetPolicy since may
             // have changed either): else it is invoked with what it has.
             if window > 0 && job.queue_url == queue_url {
-                job.tasks.extend(tasks);
+                job.tasks.append(&mut tasks);
                 job.close_if_full(batch_size, now);
+                self.spare_tasks = tasks;
                 return None;
             }
             job.close_gathering(now);

@@ -119,9 +119,9 @@ struct Ui {
     note: Option<String>,
     /// The send form as typed (it outlives opening another scenario or session).
     send: SendForm,
-    /// What the user typed into the settings' fields (as the send form).
+    /// What the user typed into the settings' fields, until Set or another scenario.
     typed: Vec<Typed>,
-    /// The policies being edited (as the send form).
+    /// The policies being edited, until another scenario.
     editing: Vec<Editing>,
     /// The Share panel's link, status and language (they outlive an import, which it reports).
     share: ShareState,
@@ -146,14 +146,12 @@ impl Default for Ui {
 }
 
 impl Ui {
-    /// Forgets the view state of the session that is closing, except what was typed and the
-    /// Share panel's state.
+    /// Forgets the view state of the session that is closing, except the send form and the
+    /// Share panel's state (drafts of settings and policies belong to the old queue and lanes).
     fn reset(&mut self) {
         use std::mem::take;
         *self = Ui {
             send: take(&mut self.send),
-            typed: take(&mut self.typed),
-            editing: take(&mut self.editing),
             share: take(&mut self.share),
             ..Ui::default()
         };
@@ -722,7 +720,11 @@ fn handle(s: &mut Session, u: &mut Ui, stage: &Stage, action: Action) -> bool {
         }
         Action::Share(change) => u.share.apply(change),
         Action::SetAttribute { name, value } => {
-            s.set_attribute(&queue, &name, value);
+            // Accepted, the drafts are done with (a later return of the queue to the value they
+            // were typed over must not revive them); refused, the field keeps what was typed.
+            if s.set_attribute(&queue, &name, value) {
+                u.typed.clear();
+            }
         }
         Action::Worker { worker, action } => {
             s.worker_action(&worker, action);
