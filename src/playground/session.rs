@@ -11,7 +11,6 @@ use sqs_engine::{Millis, Request};
 use sqs_sim::checkpoints::{Checkpoints, CHECKPOINT_EVERY};
 use sqs_sim::command::SimAction;
 use sqs_sim::{LoggedStep, Scenario, Step, World, EVENT_BUFFER};
-use std::collections::BTreeMap;
 
 /// The slowest and fastest speeds offered.
 pub const SPEED_RANGE: (f64, f64) = (1.0, 1000.0);
@@ -23,7 +22,7 @@ const MAX_FRAME_MS: f64 = 250.0;
 const NARRATED_BEFORE_SEEK: Millis = 30_000;
 
 /// Which control an error belongs to, so it is shown next to that control.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Slot {
     /// The send form.
     Send,
@@ -39,6 +38,30 @@ pub enum Slot {
     Scenario,
     /// The clock (step with nothing scheduled, scrub failures).
     Clock,
+}
+
+/// The errors shown, at most one per slot. A list, not a map: a handful at a time, looked up by
+/// equality, and a map type of its own would cost the bundle its tree code (~2 KB gzip).
+#[derive(Default)]
+struct Errors(Vec<(Slot, String)>);
+
+impl Errors {
+    fn get(&self, slot: &Slot) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(s, _)| s == slot)
+            .map(|(_, e)| e.as_str())
+    }
+
+    /// Shows `text` at `slot`, in place of what was shown there.
+    fn insert(&mut self, slot: Slot, text: String) {
+        self.remove(&slot);
+        self.0.push((slot, text));
+    }
+
+    fn remove(&mut self, slot: &Slot) {
+        self.0.retain(|(s, _)| s != slot);
+    }
 }
 
 /// See the module documentation.
@@ -57,7 +80,7 @@ pub struct Session {
     carry: f64,
     wall: f64,
     last_wall: Option<f64>,
-    errors: BTreeMap<Slot, String>,
+    errors: Errors,
     sent: u32,
 }
 
@@ -79,7 +102,7 @@ impl Session {
             carry: 0.0,
             wall: 0.0,
             last_wall: None,
-            errors: BTreeMap::new(),
+            errors: Errors::default(),
             sent: 0,
         };
         for step in scenarios::setup(&session.scenario, &session.world) {
@@ -178,7 +201,7 @@ impl Session {
 
     /// The error shown next to a control, if its last action failed.
     pub fn error(&self, slot: &Slot) -> Option<&str> {
-        self.errors.get(slot).map(String::as_str)
+        self.errors.get(slot)
     }
 
     /// Shows `text` next to a control (a problem found outside an action, like a bad link).
