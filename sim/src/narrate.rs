@@ -132,12 +132,14 @@ pub fn clock(t: Millis) -> String {
     }
 }
 
-/// A duration in seconds, as people say it (`30 s`, `1.5 s`).
+/// A duration in seconds, as people say it (`30 s`, `1.5 s`): the digits `ms as f64 / 1000.0`
+/// prints, from integers (core's float printer would cost the browser bundle its tables).
 pub(crate) fn secs(ms: Millis) -> String {
     if ms % 1000 == 0 {
         format!("{} s", ms / 1000)
     } else {
-        format!("{} s", ms as f64 / 1000.0)
+        let fraction = format!("{:03}", ms % 1000);
+        format!("{}.{} s", ms / 1000, fraction.trim_end_matches('0'))
     }
 }
 
@@ -316,6 +318,10 @@ mod tests {
         assert_eq!(clock(3_723_500), "13:02:03.5");
         assert_eq!(secs(120_000), "120 s");
         assert_eq!(secs(1_500), "1.5 s");
+        for ms in (0..20_000).chain([86_400_001, 1 << 40]) {
+            let printed = format!("{} s", ms as f64 / 1000.0);
+            assert_eq!(secs(ms), printed);
+        }
     }
 
     #[test]
