@@ -143,6 +143,79 @@ pub(crate) fn secs(ms: Millis) -> String {
     }
 }
 
+/// `value` as `format!("{value}")` prints it (`2`, `2.5`, `0.000001`, `1000000000000000000000`):
+/// the shortest digits that read back as `value`, never an exponent. Written from serde_json's
+/// number text (the same digits in JSON's notation), which the bundle has anyway: core's float
+/// printer would add ~5 KB gzip.
+pub(crate) fn plain(value: f64) -> String {
+    if !value.is_finite() {
+        return if value.is_nan() {
+            "NaN"
+        } else if value > 0.0 {
+            "inf"
+        } else {
+            "-inf"
+        }
+        .into();
+    }
+    let sign = if value.is_sign_negative() { "-" } else { "" };
+    let json =
+        serde_json::Number::from_f64(value.abs()).map_or_else(String::new, |n| n.to_string());
+    let (mantissa, exponent) = json.split_once(['e', 'E']).unwrap_or((&json, "0"));
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all = format!("{whole}{fraction}");
+    let significant = all.trim_start_matches('0');
+    // |value| = 0.DIGITS x 10^point
+    let mut point = whole.len() as i64
+        + exponent.trim_start_matches('+').parse::<i64>().unwrap_or(0)
+        - (all.len() - significant.len()) as i64;
+    let mut digits = significant.trim_end_matches('0').to_string();
+    if let Some(upper) = tie_above(value.abs(), &digits, point) {
+        point += upper.len() as i64 - digits.len() as i64;
+        digits = upper.trim_end_matches('0').to_string();
+    }
+    let zeros = |n: i64| "0".repeat(n.max(0) as usize);
+    let len = digits.len() as i64;
+    if digits.is_empty() {
+        format!("{sign}0")
+    } else if point <= 0 {
+        format!("{sign}0.{}{digits}", zeros(-point))
+    } else if point >= len {
+        format!("{sign}{digits}{}", zeros(point - len))
+    } else {
+        let (int, frac) = digits.split_at(point as usize);
+        format!("{sign}{int}.{frac}")
+    }
+}
+
+/// When `value` (positive) lies exactly halfway between two numbers of `digits`' length, one of
+/// them `digits` x 10^(point - length), the upper one's digits: core's printer takes it,
+/// serde_json's may take the lower. Only 16 or 17 digits can tie (fewer are further apart than
+/// `value`'s neighbours, so both cannot read back as `value`).
+fn tie_above(value: f64, digits: &str, point: i64) -> Option<String> {
+    let places = digits.len() as i64 - point;
+    if digits.len() < 16 || !(1..=27).contains(&places) {
+        return None;
+    }
+    let bits = value.to_bits();
+    let (biased, fraction) = ((bits >> 52) as i64, bits & ((1 << 52) - 1));
+    let (mantissa, exponent) = match biased {
+        0 => (fraction, -1074),
+        _ => (fraction | 1 << 52, biased - 1075),
+    };
+    // 2 x value x 10^places = odd x 2^(twos + exponent + 1 + places) x 5^places, with odd =
+    // mantissa / 2^twos: an odd integer, so value a midpoint at that precision, when the power
+    // of two is 2^0.
+    let twos = i64::from(mantissa.trailing_zeros());
+    if twos + exponent + 1 + places != 0 {
+        return None;
+    }
+    let twice = u128::from(mantissa >> twos) * 5u128.pow(places as u32);
+    let (lower, upper) = ((twice - 1) / 2, (twice + 1) / 2);
+    let printed: u128 = digits.parse().ok()?;
+    (printed == lower || printed == upper).then(|| upper.to_string())
+}
+
 /// The actor as the subject of a sentence.
 pub(crate) fn who(actor: &Actor) -> &str {
     match actor {
@@ -321,6 +394,49 @@ mod tests {
         for ms in (0..20_000).chain([86_400_001, 1 << 40]) {
             let printed = format!("{} s", ms as f64 / 1000.0);
             assert_eq!(secs(ms), printed);
+        }
+    }
+
+    #[test]
+    fn plain_numbers_are_what_std_prints() {
+        let mut values = vec![
+            0.0,
+            -0.0,
+            1.0,
+            2.5,
+            0.1,
+            0.30000000000000004,
+            1e-7,
+            123456.789,
+        ];
+        values.extend([
+            1e15,
+            1e16,
+            1e17,
+            1e21,
+            1e300,
+            5e-324,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+        ]);
+        values.extend([-1.5e-10, f64::NAN, f64::INFINITY, f64::NEG_INFINITY]);
+        values.extend((0..2000).map(|i| f64::from(i) / 8.0));
+        // Exact midpoints between two 17-digit numbers (the spacing of doubles is 0.25 there).
+        for k in 0..2000u32 {
+            let n = (1u64 << 50) as f64 + f64::from(k) * 1234.0;
+            let m = 97_452_132_886_139.0 + f64::from(k);
+            values.extend([n + 0.25, n + 0.75, -(n + 0.25), 8e15 + f64::from(k) + 0.5]);
+            values.extend([m + 0.625, m + 0.375, m + 0.125]);
+        }
+        let mut bits: u64 = 0x2545_f491_4f6c_dd1d;
+        for _ in 0..50_000 {
+            bits = bits
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            values.push(f64::from_bits(bits));
+        }
+        for v in values {
+            assert_eq!(plain(v), format!("{v}"), "{v:e}");
         }
     }
 
