@@ -65,7 +65,8 @@ pub async fn read_text(file: web_sys::File, max_bytes: usize) -> Result<String, 
     if file.size() > max_bytes as f64 {
         return Err(format!(
             "The file is too large ({} bytes; at most {max_bytes}).",
-            file.size()
+            // A whole number of bytes: printed as an integer, as the f64 prints.
+            file.size() as u64
         ));
     }
     let text = JsFuture::from(file.text())
