@@ -5,7 +5,7 @@ use crate::metrics::{Sample, Summary};
 use crate::world::World;
 use serde_json::Value;
 use sqs_engine::Millis;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Messages per state: in the queues that are not dead-letter queues, and in those that are.
@@ -40,10 +40,10 @@ impl World {
         }
     }
 
-    fn depths_with(&self, dead_letter_queues: &BTreeSet<String>) -> Depths {
+    fn depths_with(&self, dead_letter_queues: &[String]) -> Depths {
         let mut depths = Depths::default();
         for (name, [visible, in_flight, delayed]) in self.engine.depths() {
-            if dead_letter_queues.contains(name) {
+            if dead_letter_queues.iter().any(|q| q == name) {
                 depths.dead_letter += visible + in_flight + delayed;
             } else {
                 depths.visible += visible;
@@ -65,28 +65,26 @@ impl World {
         ])
     }
 
-    /// Names of the queues some queue's RedrivePolicy points at.
-    fn dead_letter_queues(&self) -> BTreeSet<String> {
-        // Sets filled by `extend` (one insert each), not `collect`: collecting into a set
-        // compiles a sort into the browser bundle.
+    /// Names of the queues some queue's RedrivePolicy points at. Lists, not sets: a few queues,
+    /// and a set of its own would compile a tree type into the browser bundle.
+    fn dead_letter_queues(&self) -> Vec<String> {
         let names = self.engine.queue_names();
-        let mut targets = BTreeSet::new();
-        targets.extend(
-            names
-                .iter()
-                .filter_map(|name| self.engine.attributes(name)?.get("RedrivePolicy").cloned())
-                .filter_map(|policy| {
-                    let policy: Value = serde_json::from_str(&policy).ok()?;
-                    Some(policy.get("deadLetterTargetArn")?.as_str()?.to_string())
-                }),
-        );
-        let mut dead_letter_queues = BTreeSet::new();
-        dead_letter_queues.extend(names.into_iter().filter(|name| {
-            self.engine
-                .queue_arn(name)
-                .is_some_and(|arn| targets.contains(&arn))
-        }));
-        dead_letter_queues
+        let targets: Vec<String> = names
+            .iter()
+            .filter_map(|name| self.engine.attributes(name)?.get("RedrivePolicy").cloned())
+            .filter_map(|policy| {
+                let policy: Value = serde_json::from_str(&policy).ok()?;
+                Some(policy.get("deadLetterTargetArn")?.as_str()?.to_string())
+            })
+            .collect();
+        names
+            .into_iter()
+            .filter(|name| {
+                self.engine
+                    .queue_arn(name)
+                    .is_some_and(|arn| targets.contains(&arn))
+            })
+            .collect()
     }
 
     /// Takes the depth samples due before `before` (the state has not changed since the last

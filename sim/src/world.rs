@@ -26,7 +26,7 @@ use sqs_engine::api::{
 use sqs_engine::script::{error_json, parse_request, Bindings};
 use sqs_engine::{Engine, Event, EventKind, Millis, PollId, Reply, Request};
 use std::cell::Cell;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 /// How many undrained events the world narrates one by one (the default of
 /// [`World::set_event_buffer`]). A UI drains them every frame, far below this; when more happen
@@ -163,7 +163,7 @@ pub struct World {
     pub(crate) labels: Labels,
     /// The dead-letter queues' names, cached for the samples (cleared when a queue is created,
     /// deleted or changes its attributes).
-    pub(crate) dead_letter_cache: Option<std::collections::BTreeSet<String>>,
+    pub(crate) dead_letter_cache: Option<Vec<String>>,
     /// The buffer the engine's events are drained into (empty between two calls).
     drained: Vec<Event>,
     /// The buffer the engine's answered long polls are taken into (empty between two calls).
@@ -907,9 +907,10 @@ fn response_json(response: &Response) -> Value {
     response.to_json()
 }
 
-/// The bodies a SendMessageBatch stores, by batch entry Id (SendMessage's label is taken in
-/// [`World::call`] without a map).
-fn sent_bodies(input: &SendMessageBatchInput) -> HashMap<String, String> {
+/// The bodies a SendMessageBatch stores, with their batch entry Id (SendMessage's label is taken
+/// in [`World::call`] without them). A list, not a map: ten entries at most, and a map type of
+/// its own costs the browser bundle its hashing code.
+fn sent_bodies(input: &SendMessageBatchInput) -> Vec<(String, String)> {
     input
         .entries
         .iter()
@@ -919,11 +920,14 @@ fn sent_bodies(input: &SendMessageBatchInput) -> HashMap<String, String> {
 
 /// (MessageId, body) of each message a SendMessageBatch stored.
 fn sent_labels<'a>(
-    bodies: &'a HashMap<String, String>,
+    bodies: &'a [(String, String)],
     response: &Response,
 ) -> Vec<(MessageId, &'a str)> {
-    let found =
-        |id: &str, message_id: MessageId| bodies.get(id).map(|body| (message_id, body.as_str()));
+    // The last entry with the Id, as a map collected from the entries would hold.
+    let found = |id: &str, message_id: MessageId| {
+        let (_, body) = bodies.iter().rev().find(|(entry, _)| entry == id)?;
+        Some((message_id, body.as_str()))
+    };
     match response {
         Response::SendMessageBatch(output) => output
             .successful
