@@ -8,7 +8,7 @@ use super::journal::Journal;
 use sqs_engine::view::{MessageState, MessageView};
 use sqs_engine::Millis;
 use sqs_sim::{WorkerPolicy, WorkerStatus, WorkerView, World};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// More messages than this on the stage (the queue, the workers and the dead-letter queue
 /// together) are drawn as counts per state and per worker: thousands of cards can be neither
@@ -344,7 +344,6 @@ impl Stage {
             }
         }
 
-        let mut claimed = HashSet::new();
         let lanes = workers
             .into_iter()
             .map(|worker| {
@@ -354,9 +353,11 @@ impl Stage {
                         let span = done.saturating_sub(held.started_at).max(1);
                         (now.saturating_sub(held.started_at) as f64 / span as f64).min(1.0)
                     });
-                    match in_flight.get(held.message_id.as_str()) {
+                    // A message a lane holds leaves `in_flight` (what is left is held by no
+                    // lane); one receipt handle is held by one lane at most.
+                    match in_flight.get(held.message_id.as_str()).copied() {
                         Some(m) if holds(m, &held.receipt_handle) => {
-                            claimed.insert(m.message_id.clone());
+                            in_flight.remove(held.message_id.as_str());
                             cards.push(Card {
                                 job,
                                 ..card(m, Look::InFlight)
@@ -397,7 +398,6 @@ impl Stage {
         let unheld = messages
             .iter()
             .filter(|m| in_flight.contains_key(m.message_id.as_str()))
-            .filter(|m| !claimed.contains(&m.message_id))
             .map(|m| card(m, Look::InFlight))
             .collect();
         let dead = dlq
@@ -595,7 +595,8 @@ fn roles(world: &World, workers: &[WorkerView]) -> (Option<String>, Option<Strin
             .find(|n| engine.queue_arn(n).as_deref() == Some(arn.as_str()))
             .cloned()
     };
-    let dlqs: HashSet<String> = names.iter().filter_map(|n| target(n)).collect();
+    // A list, not a set: a few queues (a set of Strings would be one more hash table type).
+    let dlqs: Vec<String> = names.iter().filter_map(|n| target(n)).collect();
     let consumed = workers
         .iter()
         .map(|w| &w.policy.queue)
