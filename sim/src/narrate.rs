@@ -158,44 +158,59 @@ pub(crate) fn plain(value: f64) -> String {
         }
         .into();
     }
-    let sign = if value.is_sign_negative() { "-" } else { "" };
     let json =
         serde_json::Number::from_f64(value.abs()).map_or_else(String::new, |n| n.to_string());
     let (mantissa, exponent) = json.split_once(['e', 'E']).unwrap_or((&json, "0"));
     let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let all = format!("{whole}{fraction}");
-    let significant = all.trim_start_matches('0');
+    let mut digits: Vec<u8> = whole.bytes().chain(fraction.bytes()).collect();
     // |value| = 0.DIGITS x 10^point
-    let mut point = whole.len() as i64
-        + exponent.trim_start_matches('+').parse::<i64>().unwrap_or(0)
-        - (all.len() - significant.len()) as i64;
-    let mut digits = significant.trim_end_matches('0').to_string();
-    if let Some(upper) = tie_above(value.abs(), &digits, point) {
-        point += upper.len() as i64 - digits.len() as i64;
-        digits = upper.trim_end_matches('0').to_string();
+    let mut point = whole.len() as i64 + exponent.trim_start_matches('+').parse().unwrap_or(0);
+    while digits.first() == Some(&b'0') {
+        digits.remove(0);
+        point -= 1;
     }
-    let zeros = |n: i64| "0".repeat(n.max(0) as usize);
-    let len = digits.len() as i64;
+    if lower_of_tie(value.abs(), &digits, point) {
+        // Core's printer takes the upper of two equally near numbers: one unit more.
+        match digits.iter().rposition(|&d| d != b'9') {
+            Some(i) => {
+                digits[i] += 1;
+                digits.truncate(i + 1);
+            }
+            None => {
+                digits = vec![b'1'];
+                point += 1;
+            }
+        }
+    }
+    while digits.last() == Some(&b'0') {
+        digits.pop();
+    }
+    let mut out = String::from(if value.is_sign_negative() { "-" } else { "" });
     if digits.is_empty() {
-        format!("{sign}0")
-    } else if point <= 0 {
-        format!("{sign}0.{}{digits}", zeros(-point))
-    } else if point >= len {
-        format!("{sign}{digits}{}", zeros(point - len))
-    } else {
-        let (int, frac) = digits.split_at(point as usize);
-        format!("{sign}{int}.{frac}")
+        point = 1;
+        digits.push(b'0');
     }
+    if point <= 0 {
+        out.push('0');
+    }
+    for i in point.min(0)..point.max(digits.len() as i64) {
+        if i == point && i < digits.len() as i64 {
+            out.push('.');
+        }
+        let digit = usize::try_from(i).ok().and_then(|i| digits.get(i));
+        out.push(char::from(*digit.unwrap_or(&b'0')));
+    }
+    out
 }
 
-/// When `value` (positive) lies exactly halfway between two numbers of `digits`' length, one of
-/// them `digits` x 10^(point - length), the upper one's digits: core's printer takes it,
-/// serde_json's may take the lower. Only 16 or 17 digits can tie (fewer are further apart than
-/// `value`'s neighbours, so both cannot read back as `value`).
-fn tie_above(value: f64, digits: &str, point: i64) -> Option<String> {
+/// Whether `value` (positive) lies exactly halfway between `digits` x 10^(point - length) and
+/// the next number of that length: core's printer takes the upper one, serde_json's may take
+/// `digits`. Only 16 or 17 digits can tie (fewer are further apart than `value`'s neighbours, so
+/// both could not read back as `value`).
+fn lower_of_tie(value: f64, digits: &[u8], point: i64) -> bool {
     let places = digits.len() as i64 - point;
     if digits.len() < 16 || !(1..=27).contains(&places) {
-        return None;
+        return false;
     }
     let bits = value.to_bits();
     let (biased, fraction) = ((bits >> 52) as i64, bits & ((1 << 52) - 1));
@@ -207,13 +222,11 @@ fn tie_above(value: f64, digits: &str, point: i64) -> Option<String> {
     // mantissa / 2^twos: an odd integer, so value a midpoint at that precision, when the power
     // of two is 2^0.
     let twos = i64::from(mantissa.trailing_zeros());
-    if twos + exponent + 1 + places != 0 {
-        return None;
-    }
     let twice = u128::from(mantissa >> twos) * 5u128.pow(places as u32);
-    let (lower, upper) = ((twice - 1) / 2, (twice + 1) / 2);
-    let printed: u128 = digits.parse().ok()?;
-    (printed == lower || printed == upper).then(|| upper.to_string())
+    let printed = digits
+        .iter()
+        .fold(0u128, |n, d| n * 10 + u128::from(d - b'0'));
+    twos + exponent + 1 + places == 0 && twice == 2 * printed + 1
 }
 
 /// The actor as the subject of a sentence.
