@@ -29,7 +29,7 @@ use crate::timers::{Timer, TimerKey, Timers};
 use crate::view::{MessageState, MessageView};
 use crate::Millis;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// Identifies a long poll left pending by [`Engine::call`].
 pub type PollId = u64;
@@ -73,7 +73,8 @@ pub struct Engine {
     pub(crate) queues: Vec<Option<Queue>>,
     pub(crate) by_name: BTreeMap<String, u32>,
     /// When each recently deleted queue name was deleted (QueueDeletedRecently).
-    pub(crate) deleted_at: HashMap<String, Millis>,
+    /// A tree, not a hash map: the sim's ledger has this map type already (the bundle keeps one).
+    pub(crate) deleted_at: BTreeMap<String, Millis>,
     pub(crate) timers: Timers,
     /// Global send order, shared by all queues.
     pub(crate) next_seq: u64,
@@ -137,7 +138,7 @@ impl Engine {
             secret,
             queues: Vec::new(),
             by_name: BTreeMap::new(),
-            deleted_at: HashMap::new(),
+            deleted_at: BTreeMap::new(),
             timers: Timers::default(),
             next_seq: 0,
             polls: BTreeMap::new(),
@@ -276,15 +277,15 @@ impl Engine {
             return Vec::new();
         };
         // FIFO: the sequence of each group's first message that is not visible (§4.5).
-        let mut first_blocker: HashMap<u32, Option<u64>> = HashMap::new();
+        // By group slot (a list: the slots are dense; a map type would cost the bundle its code).
+        let mut first_blocker: Vec<Option<Option<u64>>> = vec![None; q.groups.slots()];
         let mut rows: Vec<(Millis, u64, MessageView)> = q
             .iter()
             .map(|(slot, m)| {
                 let blocked_by_group = q.fifo()
                     && matches!(m.state, State::Visible { .. })
-                    && first_blocker
-                        .entry(m.group_slot)
-                        .or_insert_with(|| {
+                    && first_blocker[m.group_slot as usize]
+                        .get_or_insert_with(|| {
                             q.groups
                                 .get(m.group_slot)
                                 .members

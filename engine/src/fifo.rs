@@ -46,6 +46,11 @@ impl Groups {
         slot
     }
 
+    /// How many slots there are (every group's slot is below).
+    pub(crate) fn slots(&self) -> usize {
+        self.table.len()
+    }
+
     pub(crate) fn get(&self, slot: u32) -> &Group {
         &self.table[slot as usize]
     }
