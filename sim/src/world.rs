@@ -379,7 +379,11 @@ impl World {
                         (Some(Step::Call(request)), response_json(&response))
                     }
                     Reply::Done(Err(error)) => {
-                        (None, serde_json::json!({ "error": error_json(&error) }))
+                        // By index, not through `json!`, which would compile serde's `Value`
+                        // to `Value` serializer into the browser bundle for it.
+                        let mut failed = serde_json::json!({});
+                        failed["error"] = error_json(&error);
+                        (None, failed)
                     }
                     Reply::Pending(poll) => (
                         Some(Step::Call(request)),
