@@ -56,10 +56,13 @@ pub fn sandbox(fifo: bool) -> Scenario {
         attributes["ContentBasedDeduplication"] = json!("true");
         dlq_attributes["FifoQueue"] = json!("true");
     }
-    let mut steps = vec![
-        json!({"call": "CreateQueue", "input": {"QueueName": dlq, "Attributes": dlq_attributes}}),
-        json!({"call": "CreateQueue", "input": {"QueueName": queue, "Attributes": attributes}}),
-    ];
+    let mut steps = Vec::new();
+    for (name, attributes) in [(dlq, dlq_attributes), (queue, attributes)] {
+        // The attributes by index, not through `json!` (see `embed::event_message`).
+        let mut create = json!({"call": "CreateQueue", "input": {"QueueName": name}});
+        create["input"]["Attributes"] = attributes;
+        steps.push(create);
+    }
     for name in ["Worker 1", "Worker 2"] {
         let add = Step::Sim(SimAction::AddWorker {
             name: name.to_string(),

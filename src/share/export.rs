@@ -70,7 +70,8 @@ pub fn import(text: &str) -> Result<Session, String> {
 /// scenario files).
 pub fn events_json(events: &[WorldEvent]) -> String {
     let events = Value::Array(events.iter().map(ToJson::to_json).collect());
-    serde_json::to_string_pretty(&events).expect("JSON values always serialise")
+    // `to_string_pretty`'s text, through the writer `Value`'s Display has anyway.
+    format!("{events:#}")
 }
 
 /// The event log as CSV: time in seconds, actor, action, message, text.
@@ -318,6 +319,24 @@ mod tests {
         for v in values {
             assert_eq!(tenths(v), format!("{v:.1}"), "{v:e}");
         }
+    }
+
+    #[test]
+    fn events_json_is_serde_jsons_pretty_text() {
+        let e = WorldEvent {
+            at: 1_500,
+            actor: Actor::Worker("W \"1\"".into()),
+            action: Some("ReceiveMessage".into()),
+            engine: None,
+            message_id: Some("m-1".into()),
+            text: "got it: ünïcode\n".into(),
+        };
+        let events = [e.clone(), e];
+        let expected = Value::Array(events.iter().map(ToJson::to_json).collect());
+        assert_eq!(
+            events_json(&events),
+            serde_json::to_string_pretty(&expected).unwrap()
+        );
     }
 
     #[test]

@@ -147,8 +147,8 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
     let scenario_file = {
         let (session, scenario) = (props.session.clone(), props.scenario.clone());
         Callback::from(move |()| {
-            serde_json::to_string_pretty(&export::session_file(&session.emit(()), &scenario))
-                .unwrap_or_default()
+            // `{:#}` is `to_string_pretty`'s text through the writer `Value`'s Display has anyway.
+            format!("{:#}", export::session_file(&session.emit(()), &scenario))
         })
     };
     let events = props.events.clone();

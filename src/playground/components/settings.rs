@@ -97,11 +97,12 @@ pub fn settings(props: &SettingsProps) -> Html {
     let on_max_receives = target.clone().map(|arn| {
         let dispatch = props.dispatch.clone();
         Callback::from(move |value: String| {
-            let count = value
+            let mut policy = json!({ "deadLetterTargetArn": arn });
+            // By index, not through `json!` (see `embed::event_message`).
+            policy["maxReceiveCount"] = value
                 .trim()
                 .parse::<i64>()
                 .map_or_else(|_| json!(value), |n| json!(n));
-            let policy = json!({ "deadLetterTargetArn": arn, "maxReceiveCount": count });
             dispatch.emit(Action::SetAttribute {
                 name: "RedrivePolicy".into(),
                 value: policy.to_string(),
