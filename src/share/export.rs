@@ -321,15 +321,24 @@ mod tests {
         }
     }
 
+    /// An event by `actor` at `at` saying `text`, about no action or message.
+    fn event(at: Millis, actor: Actor, text: &str) -> WorldEvent {
+        WorldEvent {
+            at,
+            actor,
+            action: None,
+            engine: None,
+            message_id: None,
+            text: text.into(),
+        }
+    }
+
     #[test]
     fn events_json_is_serde_jsons_pretty_text() {
         let e = WorldEvent {
-            at: 1_500,
-            actor: Actor::Worker("W \"1\"".into()),
             action: Some("ReceiveMessage".into()),
-            engine: None,
             message_id: Some("m-1".into()),
-            text: "got it: ünïcode\n".into(),
+            ..event(1_500, Actor::Worker("W \"1\"".into()), "got it: ünïcode\n")
         };
         let events = [e.clone(), e];
         let expected = Value::Array(events.iter().map(ToJson::to_json).collect());
@@ -342,15 +351,7 @@ mod tests {
     #[test]
     fn csv_seconds_are_what_std_prints() {
         for at in (0..5_000).chain([86_399_999, 1 << 50]) {
-            let e = WorldEvent {
-                at,
-                actor: Actor::Sqs,
-                action: None,
-                engine: None,
-                message_id: None,
-                text: String::new(),
-            };
-            let csv = events_csv(&[e]);
+            let csv = events_csv(&[event(at, Actor::Sqs, "")]);
             let seconds = format!("{:.3}", at as f64 / 1000.0);
             assert_eq!(csv.lines().nth(1).unwrap(), format!("{seconds},SQS,,,"));
         }
