@@ -240,7 +240,7 @@ impl World {
     }
 
     /// Gives received messages to a lane as one job and starts what may start.
-    pub(crate) fn take(&mut self, i: usize, messages: Vec<Message>) {
+    pub(crate) fn take(&mut self, i: usize, mut messages: Vec<Message>) {
         let job = self.fresh_id();
         let now = self.now();
         let Some(queue_url) = self.engine.queue_url(&self.lanes[i].policy.queue) else {
@@ -251,7 +251,13 @@ impl World {
         let receive_count = |m: &Message| holders.get(&m.message_id).map_or(1, |h| h.receive_count);
         let lane = &mut self.lanes[i];
         self.held_by_hand |= lane.policy.mode == WorkerMode::Manual;
-        let gathering = lane.take(job, queue_url, messages, receive_count, now);
+        let gathering = lane.take(job, queue_url, &mut messages, receive_count, now);
+        // The emptied list goes back to the engine for its next answer (an allocation saved
+        // per receive).
+        self.engine
+            .recycle(Response::ReceiveMessage(ReceiveMessageOutput {
+                messages: Some(messages),
+            }));
         if let Some(end) = gathering {
             let lane = lane.id;
             self.schedule(end, Timer::Job { lane, job });
