@@ -151,12 +151,14 @@ impl World {
     /// Schedules a poll now if the lane wants one and none is scheduled.
     pub(crate) fn ensure_polling(&mut self, lane: u64) {
         let Some(i) = self.lane_pos(lane) else { return };
-        if self.lanes[i].wants_to_poll() && !self.has_timer(Timer::Poll { lane }) {
-            self.schedule(self.now(), Timer::Poll { lane });
+        if self.lanes[i].wants_to_poll() && !self.has_poll(lane) {
+            self.poll_now(lane);
         }
     }
 
     fn poll_later(&mut self, lane: u64, pause: Millis) {
+        // Moves a poll due now, as it moves a timer.
+        self.due_polls.retain(|&(_, l)| l != lane);
         self.schedule(self.now() + pause, Timer::Poll { lane });
     }
 

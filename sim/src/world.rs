@@ -171,6 +171,11 @@ pub struct World {
     /// Whether a lane has ever held messages by hand (manual mode): until one has, a message
     /// leaving the queue has no manual job to leave.
     pub(crate) held_by_hand: bool,
+    /// Whether the clock loop is firing a timer ([`World::fire_now`]).
+    firing: bool,
+    /// Polls asked for at the current instant while a timer fired, as (order of scheduling,
+    /// lane): timers in all but name (see [`World::fire_now`]); empty between two timers.
+    pub(crate) due_polls: VecDeque<(u64, u64)>,
 }
 
 impl World {
@@ -204,6 +209,8 @@ impl World {
             drained: Vec::new(),
             answered: Vec::new(),
             held_by_hand: false,
+            firing: false,
+            due_polls: VecDeque::new(),
         }
     }
 
@@ -300,7 +307,7 @@ impl World {
                 }
                 Next::Timer => {
                     if let Some(timer) = self.timers.pop() {
-                        self.fire(timer);
+                        self.fire_now(timer);
                     }
                 }
                 Next::Step => {
@@ -729,6 +736,41 @@ impl World {
     /// Drops every timer of a lane.
     pub(crate) fn cancel_lane(&mut self, lane: u64) {
         self.timers.cancel_where(|t| t.lane() == Some(lane));
+        self.due_polls.retain(|&(_, l)| l != lane);
+    }
+
+    /// Fires a timer, then the polls it asked for at this instant ([`World::due_polls`]). A
+    /// worker that finishes a job polls again at once: as a timer scheduled now, the poll would
+    /// wait for everything due by now (the engine's work, timers scheduled before it), and run
+    /// next when nothing is. So it runs here, without a timer, when nothing else is due by now;
+    /// else it becomes the timer it would have been, in the place it took when asked for.
+    fn fire_now(&mut self, timer: Timer) {
+        self.firing = true;
+        self.fire(timer);
+        while let Some((order, lane)) = self.due_polls.pop_front() {
+            let now = self.now();
+            if self.next_item().is_some_and(|(at, _)| at <= now) {
+                self.timers.schedule_as(now, order, Timer::Poll { lane });
+            } else {
+                self.poll(lane);
+            }
+        }
+        self.firing = false;
+    }
+
+    /// Schedules a poll of `lane` now: in [`World::due_polls`] while a timer fires.
+    pub(crate) fn poll_now(&mut self, lane: u64) {
+        if self.firing {
+            let order = self.timers.reserve();
+            self.due_polls.push_back((order, lane));
+        } else {
+            self.schedule(self.now(), Timer::Poll { lane });
+        }
+    }
+
+    /// Whether a poll of `lane` is scheduled (as a timer or due now).
+    pub(crate) fn has_poll(&self, lane: u64) -> bool {
+        self.has_timer(Timer::Poll { lane }) || self.due_polls.iter().any(|&(_, l)| l == lane)
     }
 
     fn fire(&mut self, timer: Timer) {
