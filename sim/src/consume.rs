@@ -620,10 +620,13 @@ impl World {
             lane: lane_id,
             job: job_id,
         });
-        self.cancel(Timer::Heartbeat {
-            lane: lane_id,
-            job: job_id,
-        });
+        // Its heartbeat is a timer only once it started and its first beat was scheduled.
+        if job.heartbeat.is_some() && job.started.is_some() && job.first_heartbeat.is_none() {
+            self.cancel(Timer::Heartbeat {
+                lane: lane_id,
+                job: job_id,
+            });
+        }
         for task in &job.tasks {
             if let Entry::Occupied(held) = self.holders.entry(task.message_id) {
                 if held.get().lane == lane_id {

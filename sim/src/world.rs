@@ -521,11 +521,12 @@ impl World {
     /// Narrates what the engine did for `who`'s `action` (None: its timers) and hands the long
     /// polls it answered meanwhile (a send answers a waiting poll at once) to their owners.
     pub(crate) fn settle(&mut self, who: Who, action: Option<&str>) {
-        // One buffer for every take (taken out while the answers are handed over).
-        let mut answered = std::mem::take(&mut self.answered);
-        self.engine.take_completed_polls_into(&mut answered);
+        // One buffer for every take, taken out only while answers are handed over (most
+        // calls answer no poll).
+        self.engine.take_completed_polls_into(&mut self.answered);
         let matched = self.absorb(who, action);
-        let delivered = answered
+        let delivered = self
+            .answered
             .iter()
             .flat_map(|(_, output)| output.messages.iter().flatten());
         debug_assert_eq!(
@@ -533,12 +534,14 @@ impl World {
             delivered.count(),
             "Received events matched to long polls"
         );
-        if !answered.is_empty() {
-            for (poll, output) in answered.drain(..) {
-                match self.polls.remove(&poll) {
-                    Some(owner) => self.poll_answered(owner, output),
-                    None => self.user_polls.push((poll, output)),
-                }
+        if self.answered.is_empty() {
+            return;
+        }
+        let mut answered = std::mem::take(&mut self.answered);
+        for (poll, output) in answered.drain(..) {
+            match self.polls.remove(&poll) {
+                Some(owner) => self.poll_answered(owner, output),
+                None => self.user_polls.push((poll, output)),
             }
         }
         self.answered = answered;
