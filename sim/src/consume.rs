@@ -627,7 +627,13 @@ impl World {
                 job: job_id,
             });
         }
+        // A worker's message deleted is let go of already (its Deleted event); with no other
+        // job in the lane, no other task of the lane can hold it again.
+        let sole_worker_job = job.kind == JobKind::Worker && self.lanes[i].jobs.is_empty();
         for task in &job.tasks {
+            if sole_worker_job && task.outcome == Some(true) {
+                continue;
+            }
             if let Entry::Occupied(held) = self.holders.entry(task.message_id) {
                 if held.get().lane == lane_id {
                     held.remove();

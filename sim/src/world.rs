@@ -24,6 +24,7 @@ use sqs_engine::api::{
     MessageId, Output, ReceiveMessageOutput, Response, SendMessageBatchInput, ToJson,
 };
 use sqs_engine::script::{error_json, parse_request, Bindings};
+use sqs_engine::event::VisibleReason;
 use sqs_engine::{Engine, Event, EventKind, Millis, PollId, Reply, Request};
 use std::cell::Cell;
 use std::collections::{HashMap, VecDeque};
@@ -121,7 +122,7 @@ pub(crate) struct PollOwner {
 }
 
 /// What comes next on the clock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Next {
     Engine,
     Timer,
@@ -331,16 +332,22 @@ impl World {
     }
 
     fn next_item(&self) -> Option<(Millis, Next)> {
+        // Written out, not as the min of an iterator over the three: the clock loop asks
+        // before every step of every message. At equal times the first kind considered wins.
         let now = self.now();
-        [
-            self.engine.next_deadline().map(|at| (at, Next::Engine)),
-            self.timers.first_at().map(|at| (at, Next::Timer)),
-            self.scheduled.front().map(|&(at, _)| (at, Next::Step)),
-        ]
-        .into_iter()
-        .flatten()
-        .map(|(at, next)| (at.max(now), next))
-        .min()
+        let mut next = None;
+        let mut consider = |at: Option<Millis>, kind: Next| {
+            let Some(at) = at.map(|at| at.max(now)) else {
+                return;
+            };
+            if next.is_none_or(|(first, _)| at < first) {
+                next = Some((at, kind));
+            }
+        };
+        consider(self.engine.next_deadline(), Next::Engine);
+        consider(self.timers.first_at(), Next::Timer);
+        consider(self.scheduled.front().map(|&(at, _)| at), Next::Step);
+        next
     }
 
     /// Runs one user action now and appends it to the log. An error changes nothing.
@@ -667,7 +674,13 @@ impl World {
                     self.holders.remove(message_id);
                 }
             },
-            EventKind::BecameVisible { message_id, .. } => {
+            // Only a message whose lease ended can have a holder: one just sent, delayed,
+            // redriven (a new MessageId) or dead-lettered (let go of when it moved) has none.
+            EventKind::BecameVisible {
+                message_id,
+                reason: VisibleReason::VisibilityExpired | VisibleReason::VisibilityTerminated,
+                ..
+            } => {
                 if let Some(holder) = self.holders.remove(message_id) {
                     let lane = self.lane_of_mut(Who::Lane(holder.lane));
                     if let Some(task) = lane.and_then(|l| l.task_mut(message_id)) {
