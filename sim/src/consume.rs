@@ -34,11 +34,20 @@ impl World {
     /// The lane with this id: the one found last if it is still there, else a binary search
     /// (lanes are only ever pushed with a fresh, larger id or removed, so they stay sorted by
     /// id).
+    /// Inlined (the cached lane is found in a few instructions; the page builds this crate at
+    /// opt-level "s", which would call it) with the search kept out of line.
+    #[inline]
     pub(crate) fn lane_pos(&self, id: u64) -> Option<usize> {
         let (last, at) = self.last_lane.get();
         if last == id && self.lanes.get(at).is_some_and(|l| l.id == id) {
             return Some(at);
         }
+        self.find_lane(id)
+    }
+
+    /// [`World::lane_pos`] when the lane is not the one found last.
+    #[inline(never)]
+    fn find_lane(&self, id: u64) -> Option<usize> {
         let at = self.lanes.binary_search_by_key(&id, |l| l.id).ok()?;
         self.last_lane.set((id, at));
         Some(at)

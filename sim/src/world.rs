@@ -331,6 +331,7 @@ impl World {
         self.next_item().map(|(at, _)| at)
     }
 
+    #[inline]
     fn next_item(&self) -> Option<(Millis, Next)> {
         // Written out, not as the min of an iterator over the three: the clock loop asks
         // before every step of every message. At equal times the first kind considered wins.
