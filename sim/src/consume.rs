@@ -625,10 +625,12 @@ impl World {
             return;
         };
         let job = self.lanes[i].jobs.remove(at);
-        self.cancel(Timer::Job {
-            lane: lane_id,
-            job: job_id,
-        });
+        if self.firing_job != Some(job_id) {
+            self.cancel(Timer::Job {
+                lane: lane_id,
+                job: job_id,
+            });
+        }
         // Its heartbeat is a timer only once it started and its first beat was scheduled.
         if job.heartbeat.is_some() && job.started.is_some() && job.first_heartbeat.is_none() {
             self.cancel(Timer::Heartbeat {

@@ -174,6 +174,9 @@ pub struct World {
     pub(crate) held_by_hand: bool,
     /// Whether the clock loop is firing a timer ([`World::fire_now`]).
     firing: bool,
+    /// The job whose timer is firing, if a job's: that timer is no longer scheduled, so the
+    /// job's end has none to cancel (a job's step schedules its next one only as it returns).
+    pub(crate) firing_job: Option<u64>,
     /// Polls asked for at the current instant while a timer fired, as (order of scheduling,
     /// lane): timers in all but name (see [`World::fire_now`]); empty between two timers.
     pub(crate) due_polls: VecDeque<(u64, u64)>,
@@ -211,6 +214,7 @@ impl World {
             answered: Vec::new(),
             held_by_hand: false,
             firing: false,
+            firing_job: None,
             due_polls: VecDeque::new(),
         }
     }
@@ -633,7 +637,12 @@ impl World {
             self.track(who, &event.kind);
         }
         events.clear();
-        self.drained = events;
+        // Back in place of the empty Vec `take` left, which is forgotten rather than dropped:
+        // at opt-level "s" the drop was a call per settle. Nothing in the loop above drains
+        // events, so that Vec is still empty and owns no memory.
+        let placeholder = std::mem::replace(&mut self.drained, events);
+        debug_assert_eq!(placeholder.capacity(), 0);
+        std::mem::forget(placeholder);
         matched
     }
 
@@ -763,7 +772,11 @@ impl World {
     /// else it becomes the timer it would have been, in the place it took when asked for.
     fn fire_now(&mut self, timer: Timer) {
         self.firing = true;
+        if let Timer::Job { job, .. } = timer {
+            self.firing_job = Some(job);
+        }
         self.fire(timer);
+        self.firing_job = None;
         while let Some((order, lane)) = self.due_polls.pop_front() {
             let now = self.now();
             if self.next_item().is_some_and(|(at, _)| at <= now) {
