@@ -262,6 +262,7 @@ impl Lane {
     }
 
     /// Whether it should call ReceiveMessage now: alive, not already waiting, and with room.
+    #[inline]
     pub(crate) fn wants_to_poll(&self) -> bool {
         let room = match self.policy.mode {
             WorkerMode::Auto => self.jobs.is_empty(),

@@ -518,6 +518,7 @@ impl World {
     }
 
     /// Moves the engine's clock to `t`, doing the work due by then.
+    #[inline]
     fn advance_engine(&mut self, t: Millis) {
         // The engine settles after every call and advance: with nothing due by `t` it only
         // moves its clock (nothing at all at its own time), and has nothing to settle.
@@ -568,6 +569,7 @@ impl World {
     }
 
     /// The lane acting, if a lane acts.
+    #[inline]
     fn lane_of_mut(&mut self, who: Who) -> Option<&mut Lane> {
         match who {
             Who::Lane(id) => {
@@ -734,6 +736,7 @@ impl World {
 
     /// A message left the queue: nobody holds it any more. A manual lane (the user, who sees the
     /// whole world) lets go of it too; an automatic worker keeps working, unaware.
+    #[inline]
     fn gone(&mut self, message_id: MessageId) {
         self.holders.remove(&message_id);
         if !self.held_by_hand {
