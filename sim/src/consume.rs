@@ -7,7 +7,7 @@ use crate::ledger::Attempt;
 use crate::narrate::secs;
 use crate::timers::Timer;
 use crate::worker::{WorkerMode, WorkerPolicy};
-use crate::world::{Actor, PollOwner, Who, World};
+use crate::world::{Actor, PollOwner, Who, World, LANE_HINTS};
 use serde_json::{json, Value};
 use sqs_engine::api::{
     ChangeMessageVisibilityBatchEntry, ChangeMessageVisibilityBatchInput,
@@ -31,25 +31,24 @@ impl World {
             .ok_or_else(|| format!("There is no worker named {name:?}."))
     }
 
-    /// The lane with this id: the one found last if it is still there, else a binary search
+    /// The lane with this id: where its hint says if it is still there, else a binary search
     /// (lanes are only ever pushed with a fresh, larger id or removed, so they stay sorted by
-    /// id).
-    /// Inlined (the cached lane is found in a few instructions; the page builds this crate at
+    /// id). Inlined (a hint is checked in a few instructions; the page builds this crate at
     /// opt-level "s", which would call it) with the search kept out of line.
     #[inline]
     pub(crate) fn lane_pos(&self, id: u64) -> Option<usize> {
-        let (last, at) = self.last_lane.get();
-        if last == id && self.lanes.get(at).is_some_and(|l| l.id == id) {
+        let at = self.lane_hints[id as usize % LANE_HINTS].get();
+        if self.lanes.get(at).is_some_and(|l| l.id == id) {
             return Some(at);
         }
         self.find_lane(id)
     }
 
-    /// [`World::lane_pos`] when the lane is not the one found last.
+    /// [`World::lane_pos`] when the hint is stale.
     #[inline(never)]
     fn find_lane(&self, id: u64) -> Option<usize> {
         let at = self.lanes.binary_search_by_key(&id, |l| l.id).ok()?;
-        self.last_lane.set((id, at));
+        self.lane_hints[id as usize % LANE_HINTS].set(at);
         Some(at)
     }
 

@@ -36,6 +36,10 @@ use std::collections::{HashMap, VecDeque};
 /// many were left out. At about 250 bytes an event, the buffer holds at most ~1.3 MB.
 pub const EVENT_BUFFER: usize = 5_000;
 
+/// How many lane positions [`World::lane_pos`] remembers: lanes added one after the other
+/// get consecutive ids, so up to this many never share a hint.
+pub(crate) const LANE_HINTS: usize = 64;
+
 /// Who caused an event: `"Sqs"`, `{"Worker": "Worker A"}`, `{"Producer": "P"}`, `"User"`.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 pub enum Actor {
@@ -136,9 +140,10 @@ pub struct World {
     pub(crate) seed: u64,
     pub(crate) engine: Engine,
     pub(crate) lanes: Vec<Lane>,
-    /// The (id, position) of the lane found last ([`World::lane_pos`]): the steps of one
-    /// message look up the same lane again and again.
-    pub(crate) last_lane: Cell<(u64, usize)>,
+    /// Where each lane was found last, by its id modulo [`LANE_HINTS`] ([`World::lane_pos`]):
+    /// a message's steps look up its lane again and again, and the steps of 20 lanes'
+    /// messages interleave (one hint for the lane found last missed twice per message).
+    pub(crate) lane_hints: [Cell<usize>; LANE_HINTS],
     /// Ids for lanes, jobs and producers.
     pub(crate) next_id: u64,
     /// MessageId -> who received it last, while it is in flight.
@@ -192,7 +197,7 @@ impl World {
             seed,
             engine,
             lanes: Vec::new(),
-            last_lane: Cell::new((0, 0)),
+            lane_hints: std::array::from_fn(|_| Cell::new(0)),
             next_id: 1,
             holders: FastMap::default(),
             producers: Vec::new(),
