@@ -23,8 +23,8 @@ use serde_json::Value;
 use sqs_engine::api::{
     MessageId, Output, ReceiveMessageOutput, Response, SendMessageBatchInput, ToJson,
 };
-use sqs_engine::script::{error_json, parse_request, Bindings};
 use sqs_engine::event::VisibleReason;
+use sqs_engine::script::{error_json, parse_request, Bindings};
 use sqs_engine::{Engine, Event, EventKind, Millis, PollId, Reply, Request};
 use std::cell::Cell;
 use std::collections::{HashMap, VecDeque};
