@@ -556,13 +556,15 @@ impl World {
             return;
         }
         let mut answered = std::mem::take(&mut self.answered);
-        for (poll, output) in answered.drain(..) {
+        // In the engine's order, popped from the back (a `drain` costs a call to drop).
+        answered.reverse();
+        while let Some((poll, output)) = answered.pop() {
             match self.polls.remove(&poll) {
                 Some(owner) => self.poll_answered(owner, output),
                 None => self.user_polls.push((poll, output)),
             }
         }
-        self.answered = answered;
+        put_back(&mut self.answered, answered);
     }
 
     /// Who made a long poll (the user when it is not a live lane's).
@@ -644,12 +646,7 @@ impl World {
             self.track(who, &event.kind);
         }
         events.clear();
-        // Back in place of the empty Vec `take` left, which is forgotten rather than dropped:
-        // at opt-level "s" the drop was a call per settle. Nothing in the loop above drains
-        // events, so that Vec is still empty and owns no memory.
-        let placeholder = std::mem::replace(&mut self.drained, events);
-        debug_assert_eq!(placeholder.capacity(), 0);
-        std::mem::forget(placeholder);
+        put_back(&mut self.drained, events);
         matched
     }
 
@@ -979,6 +976,17 @@ impl World {
     /// The user's long polls answered since the last call (the script runner awaits them).
     pub fn take_completed_polls(&mut self) -> Vec<(PollId, ReceiveMessageOutput)> {
         std::mem::take(&mut self.user_polls)
+    }
+}
+
+/// Puts a buffer taken out of `slot` (`mem::take`) back. The empty Vec left there owns no
+/// memory and is forgotten rather than dropped: at opt-level "s" the drop was a call per
+/// settle. One a nested call put there instead is dropped, as an assignment would.
+fn put_back<T>(slot: &mut Vec<T>, buffer: Vec<T>) {
+    if slot.capacity() == 0 {
+        std::mem::forget(std::mem::replace(slot, buffer));
+    } else {
+        *slot = buffer;
     }
 }
 
