@@ -7,7 +7,7 @@ use crate::ledger::Attempt;
 use crate::narrate::secs;
 use crate::timers::Timer;
 use crate::worker::{WorkerMode, WorkerPolicy};
-use crate::world::{Actor, PollOwner, Who, World};
+use crate::world::{Actor, PollOwner, Who, World, LANE_HINTS};
 use serde_json::{json, Value};
 use sqs_engine::api::{
     ChangeMessageVisibilityBatchEntry, ChangeMessageVisibilityBatchInput,
@@ -31,16 +31,24 @@ impl World {
             .ok_or_else(|| format!("There is no worker named {name:?}."))
     }
 
-    /// The lane with this id: the one found last if it is still there, else a binary search
+    /// The lane with this id: where its hint says if it is still there, else a binary search
     /// (lanes are only ever pushed with a fresh, larger id or removed, so they stay sorted by
-    /// id).
+    /// id). Inlined (a hint is checked in a few instructions; the page builds this crate at
+    /// opt-level "s", which would call it) with the search kept out of line.
+    #[inline]
     pub(crate) fn lane_pos(&self, id: u64) -> Option<usize> {
-        let (last, at) = self.last_lane.get();
-        if last == id && self.lanes.get(at).is_some_and(|l| l.id == id) {
+        let at = self.lane_hints[id as usize % LANE_HINTS].get();
+        if self.lanes.get(at).is_some_and(|l| l.id == id) {
             return Some(at);
         }
+        self.find_lane(id)
+    }
+
+    /// [`World::lane_pos`] when the hint is stale.
+    #[inline(never)]
+    fn find_lane(&self, id: u64) -> Option<usize> {
         let at = self.lanes.binary_search_by_key(&id, |l| l.id).ok()?;
-        self.last_lane.set((id, at));
+        self.lane_hints[id as usize % LANE_HINTS].set(at);
         Some(at)
     }
 
@@ -151,12 +159,14 @@ impl World {
     /// Schedules a poll now if the lane wants one and none is scheduled.
     pub(crate) fn ensure_polling(&mut self, lane: u64) {
         let Some(i) = self.lane_pos(lane) else { return };
-        if self.lanes[i].wants_to_poll() && !self.has_timer(Timer::Poll { lane }) {
-            self.schedule(self.now(), Timer::Poll { lane });
+        if self.lanes[i].wants_to_poll() && !self.has_poll(lane) {
+            self.poll_now(lane);
         }
     }
 
     fn poll_later(&mut self, lane: u64, pause: Millis) {
+        // Moves a poll due now, as it moves a timer.
+        self.due_polls.retain(|&(_, l)| l != lane);
         self.schedule(self.now() + pause, Timer::Poll { lane });
     }
 
@@ -240,7 +250,7 @@ impl World {
     }
 
     /// Gives received messages to a lane as one job and starts what may start.
-    pub(crate) fn take(&mut self, i: usize, messages: Vec<Message>) {
+    pub(crate) fn take(&mut self, i: usize, mut messages: Vec<Message>) {
         let job = self.fresh_id();
         let now = self.now();
         let Some(queue_url) = self.engine.queue_url(&self.lanes[i].policy.queue) else {
@@ -251,7 +261,13 @@ impl World {
         let receive_count = |m: &Message| holders.get(&m.message_id).map_or(1, |h| h.receive_count);
         let lane = &mut self.lanes[i];
         self.held_by_hand |= lane.policy.mode == WorkerMode::Manual;
-        let gathering = lane.take(job, queue_url, messages, receive_count, now);
+        let gathering = lane.take(job, queue_url, &mut messages, receive_count, now);
+        // The emptied list goes back to the engine for its next answer (an allocation saved
+        // per receive).
+        self.engine
+            .recycle(Response::ReceiveMessage(ReceiveMessageOutput {
+                messages: Some(messages),
+            }));
         if let Some(end) = gathering {
             let lane = lane.id;
             self.schedule(end, Timer::Job { lane, job });
@@ -608,15 +624,26 @@ impl World {
             return;
         };
         let job = self.lanes[i].jobs.remove(at);
-        self.cancel(Timer::Job {
-            lane: lane_id,
-            job: job_id,
-        });
-        self.cancel(Timer::Heartbeat {
-            lane: lane_id,
-            job: job_id,
-        });
+        if self.firing_job != Some(job_id) {
+            self.cancel(Timer::Job {
+                lane: lane_id,
+                job: job_id,
+            });
+        }
+        // Its heartbeat is a timer only once it started and its first beat was scheduled.
+        if job.heartbeat.is_some() && job.started.is_some() && job.first_heartbeat.is_none() {
+            self.cancel(Timer::Heartbeat {
+                lane: lane_id,
+                job: job_id,
+            });
+        }
+        // A worker's message deleted is let go of already (its Deleted event); with no other
+        // job in the lane, no other task of the lane can hold it again.
+        let sole_worker_job = job.kind == JobKind::Worker && self.lanes[i].jobs.is_empty();
         for task in &job.tasks {
+            if sole_worker_job && task.outcome == Some(true) {
+                continue;
+            }
             if let Entry::Occupied(held) = self.holders.entry(task.message_id) {
                 if held.get().lane == lane_id {
                     held.remove();

@@ -89,10 +89,18 @@ impl World {
 
     /// Takes the depth samples due before `before` (the state has not changed since the last
     /// event, so one snapshot serves them all).
+    #[inline]
     pub(crate) fn sample_before(&mut self, before: Millis) {
-        if !self.metrics.sample_due(before) {
-            return;
+        // The clock loop asks before every step of every message; a sample is due about once
+        // a virtual second.
+        if self.metrics.sample_due(before) {
+            self.take_samples(before);
         }
+    }
+
+    /// [`World::sample_before`] when a sample is due.
+    #[inline(never)]
+    fn take_samples(&mut self, before: Millis) {
         if self.dead_letter_cache.is_none() {
             self.dead_letter_cache = Some(self.dead_letter_queues());
         }

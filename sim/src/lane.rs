@@ -263,6 +263,7 @@ impl Lane {
     }
 
     /// Whether it should call ReceiveMessage now: alive, not already waiting, and with room.
+    #[inline]
     pub(crate) fn wants_to_poll(&self) -> bool {
         let room = match self.policy.mode {
             WorkerMode::Auto => self.jobs.is_empty(),
@@ -311,7 +312,7 @@ impl Lane {
         &mut self,
         id: u64,
         queue_url: String,
-        messages: Vec<Message>,
+        messages: &mut Vec<Message>,
         receive_count: impl Fn(&Message) -> u32,
         now: Millis,
     ) -> Option<Millis> {
@@ -353,18 +354,18 @@ impl Lane {
         }
     }
 
-    /// The tasks for messages just received, per the current policy; `receive_count` gives
-    /// each message's ApproximateReceiveCount.
+    /// The tasks for messages just received (taken out of `messages`), per the current policy;
+    /// `receive_count` gives each message's ApproximateReceiveCount.
     fn tasks_for(
         &mut self,
-        messages: Vec<Message>,
+        messages: &mut Vec<Message>,
         receive_count: impl Fn(&Message) -> u32,
         now: Millis,
     ) -> Vec<Task> {
         // Collected into the spare Vec: in place, the smaller Tasks would reallocate the Messages'.
         let mut tasks = std::mem::take(&mut self.spare_tasks);
         tasks.reserve(messages.len());
-        tasks.extend(messages.into_iter().map(|m| {
+        tasks.extend(messages.drain(..).map(|m| {
             let poison = self
                 .policy
                 .poison_marker

@@ -94,15 +94,12 @@ impl Ledger {
     /// Returns the entry written.
     pub(crate) fn record(&mut self, attempt: Attempt) -> &Effect {
         let fingerprint = fingerprint(&[&attempt.body, "/", &attempt.name]);
-        let before = self.done.contains(fingerprint);
+        let before = !self.done.insert(fingerprint);
         let prevented = attempt.check && before;
         let duplicate = !prevented && before;
         if prevented {
             self.prevented += 1;
         } else {
-            if !before {
-                self.done.insert(fingerprint);
-            }
             match self.by_name.get_mut(&*attempt.name) {
                 Some(n) => *n += 1,
                 None => {
@@ -190,17 +187,20 @@ struct Remembered {
 }
 
 impl Remembered {
+    #[cfg(test)]
     fn contains(&mut self, fingerprint: u64) -> bool {
         self.index().contains(&fingerprint)
     }
 
-    /// Adds a fingerprint that is not remembered yet; forgets the oldest chunk when more than
-    /// [`REMEMBERED_KEYS`] are.
-    fn insert(&mut self, fingerprint: u64) {
-        self.index().insert(fingerprint);
+    /// Remembers a fingerprint; false if it was remembered already (one lookup for the check
+    /// and the record). Forgets the oldest chunk when more than [`REMEMBERED_KEYS`] are.
+    fn insert(&mut self, fingerprint: u64) -> bool {
+        if !self.index().insert(fingerprint) {
+            return false;
+        }
         self.newest.push(fingerprint);
         if self.newest.len() < CHUNK {
-            return;
+            return true;
         }
         self.chunks
             .push_back(std::mem::take(&mut self.newest).into());
@@ -211,6 +211,7 @@ impl Remembered {
                 index.remove(fingerprint);
             }
         }
+        true
     }
 
     fn index(&mut self) -> &mut FingerprintSet {
@@ -413,8 +414,8 @@ mod tests {
         let mut remembered = Remembered::default();
         let total = REMEMBERED_KEYS + CHUNK + 5;
         for n in 0..total as u64 {
-            assert!(!remembered.contains(n));
-            remembered.insert(n);
+            assert!(remembered.insert(n), "{n} is new");
+            assert!(!remembered.insert(n), "{n} is remembered");
         }
         // The oldest chunk went; everything after it is still known, in order.
         assert_eq!(remembered.len(), REMEMBERED_KEYS + 5);

@@ -62,6 +62,7 @@ impl Labels {
     }
 
     /// Forgets a message that no longer exists (the maps hold only live messages: bounded).
+    #[inline]
     pub(crate) fn forget(&mut self, message_id: MessageId) {
         if !self.lapsed {
             self.known.remove(&message_id);

@@ -23,6 +23,7 @@ use serde_json::Value;
 use sqs_engine::api::{
     MessageId, Output, ReceiveMessageOutput, Response, SendMessageBatchInput, ToJson,
 };
+use sqs_engine::event::VisibleReason;
 use sqs_engine::script::{error_json, parse_request, Bindings};
 use sqs_engine::{Engine, Event, EventKind, Millis, PollId, Reply, Request};
 use std::cell::Cell;
@@ -34,6 +35,10 @@ use std::collections::VecDeque;
 /// metrics and applied to the state, but not narrated: the drain ends with one event saying how
 /// many were left out. At about 250 bytes an event, the buffer holds at most ~1.3 MB.
 pub const EVENT_BUFFER: usize = 5_000;
+
+/// How many lane positions [`World::lane_pos`] remembers: lanes added one after the other
+/// get consecutive ids, so up to this many never share a hint.
+pub(crate) const LANE_HINTS: usize = 64;
 
 /// Who caused an event: `"Sqs"`, `{"Worker": "Worker A"}`, `{"Producer": "P"}`, `"User"`.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -121,7 +126,7 @@ pub(crate) struct PollOwner {
 }
 
 /// What comes next on the clock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Next {
     Engine,
     Timer,
@@ -135,9 +140,10 @@ pub struct World {
     pub(crate) seed: u64,
     pub(crate) engine: Engine,
     pub(crate) lanes: Vec<Lane>,
-    /// The (id, position) of the lane found last ([`World::lane_pos`]): the steps of one
-    /// message look up the same lane again and again.
-    pub(crate) last_lane: Cell<(u64, usize)>,
+    /// Where each lane was found last, by its id modulo [`LANE_HINTS`] ([`World::lane_pos`]):
+    /// a message's steps look up its lane again and again, and the steps of 20 lanes'
+    /// messages interleave (one hint for the lane found last missed twice per message).
+    pub(crate) lane_hints: [Cell<usize>; LANE_HINTS],
     /// Ids for lanes, jobs and producers.
     pub(crate) next_id: u64,
     /// MessageId -> who received it last, while it is in flight.
@@ -171,6 +177,14 @@ pub struct World {
     /// Whether a lane has ever held messages by hand (manual mode): until one has, a message
     /// leaving the queue has no manual job to leave.
     pub(crate) held_by_hand: bool,
+    /// Whether the clock loop is firing a timer ([`World::fire_now`]).
+    firing: bool,
+    /// The job whose timer is firing, if a job's: that timer is no longer scheduled, so the
+    /// job's end has none to cancel (a job's step schedules its next one only as it returns).
+    pub(crate) firing_job: Option<u64>,
+    /// Polls asked for at the current instant while a timer fired, as (order of scheduling,
+    /// lane): timers in all but name (see [`World::fire_now`]); empty between two timers.
+    pub(crate) due_polls: VecDeque<(u64, u64)>,
 }
 
 impl World {
@@ -183,7 +197,7 @@ impl World {
             seed,
             engine,
             lanes: Vec::new(),
-            last_lane: Cell::new((0, 0)),
+            lane_hints: std::array::from_fn(|_| Cell::new(0)),
             next_id: 1,
             holders: FastMap::default(),
             producers: Vec::new(),
@@ -204,6 +218,9 @@ impl World {
             drained: Vec::new(),
             answered: Vec::new(),
             held_by_hand: false,
+            firing: false,
+            firing_job: None,
+            due_polls: VecDeque::new(),
         }
     }
 
@@ -300,7 +317,7 @@ impl World {
                 }
                 Next::Timer => {
                     if let Some(timer) = self.timers.pop() {
-                        self.fire(timer);
+                        self.fire_now(timer);
                     }
                 }
                 Next::Step => {
@@ -323,17 +340,24 @@ impl World {
         self.next_item().map(|(at, _)| at)
     }
 
+    #[inline]
     fn next_item(&self) -> Option<(Millis, Next)> {
+        // Written out, not as the min of an iterator over the three: the clock loop asks
+        // before every step of every message. At equal times the first kind considered wins.
         let now = self.now();
-        [
-            self.engine.next_deadline().map(|at| (at, Next::Engine)),
-            self.timers.first_at().map(|at| (at, Next::Timer)),
-            self.scheduled.front().map(|&(at, _)| (at, Next::Step)),
-        ]
-        .into_iter()
-        .flatten()
-        .map(|(at, next)| (at.max(now), next))
-        .min()
+        let mut next = None;
+        let mut consider = |at: Option<Millis>, kind: Next| {
+            let Some(at) = at.map(|at| at.max(now)) else {
+                return;
+            };
+            if next.is_none_or(|(first, _)| at < first) {
+                next = Some((at, kind));
+            }
+        };
+        consider(self.engine.next_deadline(), Next::Engine);
+        consider(self.timers.first_at(), Next::Timer);
+        consider(self.scheduled.front().map(|&(at, _)| at), Next::Step);
+        next
     }
 
     /// Runs one user action now and appends it to the log. An error changes nothing.
@@ -503,6 +527,7 @@ impl World {
     }
 
     /// Moves the engine's clock to `t`, doing the work due by then.
+    #[inline]
     fn advance_engine(&mut self, t: Millis) {
         // The engine settles after every call and advance: with nothing due by `t` it only
         // moves its clock (nothing at all at its own time), and has nothing to settle.
@@ -518,11 +543,12 @@ impl World {
     /// Narrates what the engine did for `who`'s `action` (None: its timers) and hands the long
     /// polls it answered meanwhile (a send answers a waiting poll at once) to their owners.
     pub(crate) fn settle(&mut self, who: Who, action: Option<&str>) {
-        // One buffer for every take (taken out while the answers are handed over).
-        let mut answered = std::mem::take(&mut self.answered);
-        self.engine.take_completed_polls_into(&mut answered);
+        // One buffer for every take, taken out only while answers are handed over (most
+        // calls answer no poll).
+        self.engine.take_completed_polls_into(&mut self.answered);
         let matched = self.absorb(who, action);
-        let delivered = answered
+        let delivered = self
+            .answered
             .iter()
             .flat_map(|(_, output)| output.messages.iter().flatten());
         debug_assert_eq!(
@@ -530,15 +556,19 @@ impl World {
             delivered.count(),
             "Received events matched to long polls"
         );
-        if !answered.is_empty() {
-            for (poll, output) in answered.drain(..) {
-                match self.polls.remove(&poll) {
-                    Some(owner) => self.poll_answered(owner, output),
-                    None => self.user_polls.push((poll, output)),
-                }
+        if self.answered.is_empty() {
+            return;
+        }
+        let mut answered = std::mem::take(&mut self.answered);
+        // In the engine's order, popped from the back (a `drain` costs a call to drop).
+        answered.reverse();
+        while let Some((poll, output)) = answered.pop() {
+            match self.polls.remove(&poll) {
+                Some(owner) => self.poll_answered(owner, output),
+                None => self.user_polls.push((poll, output)),
             }
         }
-        self.answered = answered;
+        put_back(&mut self.answered, answered);
     }
 
     /// Who made a long poll (the user when it is not a live lane's).
@@ -550,6 +580,7 @@ impl World {
     }
 
     /// The lane acting, if a lane acts.
+    #[inline]
     fn lane_of_mut(&mut self, who: Who) -> Option<&mut Lane> {
         match who {
             Who::Lane(id) => {
@@ -619,7 +650,7 @@ impl World {
             self.track(who, &event.kind);
         }
         events.clear();
-        self.drained = events;
+        put_back(&mut self.drained, events);
         matched
     }
 
@@ -661,7 +692,13 @@ impl World {
                     self.holders.remove(message_id);
                 }
             },
-            EventKind::BecameVisible { message_id, .. } => {
+            // Only a message whose lease ended can have a holder: one just sent, delayed,
+            // redriven (a new MessageId) or dead-lettered (let go of when it moved) has none.
+            EventKind::BecameVisible {
+                message_id,
+                reason: VisibleReason::VisibilityExpired | VisibleReason::VisibilityTerminated,
+                ..
+            } => {
                 if let Some(holder) = self.holders.remove(message_id) {
                     let lane = self.lane_of_mut(Who::Lane(holder.lane));
                     if let Some(task) = lane.and_then(|l| l.task_mut(message_id)) {
@@ -705,6 +742,7 @@ impl World {
 
     /// A message left the queue: nobody holds it any more. A manual lane (the user, who sees the
     /// whole world) lets go of it too; an automatic worker keeps working, unaware.
+    #[inline]
     fn gone(&mut self, message_id: MessageId) {
         self.holders.remove(&message_id);
         if !self.held_by_hand {
@@ -733,6 +771,45 @@ impl World {
     /// Drops every timer of a lane.
     pub(crate) fn cancel_lane(&mut self, lane: u64) {
         self.timers.cancel_where(|t| t.lane() == Some(lane));
+        self.due_polls.retain(|&(_, l)| l != lane);
+    }
+
+    /// Fires a timer, then the polls it asked for at this instant ([`World::due_polls`]). A
+    /// worker that finishes a job polls again at once: as a timer scheduled now, the poll would
+    /// wait for everything due by now (the engine's work, timers scheduled before it), and run
+    /// next when nothing is. So it runs here, without a timer, when nothing else is due by now;
+    /// else it becomes the timer it would have been, in the place it took when asked for.
+    fn fire_now(&mut self, timer: Timer) {
+        self.firing = true;
+        if let Timer::Job { job, .. } = timer {
+            self.firing_job = Some(job);
+        }
+        self.fire(timer);
+        self.firing_job = None;
+        while let Some((order, lane)) = self.due_polls.pop_front() {
+            let now = self.now();
+            if self.next_item().is_some_and(|(at, _)| at <= now) {
+                self.timers.schedule_as(now, order, Timer::Poll { lane });
+            } else {
+                self.poll(lane);
+            }
+        }
+        self.firing = false;
+    }
+
+    /// Schedules a poll of `lane` now: in [`World::due_polls`] while a timer fires.
+    pub(crate) fn poll_now(&mut self, lane: u64) {
+        if self.firing {
+            let order = self.timers.reserve();
+            self.due_polls.push_back((order, lane));
+        } else {
+            self.schedule(self.now(), Timer::Poll { lane });
+        }
+    }
+
+    /// Whether a poll of `lane` is scheduled (as a timer or due now).
+    pub(crate) fn has_poll(&self, lane: u64) -> bool {
+        self.has_timer(Timer::Poll { lane }) || self.due_polls.iter().any(|&(_, l)| l == lane)
     }
 
     fn fire(&mut self, timer: Timer) {
@@ -903,6 +980,17 @@ impl World {
     /// The user's long polls answered since the last call (the script runner awaits them).
     pub fn take_completed_polls(&mut self) -> Vec<(PollId, ReceiveMessageOutput)> {
         std::mem::take(&mut self.user_polls)
+    }
+}
+
+/// Puts a buffer taken out of `slot` (`mem::take`) back. The empty Vec left there owns no
+/// memory and is forgotten rather than dropped: at opt-level "s" the drop was a call per
+/// settle. One a nested call put there instead is dropped, as an assignment would.
+fn put_back<T>(slot: &mut Vec<T>, buffer: Vec<T>) {
+    if slot.capacity() == 0 {
+        std::mem::forget(std::mem::replace(slot, buffer));
+    } else {
+        *slot = buffer;
     }
 }
 

@@ -765,3 +765,51 @@ fn a_gathering_batch_takes_no_message_of_another_queue() {
     );
     assert!(world.engine().messages("q").is_empty() && world.engine().messages("r").is_empty());
 }
+
+/// A worker polls again at the instant its job ends, after what was already due at that instant
+/// (here a send scheduled before): the poll then takes the message at once. When nothing else
+/// is due, the poll is made at that instant too.
+#[test]
+fn a_worker_polls_again_when_its_job_ends_after_what_was_due_then() {
+    use sqs_engine::EventKind;
+    let (mut world, _) = world_with(30, &[]);
+    let policy = WorkerPolicy {
+        wait_time_seconds: 20,
+        processing: ProcessingTime::Fixed { seconds: 1.0 },
+        ..WorkerPolicy::new("q")
+    };
+    add(&mut world, "W", policy);
+    sim(
+        &mut world,
+        SimAction::AddProducer(sqs_sim::worker::ProducerSpec {
+            name: "P".into(),
+            queue: "q".into(),
+            every: 1.0,
+            count: Some(2),
+            body: "m-{n}".into(),
+            delay_seconds: None,
+            group_id: None,
+            deduplication_id: None,
+        }),
+    )
+    .unwrap();
+    world.advance_to(2_500);
+    let events = world.drain_events();
+    let long_polls: Vec<u64> = events
+        .iter()
+        .filter(|e| matches!(e.engine, Some(EventKind::LongPollStarted { .. })))
+        .map(|e| e.at)
+        .collect();
+    // At 0 the first poll waits for m-1; at 1 s the job for m-1 ends as P sends m-2, which
+    // was due first: the poll finds m-2 without waiting; at 2 s nothing else is due.
+    assert_eq!(long_polls, [0, 2_000]);
+    let received: Vec<(u64, Option<&str>)> = events
+        .iter()
+        .filter(|e| matches!(e.engine, Some(EventKind::Received { .. })))
+        .map(|e| (e.at, e.action.as_deref()))
+        .collect();
+    assert_eq!(
+        received,
+        [(0, Some("ReceiveMessage")), (1_000, Some("ReceiveMessage"))]
+    );
+}
