@@ -14,7 +14,7 @@
 
 use crate::api::{
     Body, CreateQueueInput, DeleteMessageBatchEntry, DeleteMessageBatchInput, DeleteMessageInput,
-    Message, ReceiveMessageInput, ReceiveMessageOutput, SendMessageBatchEntry,
+    Message, QueueUrl, ReceiveMessageInput, ReceiveMessageOutput, SendMessageBatchEntry,
     SendMessageBatchInput, SendMessageInput,
 };
 use crate::{Engine, Event, Reply, Request, Response};
@@ -111,7 +111,7 @@ struct Bench {
     engine: Engine,
     /// Reused for every drain.
     events: Vec<Event>,
-    queue_url: String,
+    queue_url: QueueUrl,
     counts: LifecycleCounts,
     /// Batch entry Ids, lent to each batch request and taken back from its answer (which
     /// returns them): the driver's own allocations are not what the benchmark measures.

@@ -15,7 +15,7 @@
 //! `actions/`, one module per family.
 
 use crate::api::{
-    self, Attributes, BatchResultEntry, ReceiveMessageOutput, Request, Response,
+    self, Attributes, BatchResultEntry, QueueUrl, ReceiveMessageOutput, Request, Response,
     SendMessageBatchResultEntry,
 };
 use crate::error::SqsError;
@@ -260,8 +260,9 @@ impl Engine {
         self.by_name.keys().cloned().collect()
     }
 
-    /// The URL of a queue by name.
-    pub fn queue_url(&self, name: &str) -> Option<String> {
+    /// The URL of a queue by name (a clone of the queue's own: actions find the queue by it
+    /// without reading the text).
+    pub fn queue_url(&self, name: &str) -> Option<QueueUrl> {
         Some(self.named(name)?.url.clone())
     }
 
@@ -355,7 +356,19 @@ impl Engine {
     }
 
     /// The uid of the queue a QueueUrl names (`…/000000000000/<name>`), or QueueDoesNotExist.
-    pub(crate) fn resolve(&self, url: &str) -> Result<u32, SqsError> {
+    /// A URL this engine handed out names its queue without its text being read.
+    #[inline]
+    pub(crate) fn resolve(&self, url: &QueueUrl) -> Result<u32, SqsError> {
+        let own = self.q_opt(url.queue()).map(|q| &q.url);
+        match url.issued_by(own) {
+            Some(uid) => Ok(uid),
+            None => self.resolve_text(url),
+        }
+    }
+
+    /// [`Engine::resolve`] by the text alone.
+    #[inline(never)]
+    fn resolve_text(&self, url: &str) -> Result<u32, SqsError> {
         // A byte loop: names are short, and a call to memchr costs more than the scan.
         let issued = url
             .strip_prefix(crate::queue::URL_PREFIX)

@@ -96,7 +96,7 @@ impl Engine {
             .by_name
             .iter()
             .filter(|(name, _)| name.starts_with(&prefix))
-            .map(|(_, &uid)| self.q(uid).url.clone())
+            .map(|(_, &uid)| self.q(uid).url.to_string())
             .collect();
         let (urls, next_token) =
             super::paginate(urls, input.max_results, input.next_token.as_deref())?;
