@@ -56,8 +56,10 @@ impl Engine {
             }
             None => {
                 let params = ReceiveParams::hand_delivery(visibility as Millis * 1000);
+                let mut messages = Vec::with_capacity(1);
+                self.deliver(uid, slot, &params, &mut messages);
                 ReceiveMessageOutput {
-                    messages: Some(vec![self.deliver(uid, slot, &params)]),
+                    messages: Some(messages),
                 }
             }
         };

@@ -169,7 +169,9 @@ impl Engine {
             return Vec::new();
         }
         let mut messages = crate::engine::reuse(&mut self.spare.messages, take.len());
-        messages.extend(take.iter().map(|&slot| self.deliver(uid, slot, params)));
+        for &slot in &take {
+            self.deliver(uid, slot, params, &mut messages);
+        }
         if let Some(id) = params.attempt_id.clone() {
             let q = self.q(uid);
             let items: Vec<AttemptItem> = take
@@ -245,8 +247,14 @@ impl Engine {
     }
 
     /// Hands out one message: new receipt handle, receive count + 1, hidden for the visibility
-    /// timeout counted from now (§4.2).
-    pub(crate) fn deliver(&mut self, uid: u32, slot: u32, params: &ReceiveParams) -> Message {
+    /// timeout counted from now (§4.2). Its answer goes to the end of `out`.
+    pub(crate) fn deliver(
+        &mut self,
+        uid: u32,
+        slot: u32,
+        params: &ReceiveParams,
+        out: &mut Vec<Message>,
+    ) {
         let now = self.now;
         let until = now + params.visibility;
         let nonce = self.rng.next_u64();
@@ -265,14 +273,21 @@ impl Engine {
             m.duplicate = duplicate;
         });
         self.schedule_reveal(uid, slot, until);
-        self.received_event(uid, slot, params)
+        self.received_event(uid, slot, params, out);
     }
 
-    /// Emits Received and builds the answer for a message just (re)hidden.
-    fn received_event(&mut self, uid: u32, slot: u32, params: &ReceiveParams) -> Message {
+    /// Emits Received and adds the answer for a message just (re)hidden to `out` (pushed where
+    /// it is built: an answer is 200 bytes, and returning it would copy it once more).
+    fn received_event(
+        &mut self,
+        uid: u32,
+        slot: u32,
+        params: &ReceiveParams,
+        out: &mut Vec<Message>,
+    ) {
         let q = self.q(uid);
         let handle = self.handle_of(q, slot);
-        let answer = message::received(q.msg(slot), handle, &params.selection);
+        out.push(message::received(q.msg(slot), handle, &params.selection));
         self.emit_with(|e| {
             let m = e.q(uid).msg(slot);
             EventKind::Received {
@@ -286,7 +301,6 @@ impl Engine {
                 },
             }
         });
-        answer
     }
 
     /// A FIFO retry with a ReceiveRequestAttemptId seen in the last 5 minutes: if none of its
@@ -319,7 +333,7 @@ impl Engine {
                 m.state = State::InFlight { until, received_at };
             });
             self.schedule_reveal(uid, slot, until);
-            messages.push(self.received_event(uid, slot, params));
+            self.received_event(uid, slot, params, &mut messages);
         }
         Some(messages)
     }
