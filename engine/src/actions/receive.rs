@@ -207,32 +207,14 @@ impl Engine {
         let shuffle = !q.fifo() && self.knobs.best_effort_ordering;
         let want = if shuffle { limit * 2 } else { limit };
         let mut dead = Vec::new();
-        let mut visit = |slot: u32| {
-            if take.len() >= want {
-                return false;
-            }
-            if is_dead(slot) {
-                dead.push(slot);
-            } else {
-                take.push(slot);
-            }
-            true
-        };
         if q.fifo() {
             // Groups by the instant their head became receivable; each gives its visible prefix.
-            'groups: for &(.., group) in &q.groups.ready {
-                for slot in q.visible_prefix(group) {
-                    if !visit(slot) {
-                        break 'groups;
-                    }
-                }
-            }
+            let slots = q.groups.ready.iter();
+            let slots = slots.flat_map(|&(.., group)| q.visible_prefix(group));
+            sort_candidates(slots, want, &mut take, &mut dead, &mut is_dead);
         } else {
-            for (_, slot) in q.ready.iter() {
-                if !visit(slot) {
-                    break;
-                }
-            }
+            let slots = q.ready.iter().map(|(_, slot)| slot);
+            sort_candidates(slots, want, &mut take, &mut dead, &mut is_dead);
         }
         if shuffle {
             for i in (1..take.len()).rev() {
@@ -376,6 +358,28 @@ impl Engine {
         let queue = q.name.clone();
         self.completed.push((poll, ReceiveMessageOutput::default()));
         self.emit(EventKind::LongPollTimedOut { queue, poll });
+    }
+}
+
+/// Sorts `candidates`, in order, into `take` until it holds `want`, and into `dead` those that
+/// `is_dead` says exceeded maxReceiveCount (they do not count towards `want`). One copy per kind
+/// of queue, each with its own loop: every receive runs it for each message it returns.
+fn sort_candidates(
+    candidates: impl Iterator<Item = u32>,
+    want: usize,
+    take: &mut Vec<u32>,
+    dead: &mut Vec<u32>,
+    mut is_dead: impl FnMut(u32) -> bool,
+) {
+    for slot in candidates {
+        if take.len() >= want {
+            break;
+        }
+        if is_dead(slot) {
+            dead.push(slot);
+        } else {
+            take.push(slot);
+        }
     }
 }
 
