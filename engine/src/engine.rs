@@ -77,8 +77,8 @@ pub struct Engine {
     pub(crate) timers: Timers,
     /// Global send order, shared by all queues.
     pub(crate) next_seq: u64,
-    /// Waiting long polls by id (ids only grow, and few wait at once: a B-tree beats hashing).
-    pub(crate) polls: BTreeMap<PollId, crate::actions::receive::Poll>,
+    /// Waiting long polls by id.
+    pub(crate) polls: crate::actions::receive::Polls,
     pub(crate) next_poll: PollId,
     /// Queues where a message became receivable while long polls wait.
     pub(crate) woken: Vec<u32>,
@@ -140,7 +140,7 @@ impl Engine {
             deleted_at: HashMap::new(),
             timers: Timers::default(),
             next_seq: 0,
-            polls: BTreeMap::new(),
+            polls: Default::default(),
             next_poll: 1,
             woken: Vec::new(),
             completed: Vec::new(),
@@ -600,7 +600,7 @@ impl Engine {
             Timer::Retention { queue } => self
                 .q_opt(queue)
                 .is_some_and(|q| q.retention_timer == Some(at)),
-            Timer::PollTimeout(poll) => self.polls.contains_key(&poll),
+            Timer::PollTimeout(poll) => self.polls.contains(poll),
             Timer::MoveTick(task) => self.tasks[task].next_tick == Some(at),
         }
     }

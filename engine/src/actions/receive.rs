@@ -9,6 +9,7 @@ use crate::message::{self, Selection, State};
 use crate::queue::AttemptItem;
 use crate::timers::Timer;
 use crate::Millis;
+use std::collections::VecDeque;
 
 /// Most in-flight messages a queue may have (§11).
 const IN_FLIGHT_LIMIT: usize = 120_000;
@@ -41,6 +42,45 @@ impl ReceiveParams {
 pub(crate) struct Poll {
     queue: u32,
     params: ReceiveParams,
+}
+
+/// Waiting long polls by id. Ids only grow, so they are kept in id order in a deque: a new one
+/// goes to the back, a lookup is a binary search, and an answered one leaves its place empty
+/// until it reaches the front. Each poll moves in and out once, where a B-tree of polls (over
+/// 100 bytes each) moved them around its nodes on every insert and remove.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Polls(VecDeque<(PollId, Option<Poll>)>);
+
+impl Polls {
+    /// Adds poll `id`, newer than every poll added before.
+    fn insert(&mut self, id: PollId, poll: Poll) {
+        while let Some((_, None)) = self.0.front() {
+            self.0.pop_front();
+        }
+        debug_assert!(self.0.back().is_none_or(|&(last, _)| last < id));
+        self.0.push_back((id, Some(poll)));
+    }
+
+    fn place(&mut self, id: PollId) -> Option<&mut Option<Poll>> {
+        let at = self.0.binary_search_by_key(&id, |&(id, _)| id).ok()?;
+        Some(&mut self.0[at].1)
+    }
+
+    /// Takes poll `id` out, if it waits.
+    fn take(&mut self, id: PollId) -> Option<Poll> {
+        self.place(id)?.take()
+    }
+
+    /// Puts back a poll [`Polls::take`] took out.
+    fn put_back(&mut self, id: PollId, poll: Poll) {
+        *self.place(id).expect("taken from here") = Some(poll);
+    }
+
+    /// Whether poll `id` waits.
+    pub(crate) fn contains(&self, id: PollId) -> bool {
+        let at = self.0.binary_search_by_key(&id, |&(id, _)| id);
+        at.is_ok_and(|at| self.0[at].1.is_some())
+    }
 }
 
 /// A standard queue's short poll is refused when the in-flight limit is reached, or when the
@@ -331,13 +371,10 @@ impl Engine {
                 if !self.q(uid).any_receivable() {
                     break;
                 }
-                let waiting = self
-                    .polls
-                    .remove(&poll)
-                    .expect("a queued poll is registered");
+                let waiting = self.polls.take(poll).expect("a queued poll is registered");
                 let messages = self.receive_now(uid, &waiting.params);
                 if messages.is_empty() {
-                    self.polls.insert(poll, waiting);
+                    self.polls.put_back(poll, waiting);
                     break;
                 }
                 self.q_mut(uid).polls.pop_front();
@@ -350,7 +387,7 @@ impl Engine {
 
     /// Ends a long poll with `{}` (its wait ran out, or its queue was deleted).
     pub(crate) fn time_out_poll(&mut self, poll: PollId) {
-        let Some(Poll { queue: uid, .. }) = self.polls.remove(&poll) else {
+        let Some(Poll { queue: uid, .. }) = self.polls.take(poll) else {
             return;
         };
         let q = self.q_mut(uid);
