@@ -139,7 +139,9 @@ impl<'de> Deserialize<'de> for MessageId {
 /// resolved by its text.
 #[derive(Clone)]
 pub struct QueueUrl {
-    text: Arc<str>,
+    /// `None`: the empty text, which `Default` (`..Default::default()` in every request built
+    /// by hand) makes without an allocation, as an empty `String` did.
+    text: Option<Arc<str>>,
     /// The uid of the queue that issued this very text ([`QueueUrl::FROM_TEXT`]: none).
     queue: u32,
 }
@@ -151,7 +153,7 @@ impl QueueUrl {
     /// The URL queue `uid` hands out.
     pub(crate) fn issued(text: String, uid: u32) -> Self {
         QueueUrl {
-            text: Arc::from(text),
+            text: Some(Arc::from(text)),
             queue: uid,
         }
     }
@@ -160,8 +162,10 @@ impl QueueUrl {
     /// text, which no other queue can hold (uids are never reused, and the text lives as long as
     /// this URL does). Anything else is resolved by its text.
     pub(crate) fn issued_by(&self, own: Option<&QueueUrl>) -> Option<u32> {
-        own.filter(|own| Arc::ptr_eq(&own.text, &self.text))
-            .map(|_| self.queue)
+        match (own.and_then(|own| own.text.as_ref()), &self.text) {
+            (Some(own), Some(text)) if Arc::ptr_eq(own, text) => Some(self.queue),
+            _ => None,
+        }
     }
 
     /// The uid it was issued by, if any (to look up the `own` URL of [`QueueUrl::issued_by`]).
@@ -170,17 +174,20 @@ impl QueueUrl {
     }
 }
 
-/// The empty text, as an empty `String` was.
+/// The empty text.
 impl Default for QueueUrl {
     fn default() -> Self {
-        QueueUrl::from("")
+        QueueUrl {
+            text: None,
+            queue: QueueUrl::FROM_TEXT,
+        }
     }
 }
 
 impl From<&str> for QueueUrl {
     fn from(text: &str) -> Self {
         QueueUrl {
-            text: Arc::from(text),
+            text: Some(Arc::from(text)),
             queue: QueueUrl::FROM_TEXT,
         }
     }
@@ -189,7 +196,7 @@ impl From<&str> for QueueUrl {
 impl From<String> for QueueUrl {
     fn from(text: String) -> Self {
         QueueUrl {
-            text: Arc::from(text),
+            text: Some(Arc::from(text)),
             queue: QueueUrl::FROM_TEXT,
         }
     }
@@ -199,14 +206,14 @@ impl std::ops::Deref for QueueUrl {
     type Target = str;
 
     fn deref(&self) -> &str {
-        &self.text
+        self.text.as_deref().unwrap_or_default()
     }
 }
 
 /// Compares as its text, however it was made.
 impl PartialEq for QueueUrl {
     fn eq(&self, other: &QueueUrl) -> bool {
-        self.text == other.text
+        **self == **other
     }
 }
 
@@ -215,25 +222,25 @@ impl Eq for QueueUrl {}
 /// Compares with text, as tests write a URL.
 impl PartialEq<&str> for QueueUrl {
     fn eq(&self, other: &&str) -> bool {
-        &*self.text == *other
+        **self == **other
     }
 }
 
 impl fmt::Display for QueueUrl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text)
+        f.write_str(self)
     }
 }
 
 impl fmt::Debug for QueueUrl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&*self.text, f)
+        fmt::Debug::fmt(&**self, f)
     }
 }
 
 impl Serialize for QueueUrl {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.text)
+        serializer.serialize_str(self)
     }
 }
 
@@ -1669,6 +1676,24 @@ mod tests {
         assert_ne!(MessageId::from("m1"), MessageId::from("m2"));
         assert_eq!(MessageId::new(&"x".repeat(37)), None);
         assert!(serde_json::from_str::<MessageId>(&format!("\"{}\"", "x".repeat(37))).is_err());
+    }
+
+    #[test]
+    fn queue_urls_read_compare_and_serialise_as_their_text() {
+        let text = "https://sqs.us-east-1.amazonaws.com/000000000000/q";
+        let url = QueueUrl::from(text);
+        assert_eq!(&*url, text);
+        assert_eq!(url, QueueUrl::from(text.to_string()));
+        assert_eq!(url.to_string(), text);
+        assert_eq!(format!("{url:?}"), format!("{text:?}"));
+        let json = serde_json::to_string(&url).unwrap();
+        assert_eq!(json, format!("\"{text}\""));
+        assert_eq!(serde_json::from_str::<QueueUrl>(&json).unwrap(), url);
+        // The default (no text kept) is the empty text, as made from "".
+        assert_eq!(&*QueueUrl::default(), "");
+        assert_eq!(QueueUrl::default(), QueueUrl::from(""));
+        assert_eq!(serde_json::to_string(&QueueUrl::default()).unwrap(), "\"\"");
+        assert_ne!(url, QueueUrl::default());
     }
 
     /// Every member of every input, written and read back: each member's name checked against
