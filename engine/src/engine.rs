@@ -524,7 +524,8 @@ impl Engine {
     /// Does everything due at or before `now`: timers, then waiting long polls, then long-poll
     /// timeouts (a message and a timeout at the same instant: the message wins, §4.3).
     fn run_due(&mut self) {
-        loop {
+        // Checked first: after most calls nothing is due and nobody waits to be served.
+        while !self.woken.is_empty() || self.timers.peek().is_some_and(|(at, _)| at <= self.now) {
             let mut timeouts = Vec::new();
             while let Some((at, timer)) = self.timers.pop_due(self.now) {
                 match timer {
@@ -535,10 +536,6 @@ impl Engine {
             self.serve_woken();
             for poll in timeouts {
                 self.time_out_poll(poll);
-            }
-            let due = self.timers.peek().is_some_and(|(at, _)| at <= self.now);
-            if !due && self.woken.is_empty() {
-                break;
             }
         }
         // Drop dead entries at the top so that `next_deadline` is exact.
