@@ -238,18 +238,26 @@ impl fmt::Debug for QueueUrl {
     }
 }
 
-impl Serialize for QueueUrl {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self)
-    }
+/// `impl Serialize` as the text (`Deref<Target = str>`) and `impl Deserialize` from it
+/// (`From<&str>`), for the text types that any text makes.
+macro_rules! serde_as_text {
+    ($($ty:ty),*) => {
+        $(impl Serialize for $ty {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+                Ok(<$ty>::from(&*text))
+            }
+        })*
+    };
 }
 
-impl<'de> Deserialize<'de> for QueueUrl {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        Ok(QueueUrl::from(&*text))
-    }
-}
+serde_as_text!(QueueUrl, Body);
 
 /// A message body. A short text (up to [`Body::INLINE`] bytes: most bodies of the playground and
 /// of its scenarios) is kept inline, so sending, receiving and deleting it allocates nothing; a
@@ -382,19 +390,6 @@ impl fmt::Display for Body {
 impl fmt::Debug for Body {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(self.as_str(), f)
-    }
-}
-
-impl Serialize for Body {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Body {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        Ok(Body::from(&*text))
     }
 }
 

@@ -564,41 +564,30 @@ fn a_queue_url_names_its_queue_by_its_text_wherever_it_came_from() {
     s.create("a", &[]);
     let own = s.create("b", &[]);
     assert_eq!(foreign, own, "the same text");
-    s.send_with(SendMessageInput {
-        queue_url: foreign,
-        message_body: "via a's URL".into(),
+    let to = |queue_url: QueueUrl, body: &str| SendMessageInput {
+        queue_url,
+        message_body: body.into(),
         ..Default::default()
-    });
+    };
+    s.send_with(to(foreign, "via a's URL"));
     assert_eq!(s.e.depth("b"), Some([1, 0, 0]));
     assert_eq!(s.e.depth("a"), Some([0, 0, 0]));
     // The same text made anew, and the engine's own URL: all name "b".
     s.send(&own.to_string(), "via the text");
-    s.send_with(SendMessageInput {
-        queue_url: s.e.queue_url("b").unwrap(),
-        message_body: "via queue_url".into(),
-        ..Default::default()
-    });
+    s.send_with(to(s.e.queue_url("b").unwrap(), "via queue_url"));
     assert_eq!(s.e.depth("b"), Some([3, 0, 0]));
     // A URL of a deleted queue names the queue created again under its name.
     s.ok(Request::DeleteQueue(QueueUrlInput {
         queue_url: own.clone(),
     }));
     s.rejects(
-        Request::SendMessage(SendMessageInput {
-            queue_url: own.clone(),
-            message_body: "gone".into(),
-            ..Default::default()
-        }),
+        Request::SendMessage(to(own.clone(), "gone")),
         ErrorCode::QueueDoesNotExist,
     );
     s.at(60_000);
     let again = s.create("b", &[]);
     assert_eq!(again, own);
-    s.send_with(SendMessageInput {
-        queue_url: own,
-        message_body: "to the new b".into(),
-        ..Default::default()
-    });
+    s.send_with(to(own, "to the new b"));
     assert_eq!(s.e.depth("b"), Some([1, 0, 0]));
     assert_eq!(s.e.depth("a"), Some([0, 0, 0]));
 }
