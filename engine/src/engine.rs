@@ -525,6 +525,15 @@ impl Engine {
     /// timeouts (a message and a timeout at the same instant: the message wins, §4.3).
     fn run_due(&mut self) {
         // Checked first: after most calls nothing is due and nobody waits to be served.
+        if !self.woken.is_empty() || self.timers.peek().is_some_and(|(at, _)| at <= self.now) {
+            self.do_due();
+        }
+        self.settle_top();
+    }
+
+    /// [`Engine::run_due`]'s work, kept out of its common path (nothing due).
+    #[inline(never)]
+    fn do_due(&mut self) {
         while !self.woken.is_empty() || self.timers.peek().is_some_and(|(at, _)| at <= self.now) {
             let mut timeouts = Vec::new();
             while let Some((at, timer)) = self.timers.pop_due(self.now) {
@@ -538,7 +547,10 @@ impl Engine {
                 self.time_out_poll(poll);
             }
         }
-        // Drop dead entries at the top so that `next_deadline` is exact.
+    }
+
+    /// Drops dead entries at the top of the timers so that `next_deadline` is exact.
+    fn settle_top(&mut self) {
         while let Some((at, timer)) = self.timers.peek() {
             if let Timer::Reveal { queue, key } = timer {
                 let armed = self.q_opt(queue).filter(|q| q.reveal_timer == Some(key));
