@@ -69,8 +69,9 @@ pub struct Engine {
     pub(crate) knobs: Knobs,
     /// Keys receipt-handle checks; drawn from the seed.
     pub(crate) secret: u64,
-    /// Queues by uid (uids are never reused).
-    pub(crate) queues: Vec<Option<Queue>>,
+    /// Queues by uid (uids are never reused). Boxed: telling a live queue from a deleted one
+    /// is then a null test, and every action looks its queue up several times.
+    pub(crate) queues: Vec<Option<Box<Queue>>>,
     pub(crate) by_name: BTreeMap<String, u32>,
     /// When each recently deleted queue name was deleted (QueueDeletedRecently).
     pub(crate) deleted_at: HashMap<String, Millis>,
@@ -344,7 +345,7 @@ impl Engine {
     }
 
     pub(crate) fn q_opt(&self, uid: u32) -> Option<&Queue> {
-        self.queues.get(uid as usize)?.as_ref()
+        self.queues.get(uid as usize)?.as_deref()
     }
 
     pub(crate) fn q(&self, uid: u32) -> &Queue {
@@ -352,7 +353,9 @@ impl Engine {
     }
 
     pub(crate) fn q_mut(&mut self, uid: u32) -> &mut Queue {
-        self.queues[uid as usize].as_mut().expect("live queue")
+        self.queues[uid as usize]
+            .as_deref_mut()
+            .expect("live queue")
     }
 
     /// The uid of the queue a QueueUrl names (`…/000000000000/<name>`), or QueueDoesNotExist.
@@ -489,7 +492,11 @@ impl Engine {
     /// hidden message if it is this entry's and `due`, and arms the next. Returns `false` if
     /// the entry was not the queue's armed reveal (nothing to do).
     fn come_up_reveal(&mut self, uid: u32, key: TimerKey, due: bool) -> bool {
-        let Some(q) = self.queues.get_mut(uid as usize).and_then(Option::as_mut) else {
+        let Some(q) = self
+            .queues
+            .get_mut(uid as usize)
+            .and_then(Option::as_deref_mut)
+        else {
             return false;
         };
         if q.reveal_timer != Some(key) {

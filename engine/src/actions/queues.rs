@@ -68,7 +68,7 @@ impl Engine {
         let uid = self.queues.len() as u32;
         let queue = Queue::new(uid, name, config, self.now);
         let url = queue.url.clone();
-        self.queues.push(Some(queue));
+        self.queues.push(Some(Box::new(queue)));
         self.by_name.insert(name.into(), uid);
         self.emit(EventKind::QueueCreated {
             queue: name.into(),
