@@ -6,7 +6,7 @@
 //! [`VisibilitySlice`] is the Yew component that draws it and moves virtual time with real time.
 
 use gloo_timers::callback::Interval;
-use sqs_engine::api::{CreateQueueInput, ReceiveMessageInput, SendMessageInput};
+use sqs_engine::api::{CreateQueueInput, QueueUrl, ReceiveMessageInput, SendMessageInput};
 use sqs_engine::view::{MessageState, MessageView};
 use sqs_engine::{Engine, Millis, Reply, Request, Response};
 use yew::prelude::*;
@@ -24,7 +24,7 @@ pub const SEED: u64 = 1;
 #[derive(Clone, Debug)]
 pub struct SliceModel {
     engine: Engine,
-    queue_url: String,
+    queue_url: QueueUrl,
     sent: u32,
     last_action: String,
     last_failed: bool,

@@ -132,6 +132,133 @@ impl<'de> Deserialize<'de> for MessageId {
     }
 }
 
+/// A QueueUrl, as requests carry it and CreateQueue and GetQueueUrl answer it. The text is shared
+/// (a clone counts a reference instead of copying it), and a URL this engine handed out also
+/// knows which queue it names, so an action finds its queue without parsing the text (every call
+/// names one). It reads, compares, displays and serialises as its text; a URL made from text is
+/// resolved by its text.
+#[derive(Clone)]
+pub struct QueueUrl {
+    /// `None`: the empty text, which `Default` (`..Default::default()` in every request built
+    /// by hand) makes without an allocation, as an empty `String` did.
+    text: Option<Arc<str>>,
+    /// The uid of the queue that issued this very text ([`QueueUrl::FROM_TEXT`]: none).
+    queue: u32,
+}
+
+impl QueueUrl {
+    /// No queue issued the text.
+    const FROM_TEXT: u32 = u32::MAX;
+
+    /// The URL queue `uid` hands out.
+    pub(crate) fn issued(text: String, uid: u32) -> Self {
+        QueueUrl {
+            text: Some(Arc::from(text)),
+            queue: uid,
+        }
+    }
+
+    /// The uid of the queue that issued it, if `own` is that queue's URL: the very same shared
+    /// text, which no other queue can hold (uids are never reused, and the text lives as long as
+    /// this URL does). Anything else is resolved by its text.
+    pub(crate) fn issued_by(&self, own: Option<&QueueUrl>) -> Option<u32> {
+        match (own.and_then(|own| own.text.as_ref()), &self.text) {
+            (Some(own), Some(text)) if Arc::ptr_eq(own, text) => Some(self.queue),
+            _ => None,
+        }
+    }
+
+    /// The uid it was issued by, if any (to look up the `own` URL of [`QueueUrl::issued_by`]).
+    pub(crate) fn queue(&self) -> u32 {
+        self.queue
+    }
+}
+
+/// The empty text.
+impl Default for QueueUrl {
+    fn default() -> Self {
+        QueueUrl {
+            text: None,
+            queue: QueueUrl::FROM_TEXT,
+        }
+    }
+}
+
+impl From<&str> for QueueUrl {
+    fn from(text: &str) -> Self {
+        QueueUrl {
+            text: Some(Arc::from(text)),
+            queue: QueueUrl::FROM_TEXT,
+        }
+    }
+}
+
+impl From<String> for QueueUrl {
+    fn from(text: String) -> Self {
+        QueueUrl {
+            text: Some(Arc::from(text)),
+            queue: QueueUrl::FROM_TEXT,
+        }
+    }
+}
+
+impl std::ops::Deref for QueueUrl {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.text.as_deref().unwrap_or_default()
+    }
+}
+
+/// Compares as its text, however it was made.
+impl PartialEq for QueueUrl {
+    fn eq(&self, other: &QueueUrl) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for QueueUrl {}
+
+/// Compares with text, as tests write a URL.
+impl PartialEq<&str> for QueueUrl {
+    fn eq(&self, other: &&str) -> bool {
+        **self == **other
+    }
+}
+
+impl fmt::Display for QueueUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self)
+    }
+}
+
+impl fmt::Debug for QueueUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+/// `impl Serialize` as the text (`Deref<Target = str>`) and `impl Deserialize` from it
+/// (`From<&str>`), for the text types that any text makes.
+macro_rules! serde_as_text {
+    ($($ty:ty),*) => {
+        $(impl Serialize for $ty {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+                Ok(<$ty>::from(&*text))
+            }
+        })*
+    };
+}
+
+serde_as_text!(QueueUrl, Body);
+
 /// A message body. A short text (up to [`Body::INLINE`] bytes: most bodies of the playground and
 /// of its scenarios) is kept inline, so sending, receiving and deleting it allocates nothing; a
 /// longer one is shared (`Arc<str>`) by the send request, the stored message and every answer
@@ -263,19 +390,6 @@ impl fmt::Display for Body {
 impl fmt::Debug for Body {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(self.as_str(), f)
-    }
-}
-
-impl Serialize for Body {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Body {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        Ok(Body::from(&*text))
     }
 }
 
@@ -642,7 +756,7 @@ macro_rules! text_from_json {
     };
 }
 
-text_from_json!(Body, AnyReceiptHandle);
+text_from_json!(Body, AnyReceiptHandle, QueueUrl);
 
 impl FromJson for MessageId {
     fn from_json(value: Value) -> Result<Self, serde_json::Error> {
@@ -727,6 +841,7 @@ macro_rules! text_to_json {
 
 text_to_json!(
     String,
+    QueueUrl,
     Arc<str>,
     Body,
     MessageId,
@@ -1082,7 +1197,7 @@ pub struct Empty {}
 #[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct QueueUrlInput {
-    pub queue_url: String,
+    pub queue_url: QueueUrl,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -1098,7 +1213,7 @@ pub struct CreateQueueInput {
 #[serde(rename_all = "PascalCase")]
 #[allow(missing_docs)]
 pub struct QueueUrlOutput {
-    pub queue_url: String,
+    pub queue_url: QueueUrl,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -1129,7 +1244,7 @@ pub struct GetQueueUrlInput {
 #[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct GetQueueAttributesInput {
-    pub queue_url: String,
+    pub queue_url: QueueUrl,
     pub attribute_names: Option<Vec<String>>,
 }
 
@@ -1144,7 +1259,7 @@ pub struct GetQueueAttributesOutput {
 #[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct SetQueueAttributesInput {
-    pub queue_url: String,
+    pub queue_url: QueueUrl,
     pub attributes: Attributes,
 }
 
@@ -1164,7 +1279,7 @@ pub type MessageAttributes = BTreeMap<String, MessageAttributeValue>;
 #[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct SendMessageInput {
-    pub queue_url: String,
+    pub queue_url: QueueUrl,
     pub message_body: Body,
     pub delay_seconds: Option<i64>,
     pub message_attributes: Option<MessageAttributes>,
@@ -1191,7 +1306,7 @@ pub struct SendMessageOutput {
 #[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct SendMessageBatchInput {
-    pub queue_url: String,
+    pub queue_url: QueueUrl,
     pub entries: Vec<SendMessageBatchEntry>,
 }
 
@@ -1314,7 +1429,7 @@ pub struct BatchResultErrorEntry {
 #[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct ReceiveMessageInput {
-    pub queue_url: String,
+    pub queue_url: QueueUrl,
     /// Deprecated by AWS in favour of `MessageSystemAttributeNames`; the union of both applies.
     pub attribute_names: Option<Vec<String>>,
     pub message_system_attribute_names: Option<Vec<String>>,
@@ -1356,14 +1471,14 @@ pub struct Message {
 #[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct DeleteMessageInput {
-    pub queue_url: String,
+    pub queue_url: QueueUrl,
     pub receipt_handle: AnyReceiptHandle,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct DeleteMessageBatchInput {
-    pub queue_url: String,
+    pub queue_url: QueueUrl,
     pub entries: Vec<DeleteMessageBatchEntry>,
 }
 
@@ -1395,7 +1510,7 @@ pub struct BatchResultEntry {
 #[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct ChangeMessageVisibilityInput {
-    pub queue_url: String,
+    pub queue_url: QueueUrl,
     pub receipt_handle: AnyReceiptHandle,
     pub visibility_timeout: i64,
 }
@@ -1403,7 +1518,7 @@ pub struct ChangeMessageVisibilityInput {
 #[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct ChangeMessageVisibilityBatchInput {
-    pub queue_url: String,
+    pub queue_url: QueueUrl,
     pub entries: Vec<ChangeMessageVisibilityBatchEntry>,
 }
 
@@ -1418,7 +1533,7 @@ pub struct ChangeMessageVisibilityBatchEntry {
 #[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct ListDeadLetterSourceQueuesInput {
-    pub queue_url: String,
+    pub queue_url: QueueUrl,
     pub next_token: Option<String>,
     pub max_results: Option<i64>,
 }
@@ -1556,6 +1671,24 @@ mod tests {
         assert_ne!(MessageId::from("m1"), MessageId::from("m2"));
         assert_eq!(MessageId::new(&"x".repeat(37)), None);
         assert!(serde_json::from_str::<MessageId>(&format!("\"{}\"", "x".repeat(37))).is_err());
+    }
+
+    #[test]
+    fn queue_urls_read_compare_and_serialise_as_their_text() {
+        let text = "https://sqs.us-east-1.amazonaws.com/000000000000/q";
+        let url = QueueUrl::from(text);
+        assert_eq!(&*url, text);
+        assert_eq!(url, QueueUrl::from(text.to_string()));
+        assert_eq!(url.to_string(), text);
+        assert_eq!(format!("{url:?}"), format!("{text:?}"));
+        let json = serde_json::to_string(&url).unwrap();
+        assert_eq!(json, format!("\"{text}\""));
+        assert_eq!(serde_json::from_str::<QueueUrl>(&json).unwrap(), url);
+        // The default (no text kept) is the empty text, as made from "".
+        assert_eq!(&*QueueUrl::default(), "");
+        assert_eq!(QueueUrl::default(), QueueUrl::from(""));
+        assert_eq!(serde_json::to_string(&QueueUrl::default()).unwrap(), "\"\"");
+        assert_ne!(url, QueueUrl::default());
     }
 
     /// Every member of every input, written and read back: each member's name checked against

@@ -6,7 +6,7 @@
 //! maxReceiveCount moves to the dead-letter queue instead.
 
 use crate::actions::receive::ReceiveParams;
-use crate::api::ReceiveMessageOutput;
+use crate::api::{QueueUrl, ReceiveMessageOutput};
 use crate::error::SqsError;
 use crate::message::State;
 use crate::{Engine, Millis};
@@ -19,7 +19,7 @@ impl Engine {
     /// maxReceiveCount is moved to the dead-letter queue and the answer is `{}`.
     pub fn receive_specific(
         &mut self,
-        queue_url: &str,
+        queue_url: &QueueUrl,
         message_id: &str,
         visibility_timeout: Option<i64>,
     ) -> Result<ReceiveMessageOutput, SqsError> {
@@ -56,8 +56,10 @@ impl Engine {
             }
             None => {
                 let params = ReceiveParams::hand_delivery(visibility as Millis * 1000);
+                let mut messages = Vec::with_capacity(1);
+                self.deliver(uid, slot, &params, &mut messages);
                 ReceiveMessageOutput {
-                    messages: Some(vec![self.deliver(uid, slot, &params)]),
+                    messages: Some(messages),
                 }
             }
         };

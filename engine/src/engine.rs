@@ -15,7 +15,7 @@
 //! `actions/`, one module per family.
 
 use crate::api::{
-    self, Attributes, BatchResultEntry, ReceiveMessageOutput, Request, Response,
+    self, Attributes, BatchResultEntry, QueueUrl, ReceiveMessageOutput, Request, Response,
     SendMessageBatchResultEntry,
 };
 use crate::error::SqsError;
@@ -69,8 +69,9 @@ pub struct Engine {
     pub(crate) knobs: Knobs,
     /// Keys receipt-handle checks; drawn from the seed.
     pub(crate) secret: u64,
-    /// Queues by uid (uids are never reused).
-    pub(crate) queues: Vec<Option<Queue>>,
+    /// Queues by uid (uids are never reused). Boxed: telling a live queue from a deleted one
+    /// is then a null test, and every action looks its queue up several times.
+    pub(crate) queues: Vec<Option<Box<Queue>>>,
     pub(crate) by_name: BTreeMap<String, u32>,
     /// When each recently deleted queue name was deleted (QueueDeletedRecently).
     /// A tree, not a hash map: the sim's ledger has this map type already (the bundle keeps one).
@@ -78,8 +79,8 @@ pub struct Engine {
     pub(crate) timers: Timers,
     /// Global send order, shared by all queues.
     pub(crate) next_seq: u64,
-    /// Waiting long polls by id (ids only grow, and few wait at once: a B-tree beats hashing).
-    pub(crate) polls: BTreeMap<PollId, crate::actions::receive::Poll>,
+    /// Waiting long polls by id.
+    pub(crate) polls: crate::actions::receive::Polls,
     pub(crate) next_poll: PollId,
     /// Queues where a message became receivable while long polls wait.
     pub(crate) woken: Vec<u32>,
@@ -141,7 +142,7 @@ impl Engine {
             deleted_at: BTreeMap::new(),
             timers: Timers::default(),
             next_seq: 0,
-            polls: BTreeMap::new(),
+            polls: Default::default(),
             next_poll: 1,
             woken: Vec::new(),
             completed: Vec::new(),
@@ -261,8 +262,9 @@ impl Engine {
         self.by_name.keys().cloned().collect()
     }
 
-    /// The URL of a queue by name.
-    pub fn queue_url(&self, name: &str) -> Option<String> {
+    /// The URL of a queue by name (a clone of the queue's own: actions find the queue by it
+    /// without reading the text).
+    pub fn queue_url(&self, name: &str) -> Option<QueueUrl> {
         Some(self.named(name)?.url.clone())
     }
 
@@ -344,7 +346,7 @@ impl Engine {
     }
 
     pub(crate) fn q_opt(&self, uid: u32) -> Option<&Queue> {
-        self.queues.get(uid as usize)?.as_ref()
+        self.queues.get(uid as usize)?.as_deref()
     }
 
     pub(crate) fn q(&self, uid: u32) -> &Queue {
@@ -352,11 +354,25 @@ impl Engine {
     }
 
     pub(crate) fn q_mut(&mut self, uid: u32) -> &mut Queue {
-        self.queues[uid as usize].as_mut().expect("live queue")
+        self.queues[uid as usize]
+            .as_deref_mut()
+            .expect("live queue")
     }
 
     /// The uid of the queue a QueueUrl names (`…/000000000000/<name>`), or QueueDoesNotExist.
-    pub(crate) fn resolve(&self, url: &str) -> Result<u32, SqsError> {
+    /// A URL this engine handed out names its queue without its text being read.
+    #[inline]
+    pub(crate) fn resolve(&self, url: &QueueUrl) -> Result<u32, SqsError> {
+        let own = self.q_opt(url.queue()).map(|q| &q.url);
+        match url.issued_by(own) {
+            Some(uid) => Ok(uid),
+            None => self.resolve_text(url),
+        }
+    }
+
+    /// [`Engine::resolve`] by the text alone.
+    #[inline(never)]
+    fn resolve_text(&self, url: &str) -> Result<u32, SqsError> {
         // A byte loop: names are short, and a call to memchr costs more than the scan.
         let issued = url
             .strip_prefix(crate::queue::URL_PREFIX)
@@ -477,7 +493,11 @@ impl Engine {
     /// hidden message if it is this entry's and `due`, and arms the next. Returns `false` if
     /// the entry was not the queue's armed reveal (nothing to do).
     fn come_up_reveal(&mut self, uid: u32, key: TimerKey, due: bool) -> bool {
-        let Some(q) = self.queues.get_mut(uid as usize).and_then(Option::as_mut) else {
+        let Some(q) = self
+            .queues
+            .get_mut(uid as usize)
+            .and_then(Option::as_deref_mut)
+        else {
             return false;
         };
         if q.reveal_timer != Some(key) {
@@ -512,7 +532,17 @@ impl Engine {
     /// Does everything due at or before `now`: timers, then waiting long polls, then long-poll
     /// timeouts (a message and a timeout at the same instant: the message wins, §4.3).
     fn run_due(&mut self) {
-        loop {
+        // Checked first: after most calls nothing is due and nobody waits to be served.
+        if !self.woken.is_empty() || self.timers.peek().is_some_and(|(at, _)| at <= self.now) {
+            self.do_due();
+        }
+        self.settle_top();
+    }
+
+    /// [`Engine::run_due`]'s work, kept out of its common path (nothing due).
+    #[inline(never)]
+    fn do_due(&mut self) {
+        while !self.woken.is_empty() || self.timers.peek().is_some_and(|(at, _)| at <= self.now) {
             let mut timeouts = Vec::new();
             while let Some((at, timer)) = self.timers.pop_due(self.now) {
                 match timer {
@@ -524,12 +554,11 @@ impl Engine {
             for poll in timeouts {
                 self.time_out_poll(poll);
             }
-            let due = self.timers.peek().is_some_and(|(at, _)| at <= self.now);
-            if !due && self.woken.is_empty() {
-                break;
-            }
         }
-        // Drop dead entries at the top so that `next_deadline` is exact.
+    }
+
+    /// Drops dead entries at the top of the timers so that `next_deadline` is exact.
+    fn settle_top(&mut self) {
         while let Some((at, timer)) = self.timers.peek() {
             if let Timer::Reveal { queue, key } = timer {
                 let armed = self.q_opt(queue).filter(|q| q.reveal_timer == Some(key));
@@ -588,7 +617,7 @@ impl Engine {
             Timer::Retention { queue } => self
                 .q_opt(queue)
                 .is_some_and(|q| q.retention_timer == Some(at)),
-            Timer::PollTimeout(poll) => self.polls.contains_key(&poll),
+            Timer::PollTimeout(poll) => self.polls.contains(poll),
             Timer::MoveTick(task) => self.tasks[task].next_tick == Some(at),
         }
     }

@@ -154,23 +154,43 @@ impl Ordered {
     }
 
     /// The members in key order.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (OrderKey, u32)> + '_ {
-        let mut next = self.head;
-        let mut run = std::iter::from_fn(move || {
-            let slot = next;
-            (slot != NIL).then(|| {
-                let link = &self.links[slot as usize];
-                next = link.next;
-                (link.key, slot)
-            })
-        })
-        .peekable();
-        let mut tree = self.tree.iter().map(|(&key, &slot)| (key, slot)).peekable();
-        std::iter::from_fn(move || match (run.peek(), tree.peek()) {
-            (Some(a), Some(b)) if b < a => tree.next(),
-            (Some(_), _) => run.next(),
-            (None, _) => tree.next(),
-        })
+    pub(crate) fn iter(&self) -> Iter<'_> {
+        Iter {
+            set: self,
+            run: self.head,
+            tree: self.tree.iter().peekable(),
+        }
+    }
+}
+
+/// [`Ordered::iter`]: the run and the tree merged. Every receive walks it, and the tree is
+/// mostly empty: each step reads the run's next link and, only if the tree has a member left,
+/// compares with it.
+pub(crate) struct Iter<'a> {
+    set: &'a Ordered,
+    /// The run's next member.
+    run: u32,
+    tree: std::iter::Peekable<std::collections::btree_map::Iter<'a, OrderKey, u32>>,
+}
+
+impl Iterator for Iter<'_> {
+    type Item = (OrderKey, u32);
+
+    #[inline]
+    fn next(&mut self) -> Option<(OrderKey, u32)> {
+        let tree = self.tree.peek().map(|(&key, &slot)| (key, slot));
+        if self.run == NIL {
+            self.tree.next();
+            return tree;
+        }
+        let link = &self.set.links[self.run as usize];
+        if let Some(tree) = tree.filter(|&(key, _)| key < link.key) {
+            self.tree.next();
+            return Some(tree);
+        }
+        let slot = self.run;
+        self.run = link.next;
+        Some((link.key, slot))
     }
 }
 

@@ -3,7 +3,7 @@
 //! messages by enqueue time for retention. Every state change goes through [`Queue::modify`],
 //! which keeps the indexes and the Approximate* counts exact.
 
-use crate::api::MessageId;
+use crate::api::{MessageId, QueueUrl};
 use crate::attributes::QueueConfig;
 use crate::engine::PollId;
 use crate::fifo::Groups;
@@ -54,7 +54,7 @@ pub(crate) struct Queue {
     /// Never reused, so receipt handles of a deleted queue stay invalid.
     pub uid: u32,
     pub name: Arc<str>,
-    pub url: String,
+    pub url: QueueUrl,
     pub arn: String,
     pub config: QueueConfig,
     /// DeduplicationScope as it was at creation: AWS keeps that behaviour (§2.3).
@@ -88,7 +88,7 @@ impl Queue {
     pub(crate) fn new(uid: u32, name: &str, config: QueueConfig, now: Millis) -> Self {
         Queue {
             uid,
-            url: format!("{URL_PREFIX}{name}"),
+            url: QueueUrl::issued(format!("{URL_PREFIX}{name}"), uid),
             arn: arn_of(name),
             name: Arc::from(name),
             dedup_per_group: config.dedup_scope == "messageGroup",

@@ -283,8 +283,10 @@ pub(crate) fn batch_ids<'a>(
             format!("Maximum number of entries per request are 10. You have sent {count}."),
         ));
     }
-    // At most ten ids: each is compared with the earlier ones by a word holding its length and
-    // first seven bytes (decisive for the usual short ids), then by its text: cheaper than hashing.
+    // At most ten ids, each keyed by a word holding its length and first seven bytes (decisive
+    // for the usual short ids) and placed by that key in a 16-place table: an id is compared
+    // (key, then text) only with the ids met on its way to a free place, mostly none, where
+    // comparing each with every earlier one made 45 comparisons for ten.
     let key = |id: &str| {
         let head = id.bytes().take(7).enumerate();
         head.fold(id.len() as u64, |word, (i, b)| {
@@ -293,6 +295,8 @@ pub(crate) fn batch_ids<'a>(
     };
     let mut keys = [0u64; MAX_BATCH_ENTRIES];
     let mut texts = [""; MAX_BATCH_ENTRIES];
+    // Place → 1 + the index of the id there (0: free).
+    let mut table = [0u8; 16];
     for (i, id) in ids.enumerate() {
         let legal = !id.is_empty()
             && id.len() <= 80
@@ -306,12 +310,17 @@ pub(crate) fn batch_ids<'a>(
             ));
         }
         let k = key(id);
-        if (0..i).any(|j| keys[j] == k && texts[j] == id) {
-            return Err(SqsError::new(
-                ErrorCode::BatchEntryIdsNotDistinct,
-                format!("Id {id} repeated."),
-            ));
+        let mut place = (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60) as usize;
+        while let Some(j) = usize::from(table[place]).checked_sub(1) {
+            if keys[j] == k && texts[j] == id {
+                return Err(SqsError::new(
+                    ErrorCode::BatchEntryIdsNotDistinct,
+                    format!("Id {id} repeated."),
+                ));
+            }
+            place = (place + 1) % table.len();
         }
+        table[place] = i as u8 + 1;
         (keys[i], texts[i]) = (k, id);
     }
     Ok(())
@@ -406,6 +415,13 @@ mod tests {
         assert!(batch_ids(["entry_001", "entry_002"].into_iter(), "X").is_ok());
         let err = batch_ids(["entry_001", "entry_002", "entry_001"].into_iter(), "X");
         assert_eq!(err.unwrap_err().message, "Id entry_001 repeated.");
+        // Ten ids of one key share a place: each goes on to the next free one, past the end.
+        let alike: Vec<String> = (0..10).map(|i| format!("entry_00{i}")).collect();
+        assert!(batch_ids(alike.iter().map(String::as_str), "X").is_ok());
+        let mut repeat: Vec<&str> = alike.iter().map(String::as_str).take(9).collect();
+        repeat.push("entry_008");
+        let err = batch_ids(repeat.into_iter(), "X").unwrap_err();
+        assert_eq!(err.message, "Id entry_008 repeated.");
         let ids: Vec<String> = (0..11).map(|i| i.to_string()).collect();
         let err = batch_ids(ids.iter().map(String::as_str), "X").unwrap_err();
         assert_eq!(

@@ -6,7 +6,7 @@ use sqs_engine::api::*;
 use sqs_engine::event::EventKind;
 use sqs_engine::{ErrorCode, Request};
 
-fn fifo(s: &mut Sqs, extra: &[(&str, &str)]) -> String {
+fn fifo(s: &mut Sqs, extra: &[(&str, &str)]) -> QueueUrl {
     let mut pairs = vec![("FifoQueue", "true")];
     pairs.extend_from_slice(extra);
     s.create("q.fifo", &pairs)

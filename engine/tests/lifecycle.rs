@@ -553,3 +553,41 @@ fn next_deadline_is_exact() {
     // a's visibility and retention entries are gone; b expires at 65 s.
     assert_eq!(s.e.next_deadline(), Some(65_000));
 }
+
+#[test]
+fn a_queue_url_names_its_queue_by_its_text_wherever_it_came_from() {
+    // Engine `a` issues "b" as its first queue; in `s` the first queue is "a" and "b" is second:
+    // `a`'s URL for "b" must reach `s`'s "b", not `s`'s first queue.
+    let mut a = Sqs::new();
+    let foreign = a.create("b", &[]);
+    let mut s = Sqs::new();
+    s.create("a", &[]);
+    let own = s.create("b", &[]);
+    assert_eq!(foreign, own, "the same text");
+    let to = |queue_url: QueueUrl, body: &str| SendMessageInput {
+        queue_url,
+        message_body: body.into(),
+        ..Default::default()
+    };
+    s.send_with(to(foreign, "via a's URL"));
+    assert_eq!(s.e.depth("b"), Some([1, 0, 0]));
+    assert_eq!(s.e.depth("a"), Some([0, 0, 0]));
+    // The same text made anew, and the engine's own URL: all name "b".
+    s.send(&own.to_string(), "via the text");
+    s.send_with(to(s.e.queue_url("b").unwrap(), "via queue_url"));
+    assert_eq!(s.e.depth("b"), Some([3, 0, 0]));
+    // A URL of a deleted queue names the queue created again under its name.
+    s.ok(Request::DeleteQueue(QueueUrlInput {
+        queue_url: own.clone(),
+    }));
+    s.rejects(
+        Request::SendMessage(to(own.clone(), "gone")),
+        ErrorCode::QueueDoesNotExist,
+    );
+    s.at(60_000);
+    let again = s.create("b", &[]);
+    assert_eq!(again, own);
+    s.send_with(to(own, "to the new b"));
+    assert_eq!(s.e.depth("b"), Some([1, 0, 0]));
+    assert_eq!(s.e.depth("a"), Some([0, 0, 0]));
+}

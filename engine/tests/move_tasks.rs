@@ -9,7 +9,7 @@ use sqs_engine::{ErrorCode, Request, Response};
 const DLQ_ARN: &str = "arn:aws:sqs:us-east-1:000000000000:dlq";
 
 /// A source with three messages dead-lettered into "dlq".
-fn setup() -> (Sqs, String, String, Vec<MessageId>) {
+fn setup() -> (Sqs, QueueUrl, QueueUrl, Vec<MessageId>) {
     let mut s = Sqs::new();
     let dlq = s.create("dlq", &[]);
     let policy = format!(r#"{{"deadLetterTargetArn":"{DLQ_ARN}","maxReceiveCount":1}}"#);
@@ -177,7 +177,7 @@ fn move_task_errors() {
 
 /// A queue "src-<i>" whose dead-letter queue "dlq-<i>" holds `messages` messages sent to it
 /// directly; returns the dead-letter queue's URL and ARN and the source's ARN.
-fn dead_letter_pair(s: &mut Sqs, i: usize, messages: usize) -> (String, String, String) {
+fn dead_letter_pair(s: &mut Sqs, i: usize, messages: usize) -> (QueueUrl, String, String) {
     let dlq = s.create(&format!("dlq-{i}"), &[]);
     let dlq_arn = format!("arn:aws:sqs:us-east-1:000000000000:dlq-{i}");
     let policy = format!(r#"{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":1}}"#);

@@ -15,7 +15,8 @@
 use proptest::prelude::*;
 use sqs_engine::api::{
     AnyReceiptHandle, ChangeMessageVisibilityInput, CreateQueueInput, DeleteMessageInput, Message,
-    QueueUrlInput, ReceiptHandle, ReceiveMessageInput, ReceiveMessageOutput, SendMessageInput,
+    QueueUrl, QueueUrlInput, ReceiptHandle, ReceiveMessageInput, ReceiveMessageOutput,
+    SendMessageInput,
 };
 use sqs_engine::event::EventKind;
 use sqs_engine::view::MessageState;
@@ -140,7 +141,7 @@ struct Tracker {
 /// The engine under test plus everything the invariants need.
 struct Harness {
     engine: Engine,
-    urls: BTreeMap<&'static str, String>,
+    urls: BTreeMap<&'static str, QueueUrl>,
     messages: BTreeMap<String, Tracker>,
     /// Every handle issued, per queue, with its message.
     handles: BTreeMap<&'static str, Vec<(String, ReceiptHandle)>>,
@@ -216,7 +217,7 @@ impl Harness {
         }
     }
 
-    fn url(&self, fifo: bool) -> String {
+    fn url(&self, fifo: bool) -> QueueUrl {
         self.urls[Self::queue(fifo)].clone()
     }
 

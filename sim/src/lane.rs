@@ -7,7 +7,7 @@ use crate::worker::{
     EffectStep, Heartbeat, HeldMessage, ProcessingTime, WorkerMode, WorkerPolicy, WorkerStatus,
     WorkerView, LAMBDA_POLLERS,
 };
-use sqs_engine::api::{Body, Message, MessageId};
+use sqs_engine::api::{Body, Message, MessageId, QueueUrl};
 use sqs_engine::{Millis, ReceiptHandle};
 use std::sync::Arc;
 
@@ -112,7 +112,7 @@ pub(crate) struct Job {
     pub(crate) id: u64,
     pub(crate) kind: JobKind,
     /// The queue its messages came from.
-    pub(crate) queue_url: String,
+    pub(crate) queue_url: QueueUrl,
     pub(crate) tasks: Vec<Task>,
     /// The message being processed.
     pub(crate) current: usize,
@@ -311,7 +311,7 @@ impl Lane {
     pub(crate) fn take(
         &mut self,
         id: u64,
-        queue_url: String,
+        queue_url: QueueUrl,
         messages: &mut Vec<Message>,
         receive_count: impl Fn(&Message) -> u32,
         now: Millis,
@@ -397,7 +397,7 @@ impl Lane {
     }
 
     /// A job for these tasks, per the current policy.
-    fn job_for(&self, id: u64, queue_url: String, tasks: Vec<Task>, now: Millis) -> Job {
+    fn job_for(&self, id: u64, queue_url: QueueUrl, tasks: Vec<Task>, now: Millis) -> Job {
         let kind = match self.policy.mode {
             WorkerMode::Auto => JobKind::Worker,
             WorkerMode::Manual => JobKind::Manual,

@@ -5,7 +5,7 @@ use crate::lane::Life;
 use crate::worker::WorkerMode;
 use crate::world::World;
 use serde_json::{json, Value};
-use sqs_engine::api::{ChangeMessageVisibilityInput, DeleteMessageInput, ToJson};
+use sqs_engine::api::{ChangeMessageVisibilityInput, DeleteMessageInput, QueueUrl, ToJson};
 use sqs_engine::{ReceiptHandle, Reply, Request};
 
 impl World {
@@ -49,7 +49,7 @@ impl World {
     }
 
     /// The held task's (queue URL, receipt handle), for a by-hand action.
-    fn held(&mut self, i: usize, message_id: &str) -> Result<(String, ReceiptHandle), String> {
+    fn held(&mut self, i: usize, message_id: &str) -> Result<(QueueUrl, ReceiptHandle), String> {
         let lane = &self.lanes[i];
         lane.jobs
             .iter()

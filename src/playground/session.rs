@@ -6,7 +6,7 @@
 use super::journal::Journal;
 use super::scenarios;
 use crate::share::session::{ScenarioSource, Session as SharedSession};
-use sqs_engine::api::{SendMessageInput, SetQueueAttributesInput};
+use sqs_engine::api::{QueueUrl, SendMessageInput, SetQueueAttributesInput};
 use sqs_engine::{Millis, Request};
 use sqs_sim::checkpoints::{Checkpoints, CHECKPOINT_EVERY};
 use sqs_sim::command::SimAction;
@@ -414,11 +414,11 @@ impl Session {
 
     /// The URL of a queue by name (the name itself if the engine does not know it, so that
     /// SQS answers with its own error).
-    pub fn queue_url(&self, queue: &str) -> String {
+    pub fn queue_url(&self, queue: &str) -> QueueUrl {
         self.world
             .engine()
             .queue_url(queue)
-            .unwrap_or_else(|| queue.to_string())
+            .unwrap_or_else(|| queue.into())
     }
 
     fn harvest(&mut self, narrate: bool) {

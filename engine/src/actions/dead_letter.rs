@@ -69,7 +69,7 @@ impl Engine {
                     .as_ref()
                     .is_some_and(|r| &r.dead_letter_target_arn == arn)
             })
-            .map(|q| q.url.clone())
+            .map(|q| q.url.to_string())
             .collect();
         let (queue_urls, next_token) =
             super::paginate(urls, input.max_results, input.next_token.as_deref())?;

@@ -68,7 +68,7 @@ impl Engine {
         let uid = self.queues.len() as u32;
         let queue = Queue::new(uid, name, config, self.now);
         let url = queue.url.clone();
-        self.queues.push(Some(queue));
+        self.queues.push(Some(Box::new(queue)));
         self.by_name.insert(name.into(), uid);
         self.emit(EventKind::QueueCreated {
             queue: name.into(),
@@ -96,7 +96,7 @@ impl Engine {
             .by_name
             .iter()
             .filter(|(name, _)| name.starts_with(&prefix))
-            .map(|(_, &uid)| self.q(uid).url.clone())
+            .map(|(_, &uid)| self.q(uid).url.to_string())
             .collect();
         let (urls, next_token) =
             super::paginate(urls, input.max_results, input.next_token.as_deref())?;

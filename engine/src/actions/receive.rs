@@ -9,6 +9,7 @@ use crate::message::{self, Selection, State};
 use crate::queue::AttemptItem;
 use crate::timers::Timer;
 use crate::Millis;
+use std::collections::VecDeque;
 
 /// Most in-flight messages a queue may have (§11).
 const IN_FLIGHT_LIMIT: usize = 120_000;
@@ -41,6 +42,45 @@ impl ReceiveParams {
 pub(crate) struct Poll {
     queue: u32,
     params: ReceiveParams,
+}
+
+/// Waiting long polls by id. Ids only grow, so they are kept in id order in a deque: a new one
+/// goes to the back, a lookup is a binary search, and an answered one leaves its place empty
+/// until it reaches the front. Each poll moves in and out once, where a B-tree of polls (over
+/// 100 bytes each) moved them around its nodes on every insert and remove.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Polls(VecDeque<(PollId, Option<Poll>)>);
+
+impl Polls {
+    /// Adds poll `id`, newer than every poll added before.
+    fn insert(&mut self, id: PollId, poll: Poll) {
+        while let Some((_, None)) = self.0.front() {
+            self.0.pop_front();
+        }
+        debug_assert!(self.0.back().is_none_or(|&(last, _)| last < id));
+        self.0.push_back((id, Some(poll)));
+    }
+
+    fn place(&mut self, id: PollId) -> Option<&mut Option<Poll>> {
+        let at = self.0.binary_search_by_key(&id, |&(id, _)| id).ok()?;
+        Some(&mut self.0[at].1)
+    }
+
+    /// Takes poll `id` out, if it waits.
+    fn take(&mut self, id: PollId) -> Option<Poll> {
+        self.place(id)?.take()
+    }
+
+    /// Puts back a poll [`Polls::take`] took out.
+    fn put_back(&mut self, id: PollId, poll: Poll) {
+        *self.place(id).expect("taken from here") = Some(poll);
+    }
+
+    /// Whether poll `id` waits.
+    pub(crate) fn contains(&self, id: PollId) -> bool {
+        let at = self.0.binary_search_by_key(&id, |&(id, _)| id);
+        at.is_ok_and(|at| self.0[at].1.is_some())
+    }
 }
 
 /// A standard queue's short poll is refused when the in-flight limit is reached, or when the
@@ -169,7 +209,9 @@ impl Engine {
             return Vec::new();
         }
         let mut messages = crate::engine::reuse(&mut self.spare.messages, take.len());
-        messages.extend(take.iter().map(|&slot| self.deliver(uid, slot, params)));
+        for &slot in &take {
+            self.deliver(uid, slot, params, &mut messages);
+        }
         if let Some(id) = params.attempt_id.clone() {
             let q = self.q(uid);
             let items: Vec<AttemptItem> = take
@@ -205,32 +247,14 @@ impl Engine {
         let shuffle = !q.fifo() && self.knobs.best_effort_ordering;
         let want = if shuffle { limit * 2 } else { limit };
         let mut dead = Vec::new();
-        let mut visit = |slot: u32| {
-            if take.len() >= want {
-                return false;
-            }
-            if is_dead(slot) {
-                dead.push(slot);
-            } else {
-                take.push(slot);
-            }
-            true
-        };
         if q.fifo() {
             // Groups by the instant their head became receivable; each gives its visible prefix.
-            'groups: for &(.., group) in &q.groups.ready {
-                for slot in q.visible_prefix(group) {
-                    if !visit(slot) {
-                        break 'groups;
-                    }
-                }
-            }
+            let slots = q.groups.ready.iter();
+            let slots = slots.flat_map(|&(.., group)| q.visible_prefix(group));
+            sort_candidates(slots, want, &mut take, &mut dead, &mut is_dead);
         } else {
-            for (_, slot) in q.ready.iter() {
-                if !visit(slot) {
-                    break;
-                }
-            }
+            let slots = q.ready.iter().map(|(_, slot)| slot);
+            sort_candidates(slots, want, &mut take, &mut dead, &mut is_dead);
         }
         if shuffle {
             for i in (1..take.len()).rev() {
@@ -245,8 +269,14 @@ impl Engine {
     }
 
     /// Hands out one message: new receipt handle, receive count + 1, hidden for the visibility
-    /// timeout counted from now (§4.2).
-    pub(crate) fn deliver(&mut self, uid: u32, slot: u32, params: &ReceiveParams) -> Message {
+    /// timeout counted from now (§4.2). Its answer goes to the end of `out`.
+    pub(crate) fn deliver(
+        &mut self,
+        uid: u32,
+        slot: u32,
+        params: &ReceiveParams,
+        out: &mut Vec<Message>,
+    ) {
         let now = self.now;
         let until = now + params.visibility;
         let nonce = self.rng.next_u64();
@@ -265,14 +295,21 @@ impl Engine {
             m.duplicate = duplicate;
         });
         self.schedule_reveal(uid, slot, until);
-        self.received_event(uid, slot, params)
+        self.received_event(uid, slot, params, out);
     }
 
-    /// Emits Received and builds the answer for a message just (re)hidden.
-    fn received_event(&mut self, uid: u32, slot: u32, params: &ReceiveParams) -> Message {
+    /// Emits Received and adds the answer for a message just (re)hidden to `out` (pushed where
+    /// it is built: an answer is 200 bytes, and returning it would copy it once more).
+    fn received_event(
+        &mut self,
+        uid: u32,
+        slot: u32,
+        params: &ReceiveParams,
+        out: &mut Vec<Message>,
+    ) {
         let q = self.q(uid);
         let handle = self.handle_of(q, slot);
-        let answer = message::received(q.msg(slot), handle, &params.selection);
+        out.push(message::received(q.msg(slot), handle, &params.selection));
         self.emit_with(|e| {
             let m = e.q(uid).msg(slot);
             EventKind::Received {
@@ -286,7 +323,6 @@ impl Engine {
                 },
             }
         });
-        answer
     }
 
     /// A FIFO retry with a ReceiveRequestAttemptId seen in the last 5 minutes: if none of its
@@ -319,7 +355,7 @@ impl Engine {
                 m.state = State::InFlight { until, received_at };
             });
             self.schedule_reveal(uid, slot, until);
-            messages.push(self.received_event(uid, slot, params));
+            self.received_event(uid, slot, params, &mut messages);
         }
         Some(messages)
     }
@@ -335,13 +371,10 @@ impl Engine {
                 if !self.q(uid).any_receivable() {
                     break;
                 }
-                let waiting = self
-                    .polls
-                    .remove(&poll)
-                    .expect("a queued poll is registered");
+                let waiting = self.polls.take(poll).expect("a queued poll is registered");
                 let messages = self.receive_now(uid, &waiting.params);
                 if messages.is_empty() {
-                    self.polls.insert(poll, waiting);
+                    self.polls.put_back(poll, waiting);
                     break;
                 }
                 self.q_mut(uid).polls.pop_front();
@@ -354,7 +387,7 @@ impl Engine {
 
     /// Ends a long poll with `{}` (its wait ran out, or its queue was deleted).
     pub(crate) fn time_out_poll(&mut self, poll: PollId) {
-        let Some(Poll { queue: uid, .. }) = self.polls.remove(&poll) else {
+        let Some(Poll { queue: uid, .. }) = self.polls.take(poll) else {
             return;
         };
         let q = self.q_mut(uid);
@@ -362,6 +395,28 @@ impl Engine {
         let queue = q.name.clone();
         self.completed.push((poll, ReceiveMessageOutput::default()));
         self.emit(EventKind::LongPollTimedOut { queue, poll });
+    }
+}
+
+/// Sorts `candidates`, in order, into `take` until it holds `want`, and into `dead` those that
+/// `is_dead` says exceeded maxReceiveCount (they do not count towards `want`). One copy per kind
+/// of queue, each with its own loop: every receive runs it for each message it returns.
+fn sort_candidates(
+    candidates: impl Iterator<Item = u32>,
+    want: usize,
+    take: &mut Vec<u32>,
+    dead: &mut Vec<u32>,
+    mut is_dead: impl FnMut(u32) -> bool,
+) {
+    for slot in candidates {
+        if take.len() >= want {
+            break;
+        }
+        if is_dead(slot) {
+            dead.push(slot);
+        } else {
+            take.push(slot);
+        }
     }
 }
 

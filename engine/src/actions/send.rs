@@ -184,19 +184,25 @@ impl Engine {
 
     /// Stores a checked message (or recognises a FIFO duplicate, §3.4) and answers as AWS does.
     fn enqueue(&mut self, uid: u32, out: Outgoing) -> SendMessageBatchResultEntry {
-        let now = self.now;
         let md5_of_body = Md5(hash::md5(out.body.as_bytes()));
         let md5_of_message_attributes = out.attributes.as_ref().and_then(hash::md5_of_attributes);
         let md5_of_message_system_attributes =
             out.system.as_ref().and_then(hash::md5_of_attributes);
-        let answer = move |message_id: MessageId, seq: Option<u64>| SendMessageBatchResultEntry {
+        let (message_id, seq) = self.store(uid, out, md5_of_body);
+        SendMessageBatchResultEntry {
             id: String::new(),
             message_id,
             md5_of_message_body: md5_of_body,
             md5_of_message_attributes,
             md5_of_message_system_attributes,
             sequence_number: seq.map(message::sequence_number),
-        };
+        }
+    }
+
+    /// [`Engine::enqueue`]'s work: stores the message, or finds the one a FIFO duplicate
+    /// repeats. Answers its MessageId and, on a FIFO queue, its sequence.
+    fn store(&mut self, uid: u32, out: Outgoing, md5_of_body: Md5) -> (MessageId, Option<u64>) {
+        let now = self.now;
         let q = self.q(uid);
         let fifo = q.fifo();
         let dedup = fifo.then(|| {
@@ -218,7 +224,7 @@ impl Engine {
                     message_id,
                     deduplication_id: dedup_id.clone(),
                 });
-                return answer(message_id, Some(seq));
+                return (message_id, Some(seq));
             }
         }
         let delay_s = match out.delay {
@@ -278,6 +284,6 @@ impl Engine {
         if self.q(uid).retention_timer.is_none() {
             self.schedule_retention(uid);
         }
-        answer(id, fifo.then_some(seq))
+        (id, fifo.then_some(seq))
     }
 }

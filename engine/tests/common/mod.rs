@@ -66,7 +66,7 @@ impl Sqs {
         format!("{queues:?} {:?}", self.e.next_deadline())
     }
 
-    pub fn create(&mut self, name: &str, pairs: &[(&str, &str)]) -> String {
+    pub fn create(&mut self, name: &str, pairs: &[(&str, &str)]) -> QueueUrl {
         let request = Request::CreateQueue(CreateQueueInput {
             queue_name: name.into(),
             attributes: Some(attrs(pairs)).filter(|a| !a.is_empty()),

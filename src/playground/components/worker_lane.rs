@@ -11,7 +11,9 @@ use crate::playground::format::decimal;
 use crate::playground::session::Slot;
 use crate::playground::stage::{Card, Lane, Look};
 use crate::playground::Action;
-use sqs_engine::api::{AnyReceiptHandle, ChangeMessageVisibilityInput, DeleteMessageInput};
+use sqs_engine::api::{
+    AnyReceiptHandle, ChangeMessageVisibilityInput, DeleteMessageInput, QueueUrl,
+};
 use sqs_engine::Request;
 use sqs_sim::command::SimAction;
 use sqs_sim::worker::{ProcessingTime, WorkerMode};
@@ -62,7 +64,7 @@ pub struct LaneProps {
     /// The lane.
     pub lane: Lane,
     /// The queue's URL (for hand-made calls).
-    pub queue_url: String,
+    pub queue_url: QueueUrl,
     /// A message is being dragged over this lane.
     pub over: bool,
     /// The selected message, if any.
