@@ -7,7 +7,7 @@ use crate::ledger::Attempt;
 use crate::narrate::secs;
 use crate::timers::Timer;
 use crate::worker::{WorkerMode, WorkerPolicy};
-use crate::world::{Actor, PollOwner, Who, World, LANE_HINTS};
+use crate::world::{cached_url, Actor, PollOwner, Who, World, LANE_HINTS};
 use serde_json::{json, Value};
 use sqs_engine::api::{
     ChangeMessageVisibilityBatchEntry, ChangeMessageVisibilityBatchInput,
@@ -180,9 +180,10 @@ impl World {
 
     /// Calls ReceiveMessage with the lane's policy.
     pub(crate) fn receive(&mut self, i: usize) {
-        let lane = &self.lanes[i];
+        let lane = &mut self.lanes[i];
         let id = lane.id;
-        let Some(queue_url) = self.engine.queue_url(&lane.policy.queue) else {
+        let Some(queue_url) = cached_url(&self.engine, &mut lane.queue_url, &lane.policy.queue)
+        else {
             self.poll_later(id, ERROR_PAUSE);
             return;
         };
@@ -253,7 +254,9 @@ impl World {
     pub(crate) fn take(&mut self, i: usize, mut messages: Vec<Message>) {
         let job = self.fresh_id();
         let now = self.now();
-        let Some(queue_url) = self.engine.queue_url(&self.lanes[i].policy.queue) else {
+        let lane = &mut self.lanes[i];
+        let Some(queue_url) = cached_url(&self.engine, &mut lane.queue_url, &lane.policy.queue)
+        else {
             return;
         };
         // ApproximateReceiveCount as the Received events (just absorbed) told it.

@@ -227,6 +227,8 @@ pub(crate) struct Lane {
     pub(crate) armed: Armed,
     pub(crate) rng: Rng,
     pub(crate) warnings: Vec<String>,
+    /// Its queue's URL, once looked up ([`crate::world::cached_url`]).
+    pub(crate) queue_url: Option<QueueUrl>,
     pub(crate) api_calls: u64,
     pub(crate) empty_receives: u64,
     pub(crate) deliveries: u64,
@@ -248,6 +250,7 @@ impl Lane {
             spare_tasks: Vec::new(),
             armed: Armed::default(),
             warnings: Vec::new(),
+            queue_url: None,
             api_calls: 0,
             empty_receives: 0,
             deliveries: 0,
@@ -259,6 +262,7 @@ impl Lane {
         // A function that no longer reports batch item failures has no such response to get wrong.
         self.armed.bad_item_identifier &= policy.mode.reports_batch_item_failures();
         self.effects = steps(&policy);
+        self.queue_url = None;
         self.policy = policy;
     }
 

@@ -2,9 +2,9 @@
 
 use crate::timers::Timer;
 use crate::worker::ProducerSpec;
-use crate::world::{Actor, Who, World};
+use crate::world::{cached_url, Actor, Who, World};
 use serde_json::{json, Value};
-use sqs_engine::api::SendMessageInput;
+use sqs_engine::api::{QueueUrl, SendMessageInput};
 use sqs_engine::decimal::push_decimal;
 use sqs_engine::{Millis, Request};
 
@@ -19,6 +19,8 @@ pub(crate) struct Producer {
     deduplication_id: Option<Template>,
     /// Messages sent so far.
     pub(crate) sent: u64,
+    /// Its queue's URL, once looked up ([`crate::world::cached_url`]).
+    pub(crate) queue_url: Option<QueueUrl>,
     /// The buffer a body is rendered into before the engine's shared copy is made of it: one
     /// allocation per body, not two.
     scratch: String,
@@ -118,6 +120,7 @@ impl World {
             deduplication_id: spec.deduplication_id.as_deref().map(Template::parse),
             spec,
             sent: 0,
+            queue_url: None,
             scratch: String::new(),
         });
         self.schedule(self.now(), Timer::Produce { producer: id });
@@ -150,7 +153,7 @@ impl World {
         let spec = &producer.spec;
         let last = spec.count.is_some_and(|count| n >= count);
         let every = ((spec.every * 1000.0).round() as Millis).max(1);
-        match self.engine.queue_url(&spec.queue) {
+        match cached_url(&self.engine, &mut producer.queue_url, &spec.queue) {
             Some(queue_url) => {
                 let request = Request::SendMessage(SendMessageInput {
                     queue_url,

@@ -21,7 +21,7 @@ use crate::worker::WorkerView;
 use serde::Deserialize;
 use serde_json::Value;
 use sqs_engine::api::{
-    MessageId, Output, ReceiveMessageOutput, Response, SendMessageBatchInput, ToJson,
+    MessageId, Output, QueueUrl, ReceiveMessageOutput, Response, SendMessageBatchInput, ToJson,
 };
 use sqs_engine::event::VisibleReason;
 use sqs_engine::script::{error_json, parse_request, Bindings};
@@ -724,14 +724,28 @@ impl World {
                 message_id,
                 ..
             } => self.labels.alias(*message_id, old_message_id),
-            EventKind::QueueCreated { queue, .. }
-            | EventKind::QueueAttributesChanged { queue, .. } => {
+            EventKind::QueueCreated { queue, .. } => {
+                self.dead_letter_cache = None;
+                self.forget_queue_urls();
+                self.refresh_warnings(queue)
+            }
+            EventKind::QueueAttributesChanged { queue, .. } => {
                 self.dead_letter_cache = None;
                 self.refresh_warnings(queue)
             }
-            EventKind::QueueDeleted { .. } => self.dead_letter_cache = None,
+            EventKind::QueueDeleted { .. } => {
+                self.dead_letter_cache = None;
+                self.forget_queue_urls();
+            }
             _ => {}
         }
+    }
+
+    /// Drops the queue URLs the lanes and producers looked up: a queue of that name was deleted
+    /// or created since.
+    fn forget_queue_urls(&mut self) {
+        self.lanes.iter_mut().for_each(|lane| lane.queue_url = None);
+        self.producers.iter_mut().for_each(|p| p.queue_url = None);
     }
 
     /// A new id for a lane, job or producer.
@@ -981,6 +995,20 @@ impl World {
     pub fn take_completed_polls(&mut self) -> Vec<(PollId, ReceiveMessageOutput)> {
         std::mem::take(&mut self.user_polls)
     }
+}
+
+/// The URL of queue `name`, looked up once and kept in `cache` (a lane's or a producer's) until
+/// a queue is created or deleted ([`World::forget_queue_urls`]): each poll, job and send needs
+/// it, and a lookup by name walks the engine's map of names.
+pub(crate) fn cached_url(
+    engine: &Engine,
+    cache: &mut Option<QueueUrl>,
+    name: &str,
+) -> Option<QueueUrl> {
+    if cache.is_none() {
+        *cache = engine.queue_url(name);
+    }
+    cache.clone()
 }
 
 /// Puts a buffer taken out of `slot` (`mem::take`) back. The empty Vec left there owns no

@@ -813,3 +813,30 @@ fn a_worker_polls_again_when_its_job_ends_after_what_was_due_then() {
         [(0, Some("ReceiveMessage")), (1_000, Some("ReceiveMessage"))]
     );
 }
+
+#[test]
+fn a_worker_whose_queue_is_deleted_stops_calling_and_consumes_the_queue_made_again() {
+    let (mut world, _) = world_with(30, &[]);
+    add(&mut world, "W", WorkerPolicy::new("q"));
+    world.advance_to(3_000);
+    let url = world.engine().queue_url("q").unwrap();
+    call(&mut world, "DeleteQueue", json!({"QueueUrl": url}));
+    let calls = world.workers()[0].api_calls;
+    world.advance_to(30_000);
+    assert_eq!(
+        world.workers()[0].api_calls,
+        calls,
+        "no queue of that name: nothing to call"
+    );
+    world.advance_to(63_000);
+    call(&mut world, "CreateQueue", json!({"QueueName": "q"}));
+    let url = world.engine().queue_url("q").unwrap();
+    call(
+        &mut world,
+        "SendMessage",
+        json!({"QueueUrl": url, "MessageBody": "M"}),
+    );
+    world.advance_to(75_000);
+    assert_eq!(world.workers()[0].deliveries, 1);
+    assert_eq!(world.summary().deleted, 1);
+}
