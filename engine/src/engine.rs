@@ -89,6 +89,9 @@ pub struct Engine {
     pub(crate) tasks: Vec<MoveTask>,
     /// Whether events are recorded (see [`Engine::record_events`]).
     pub(crate) recording: bool,
+    /// Whether the events another event or the reply implies are recorded too (see
+    /// [`Engine::record_implied_events`]).
+    pub(crate) implied: bool,
     /// Answer buffers handed back by [`Engine::recycle`].
     pub(crate) spare: Spare,
     /// The slots a receive picks, kept between receives (taken out while in use).
@@ -149,6 +152,7 @@ impl Engine {
             events: Vec::new(),
             tasks: Vec::new(),
             recording: true,
+            implied: true,
             spare: Spare::default(),
             picked: Vec::new(),
         }
@@ -255,6 +259,14 @@ impl Engine {
     /// nobody watches. Replies, views and attributes are unaffected.
     pub fn record_events(&mut self, on: bool) {
         self.recording = on;
+    }
+
+    /// Turns on (the default) or off the events that say nothing another event or the reply does
+    /// not: BecameVisible for a message sent without delay (its Sent has `visible_at == at`) and
+    /// LongPollStarted (the reply is [`Reply::Pending`]). A driver that counts events but tells
+    /// them only now and then leaves them out while it does not.
+    pub fn record_implied_events(&mut self, on: bool) {
+        self.implied = on;
     }
 
     /// Names of the existing queues, sorted.

@@ -162,3 +162,38 @@ fn a_message_present_answers_at_once() {
         Reply::Done(Ok(_))
     ));
 }
+
+#[test]
+fn without_implied_events_a_poll_answered_by_a_send_records_only_what_nothing_else_says() {
+    let kinds = |implied: bool| {
+        let mut s = Sqs::new();
+        s.e.record_implied_events(implied);
+        let url = s.create("q", &[]);
+        long_poll(&mut s, &url, Some(10), 1);
+        s.at(1_000);
+        s.send(&url, "hello");
+        s.events()
+            .into_iter()
+            .map(|e| match e.kind {
+                EventKind::QueueCreated { .. } => "QueueCreated",
+                EventKind::LongPollStarted { .. } => "LongPollStarted",
+                EventKind::Sent { .. } => "Sent",
+                EventKind::BecameVisible { .. } => "BecameVisible",
+                EventKind::Received { .. } => "Received",
+                EventKind::LongPollAnswered { .. } => "LongPollAnswered",
+                other => panic!("{other:?}"),
+            })
+            .collect::<Vec<_>>()
+    };
+    let all = [
+        "QueueCreated",
+        "LongPollStarted",
+        "Sent",
+        "BecameVisible",
+        "Received",
+        "LongPollAnswered",
+    ];
+    assert_eq!(kinds(true), all);
+    let told = ["QueueCreated", "Sent", "Received", "LongPollAnswered"];
+    assert_eq!(kinds(false), told);
+}

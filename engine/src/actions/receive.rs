@@ -122,9 +122,14 @@ impl Engine {
         self.polls.insert(poll, Poll { queue: uid, params });
         let q = self.q_mut(uid);
         q.polls.push_back(poll);
-        let queue = q.name.clone();
         self.timers.schedule(until, Timer::PollTimeout(poll));
-        self.emit(EventKind::LongPollStarted { queue, poll, until });
+        if self.implied {
+            self.emit_with(|e| EventKind::LongPollStarted {
+                queue: e.q(uid).name.clone(),
+                poll,
+                until,
+            });
+        }
         Reply::Pending(poll)
     }
 

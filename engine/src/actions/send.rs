@@ -271,11 +271,13 @@ impl Engine {
         match state {
             State::Delayed { until } => self.schedule_reveal(uid, slot, until),
             _ => {
-                self.emit_with(|e| EventKind::BecameVisible {
-                    queue: e.q(uid).name.clone(),
-                    message_id: id,
-                    reason: VisibleReason::Sent,
-                });
+                if self.implied {
+                    self.emit_with(|e| EventKind::BecameVisible {
+                        queue: e.q(uid).name.clone(),
+                        message_id: id,
+                        reason: VisibleReason::Sent,
+                    });
+                }
                 self.wake(uid);
             }
         }
