@@ -354,4 +354,21 @@ mod tests {
         assert_eq!(s.duplicate_effects, 0);
         assert_eq!(result.retained.events, 0);
     }
+
+    #[test]
+    fn a_fast_forward_counts_every_event_it_does_not_narrate() {
+        let run = |buffer: usize| {
+            let mut world = World::load(&day_scenario(3)).unwrap();
+            world.drain_events();
+            world.set_event_buffer(buffer);
+            world.advance_to(20_000);
+            world.drain_events()
+        };
+        let narrated = run(EVENT_BUFFER);
+        assert!(narrated.len() > 1000 && narrated.len() < EVENT_BUFFER);
+        let counted = run(0);
+        assert_eq!(counted.len(), 1);
+        let said = format!("Fast-forward: {} more events happened", narrated.len());
+        assert!(counted[0].text.starts_with(&said), "{}", counted[0].text);
+    }
 }

@@ -166,6 +166,9 @@ pub struct World {
     event_buffer: usize,
     /// Events left out since the last drain because the buffer was full.
     events_skipped: u64,
+    /// Whether the engine records the events it implies ([`Engine::record_implied_events`]):
+    /// only for a call made while narrating; [`World::skip_implied`] counts the others.
+    implied: bool,
     pub(crate) labels: Labels,
     /// The dead-letter queues' names, cached for the samples (cleared when a queue is created,
     /// deleted or changes its attributes).
@@ -213,6 +216,7 @@ impl World {
             events: Vec::new(),
             event_buffer: EVENT_BUFFER,
             events_skipped: 0,
+            implied: true,
             labels: Labels::default(),
             dead_letter_cache: None,
             drained: Vec::new(),
@@ -494,7 +498,15 @@ impl World {
             Request::SendMessageBatch(input) => (None, Some(sent_bodies(input))),
             _ => (None, None),
         };
+        if self.implied != labelled {
+            self.implied = labelled;
+            self.engine.record_implied_events(labelled);
+        }
         let reply = self.engine.call(request);
+        if !labelled && matches!(reply, Reply::Pending(_)) {
+            // Its LongPollStarted, left out.
+            self.events_skipped += 1;
+        }
         let failed = matches!(reply, Reply::Done(Err(_)));
         if !(failed && who == Who::User) {
             self.metrics.count_call(action_index);
@@ -645,13 +657,21 @@ impl World {
             if self.narrating() {
                 self.narrate_engine_event(who, action, event);
             } else {
-                self.events_skipped += 1;
+                self.events_skipped += 1 + self.skip_implied(event);
             }
             self.track(who, &event.kind);
         }
         events.clear();
         put_back(&mut self.drained, events);
         matched
+    }
+
+    /// How many events the engine left out that `event` implies (see [`World::implied`]):
+    /// the BecameVisible of a message sent without delay.
+    fn skip_implied(&self, event: &Event) -> u64 {
+        let sent_visible =
+            matches!(event.kind, EventKind::Sent { visible_at, .. } if visible_at == event.at);
+        u64::from(!self.implied && sent_visible)
     }
 
     /// Narrates one engine event: kept out of [`World::absorb`]'s loop, which a fast-forward
