@@ -1,12 +1,12 @@
 //! The world's own timers (a worker's next poll, job step or heartbeat; a producer's next send),
 //! in firing order. The clock loop schedules, moves and cancels a few per message, and a world
-//! has a few dozen at a time: a deque sorted by firing order (the next one first, found by
-//! binary search to insert or remove) with an index of where each timer is costs less per
-//! timer than a binary heap, and holds no stale entries.
+//! has a few dozen at a time: a list sorted by firing order, the next one last (taken by a pop,
+//! found by binary search to insert or remove), with an index of where each timer is, costs
+//! less per timer than a binary heap, and holds no stale entries. (A deque with the next one
+//! first cost more: its binary search and its insertion handle the wrap-around.)
 
 use crate::rng::FastMap;
 use sqs_engine::Millis;
-use std::collections::VecDeque;
 
 /// Work the world has scheduled for itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,8 +49,8 @@ impl Timer {
 /// Timers by (time, order of scheduling); each timer is scheduled at most once.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Timers {
-    /// (time, order of scheduling, timer) of every scheduled timer, earliest first.
-    queue: VecDeque<(Millis, u64, Timer)>,
+    /// (time, order of scheduling, timer) of every scheduled timer, earliest last.
+    queue: Vec<(Millis, u64, Timer)>,
     /// The (time, order of scheduling) of each scheduled timer ([`Timer::key`]): its place in
     /// `queue`.
     live: FastMap<u64, (Millis, u64)>,
@@ -77,16 +77,14 @@ impl Timers {
         if let Some(old) = self.live.insert(timer.key(), (at, order)) {
             self.unqueue(old);
         }
-        // Most timers go last (a step later than all others) or first (a poll now): no search.
+        // A poll now goes first, at the end: no search.
         let entry = (at, order, timer);
-        match (self.queue.front(), self.queue.back()) {
-            (_, Some(&(a, o, _))) if (a, o) < (at, order) => self.queue.push_back(entry),
-            (Some(&(a, o, _)), _) if (at, order) < (a, o) => self.queue.push_front(entry),
-            (None, _) => self.queue.push_back(entry),
-            _ => {
+        match self.queue.last() {
+            Some(&(a, o, _)) if (a, o) < (at, order) => {
                 let place = self.place(at, order);
                 self.queue.insert(place, entry);
             }
+            _ => self.queue.push(entry),
         }
     }
 
@@ -112,12 +110,12 @@ impl Timers {
 
     /// When the first timer is due.
     pub(crate) fn first_at(&self) -> Option<Millis> {
-        self.queue.front().map(|&(at, ..)| at)
+        self.queue.last().map(|&(at, ..)| at)
     }
 
     /// Takes the first timer.
     pub(crate) fn pop(&mut self) -> Option<Timer> {
-        let (_, _, timer) = self.queue.pop_front()?;
+        let (_, _, timer) = self.queue.pop()?;
         self.live.remove(&timer.key());
         Some(timer)
     }
@@ -130,7 +128,7 @@ impl Timers {
     /// Where the entry (at, order) is, or goes, in `queue`.
     fn place(&self, at: Millis, order: u64) -> usize {
         self.queue
-            .partition_point(|&(a, o, _)| (a, o) < (at, order))
+            .partition_point(|&(a, o, _)| (a, o) > (at, order))
     }
 
     /// Removes the entry of a timer that was at (at, order).

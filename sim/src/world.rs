@@ -1019,7 +1019,9 @@ impl World {
 
 /// The URL of queue `name`, looked up once and kept in `cache` (a lane's or a producer's) until
 /// a queue is created or deleted ([`World::forget_queue_urls`]): each poll, job and send needs
-/// it, and a lookup by name walks the engine's map of names.
+/// it, and a lookup by name walks the engine's map of names. Inlined: at opt-level "s" it was a
+/// call for a check and a count.
+#[inline]
 pub(crate) fn cached_url(
     engine: &Engine,
     cache: &mut Option<QueueUrl>,
