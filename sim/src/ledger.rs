@@ -69,8 +69,10 @@ pub struct Ledger {
     /// The fingerprints of the keys performed (the idempotency check reads this; whether a key
     /// was performed before is all it and the duplicate count need).
     done: Remembered,
-    /// Performed effects by name.
-    by_name: BTreeMap<String, u64>,
+    /// Performed effects by name, in the order first performed: a world has a few names, and an
+    /// effect finds its own by the shared text of its lane's step before comparing text (a map
+    /// compared the name's text at every level, for every effect).
+    by_name: Vec<(Arc<str>, u64)>,
     /// Performed effects in all (the sum of `by_name`, which the world reads after each one).
     performed: u64,
     duplicates: u64,
@@ -100,11 +102,12 @@ impl Ledger {
         if prevented {
             self.prevented += 1;
         } else {
-            match self.by_name.get_mut(&*attempt.name) {
-                Some(n) => *n += 1,
-                None => {
-                    self.by_name.insert(attempt.name.to_string(), 1);
-                }
+            let name = &attempt.name;
+            let same =
+                |(known, _): &&mut (Arc<str>, u64)| Arc::ptr_eq(known, name) || known == name;
+            match self.by_name.iter_mut().find(same) {
+                Some((_, n)) => *n += 1,
+                None => self.by_name.push((Arc::clone(name), 1)),
             }
             self.duplicates += u64::from(duplicate);
             self.performed += 1;
@@ -139,12 +142,15 @@ impl Ledger {
 
     /// How many times an effect of this name was performed ("send staff notice": 2).
     pub fn performed_named(&self, name: &str) -> u64 {
-        self.by_name.get(name).copied().unwrap_or(0)
+        let count = self.by_name.iter().find(|(known, _)| **known == *name);
+        count.map_or(0, |&(_, n)| n)
     }
 
     /// Performed effects by name.
-    pub fn performed_by_name(&self) -> &BTreeMap<String, u64> {
-        &self.by_name
+    pub fn performed_by_name(&self) -> BTreeMap<String, u64> {
+        let mut by_name = BTreeMap::new();
+        by_name.extend(self.by_name.iter().map(|(name, n)| (name.to_string(), *n)));
+        by_name
     }
 
     /// Effects performed although their key had been performed before.
@@ -346,6 +352,30 @@ mod tests {
         assert_eq!(ledger.performed(), 3);
         assert_eq!(ledger.performed_named("send staff notice"), 3);
         assert_eq!((ledger.duplicates(), ledger.prevented()), (1, 1));
+    }
+
+    #[test]
+    fn effects_count_by_name_whether_the_name_is_shared_or_spelled_again() {
+        let mut ledger = Ledger::default();
+        let shared = attempt("R-1", false);
+        let name = Arc::clone(&shared.name);
+        ledger.record(shared);
+        ledger.record(Attempt {
+            name: Arc::clone(&name),
+            ..attempt("R-2", false)
+        });
+        ledger.record(attempt("R-3", false));
+        ledger.record(Attempt {
+            name: "archive".into(),
+            ..attempt("R-1", true)
+        });
+        let expected = BTreeMap::from([
+            ("archive".to_string(), 1),
+            ("send staff notice".to_string(), 3),
+        ]);
+        assert_eq!(ledger.performed_by_name(), expected);
+        assert_eq!(ledger.performed_named("archive"), 1);
+        assert_eq!(ledger.performed_named("nothing"), 0);
     }
 
     #[test]
