@@ -235,14 +235,18 @@ impl Engine {
     }
 
     /// Moves the events since the last drain to the end of `out`, in order: a driver that
-    /// drains after every call reuses one buffer, and the engine keeps its own.
+    /// drains after every call reuses one buffer, and the engine keeps its own. Inlined (the
+    /// browser build's opt-level "s" made it a call per call for a swap).
+    #[inline]
     pub fn drain_events_into(&mut self, out: &mut Vec<Event>) {
         move_into(out, &mut self.events);
     }
 
     /// Takes back an answer the caller is done with: its list of messages or of batch results
     /// (emptied) serves the next answer of the same kind instead of a new allocation. A driver
-    /// calling in a loop moves out what it keeps (`drain`) and hands the answer back.
+    /// calling in a loop moves out what it keeps (`drain`) and hands the answer back. Inlined,
+    /// as [`Engine::drain_events_into`].
+    #[inline]
     pub fn recycle(&mut self, response: Response) {
         match response {
             Response::ReceiveMessage(ReceiveMessageOutput {
