@@ -4,6 +4,15 @@
 
 /// Appends `n` in decimal, two digits per division.
 pub fn push_decimal(out: &mut String, n: u64) {
+    // Below 100 (a producer's `{n%100}`), without the buffer.
+    if n < 100 {
+        let [tens, ones] = PAIRS[n as usize];
+        if n >= 10 {
+            out.push(char::from(tens));
+        }
+        out.push(char::from(ones));
+        return;
+    }
     let (mut digits, mut at, mut n) = ([0u8; 20], 20, n);
     while n >= 100 {
         at -= 2;
