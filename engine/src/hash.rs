@@ -65,18 +65,27 @@ fn for_each_block(data: &[u8], big_endian: bool, mut block: impl FnMut(&[u8; 64]
     for chunk in &mut chunks {
         block(chunk.try_into().expect("64 bytes"));
     }
-    let rest = chunks.remainder();
-    let mut tail = [0u8; 128];
-    tail[..rest.len()].copy_from_slice(rest);
-    tail[rest.len()] = 0x80;
-    let len = if rest.len() < 56 { 64 } else { 128 };
     let bits = (data.len() as u64).wrapping_mul(8);
-    tail[len - 8..len].copy_from_slice(&if big_endian {
+    let length = if big_endian {
         bits.to_be_bytes()
     } else {
         bits.to_le_bytes()
-    });
-    for chunk in tail[..len].chunks_exact(64) {
+    };
+    // Most bodies leave a tail of under 56 bytes: one block, which is all that is zeroed.
+    match chunks.remainder() {
+        rest if rest.len() < 56 => last_blocks::<64>(rest, length, &mut block),
+        rest => last_blocks::<128>(rest, length, &mut block),
+    }
+}
+
+/// The padded tail of [`for_each_block`]: `rest`, the 0x80 marker, zeros and `length`, in `N`
+/// bytes (one or two blocks).
+fn last_blocks<const N: usize>(rest: &[u8], length: [u8; 8], block: &mut impl FnMut(&[u8; 64])) {
+    let mut tail = [0u8; N];
+    tail[..rest.len()].copy_from_slice(rest);
+    tail[rest.len()] = 0x80;
+    tail[N - 8..].copy_from_slice(&length);
+    for chunk in tail.chunks_exact(64) {
         block(chunk.try_into().expect("64 bytes"));
     }
 }
