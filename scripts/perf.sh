@@ -6,7 +6,9 @@
 #   bundle_gzip_bytes           the release bundle's .wasm + .js + .css (+ index.html, which holds
 #                               the JS loader inline), each gzip -9, summed; FAILED instead of the
 #                               figure when core's float parser (dec2flt, ~13 KB with its tables)
-#                               is in the wasm: it came back unnoticed once (a `str::parse::<f64>`)
+#                               or printer (float_to_decimal, the f64 Display/{:.N} code) is in
+#                               the wasm: the parser came back unnoticed once (a
+#                               `str::parse::<f64>`); the views print fixed-point from integers
 #   time_to_interactive_ms, frame_ms_p50, frame_ms_p95, seek_ms_max, heap_growth_mb,
 #   heap_growth_late_mb
 #                               the page in headless Chromium (e2e/perf.mjs)
@@ -51,11 +53,11 @@ if run_logged trunk build --release --dist "$DIST"; then
   # The name section of the wasm cargo built for trunk (wasm-opt strips names from dist's copy).
   built="${CARGO_TARGET_DIR:-$ROOT/target}/wasm32-unknown-unknown/web/sqs-playground.wasm"
   # A missing file counts as a failure: the check must not pass by not running.
-  floats=$(grep -ac dec2flt "$built" 2>/dev/null || true)
+  floats=$(grep -acE 'dec2flt|float_to_decimal' "$built" 2>/dev/null || true)
   if [ "${floats:-0}" != 0 ] || [ ! -f "$built" ]; then
-    echo "perf: FAILED: core's float parser (dec2flt) is in $built (or it is missing); who calls it:" \
-      "twiggy paths $built <a dec2flt function from: twiggy top -n 100000 $built | grep dec2flt>" | tee -a "$LOG" >&2
-    figure "bundle_gzip_bytes=FAILED ($total bytes, but core's float parser dec2flt is back in the wasm, or the wasm to check is missing: see above)"
+    echo "perf: FAILED: core's float parser (dec2flt) or printer (float_to_decimal) is in $built (or it is missing); who calls it:" \
+      "twiggy paths $built <a function from: twiggy top -n 100000 $built | grep -E 'dec2flt|float_to_decimal'>" | tee -a "$LOG" >&2
+    figure "bundle_gzip_bytes=FAILED ($total bytes, but core's float parser dec2flt or printer float_to_decimal is back in the wasm, or the wasm to check is missing: see above)"
     status=1
   else
     figure "bundle_gzip_bytes=$total"
@@ -65,7 +67,7 @@ if run_logged trunk build --release --dist "$DIST"; then
 else
   figure "bundle_gzip_bytes=unmeasured (trunk build --release failed: see $LOG)"
   bundle=0
-  # The dec2flt guard could not run: that fails too.
+  # The float guard could not run: that fails too.
   status=1
 fi
 
@@ -117,5 +119,5 @@ fi
 echo
 echo "perf: figures ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores)"
 cat "$FIGURES"
-# The float-parser guard is the one check here that fails the run.
+# The float guard (parser and printer) is the one check here that fails the run.
 exit "$status"

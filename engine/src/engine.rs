@@ -72,7 +72,9 @@ pub struct Engine {
     /// Queues by uid (uids are never reused). Boxed: telling a live queue from a deleted one
     /// is then a null test, and every action looks its queue up several times.
     pub(crate) queues: Vec<Option<Box<Queue>>>,
-    pub(crate) by_name: BTreeMap<String, u32>,
+    /// Each live queue's uid by name; a `u64` (uids are `u32`) so that the map shares
+    /// `deleted_at`'s type: one B-tree instantiation less in the browser bundle.
+    pub(crate) by_name: BTreeMap<String, u64>,
     /// When each recently deleted queue name was deleted (QueueDeletedRecently).
     /// A tree, not a hash map: the sim's ledger has this map type already (the bundle keeps one).
     pub(crate) deleted_at: BTreeMap<String, Millis>,
@@ -347,7 +349,7 @@ impl Engine {
     pub fn depths(&self) -> impl Iterator<Item = (&str, [u64; 3])> + '_ {
         self.by_name
             .iter()
-            .filter_map(|(name, &uid)| Some((name.as_str(), depth_of(self.q_opt(uid)?))))
+            .filter_map(|(name, &uid)| Some((name.as_str(), depth_of(self.q_opt(uid as u32)?))))
     }
 
     /// One queue's [`Engine::depths`] entry (None: no such queue).
@@ -358,7 +360,7 @@ impl Engine {
     // ----- shared helpers for the action modules -----
 
     fn named(&self, name: &str) -> Option<&Queue> {
-        self.q_opt(*self.by_name.get(name)?)
+        self.q_opt(*self.by_name.get(name)? as u32)
     }
 
     pub(crate) fn q_opt(&self, uid: u32) -> Option<&Queue> {
@@ -402,7 +404,7 @@ impl Engine {
             },
         };
         match self.by_name.get(name) {
-            Some(&uid) if account == "000000000000" => Ok(uid),
+            Some(&uid) if account == "000000000000" => Ok(uid as u32),
             _ => Err(SqsError::no_queue()),
         }
     }
@@ -410,7 +412,7 @@ impl Engine {
     /// The uid of the queue with this ARN.
     pub(crate) fn by_arn(&self, arn: &str) -> Option<u32> {
         let name = arn.strip_prefix("arn:aws:sqs:us-east-1:000000000000:")?;
-        self.by_name.get(name).copied()
+        self.by_name.get(name).map(|&uid| uid as u32)
     }
 
     pub(crate) fn emit(&mut self, kind: EventKind) {

@@ -70,7 +70,7 @@ impl Engine {
     ) -> Result<Response, SqsError> {
         let source = self.by_arn(&input.source_arn).ok_or_else(source_missing)?;
         let is_dlq = self.by_name.values().any(|&uid| {
-            self.q(uid)
+            self.q(uid as u32)
                 .config
                 .redrive
                 .as_ref()

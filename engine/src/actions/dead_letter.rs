@@ -62,7 +62,7 @@ impl Engine {
         let urls: Vec<String> = self
             .by_name
             .values()
-            .map(|&u| self.q(u))
+            .map(|&u| self.q(u as u32))
             .filter(|q| {
                 q.config
                     .redrive

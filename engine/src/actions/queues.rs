@@ -39,7 +39,7 @@ impl Engine {
         let arn = arn_of(name);
         let mut config = QueueConfig::new(fifo);
         config.apply(&requested, &arn, &|target| self.dlq_target(&arn, target))?;
-        if let Some(&uid) = self.by_name.get(name) {
+        if let Some(uid) = self.by_name.get(name).map(|&uid| uid as u32) {
             // Idempotent if every requested attribute equals the current value (§2.2).
             let (mut current, mut wanted) = (Attributes::new(), Attributes::new());
             self.q(uid).config.render(&mut current);
@@ -69,7 +69,7 @@ impl Engine {
         let queue = Queue::new(uid, name, config, self.now);
         let url = queue.url.clone();
         self.queues.push(Some(Box::new(queue)));
-        self.by_name.insert(name.into(), uid);
+        self.by_name.insert(name.into(), u64::from(uid));
         self.emit(EventKind::QueueCreated {
             queue: name.into(),
             fifo,
@@ -96,7 +96,7 @@ impl Engine {
             .by_name
             .iter()
             .filter(|(name, _)| name.starts_with(&prefix))
-            .map(|(_, &uid)| self.q(uid).url.to_string())
+            .map(|(_, &uid)| self.q(uid as u32).url.to_string())
             .collect();
         let (urls, next_token) =
             super::paginate(urls, input.max_results, input.next_token.as_deref())?;
@@ -117,7 +117,7 @@ impl Engine {
         let uid = self
             .by_name
             .get(&input.queue_name)
-            .copied()
+            .map(|&uid| uid as u32)
             .ok_or_else(SqsError::no_queue)?;
         Ok(Response::GetQueueUrl(QueueUrlOutput {
             queue_url: self.q(uid).url.clone(),
