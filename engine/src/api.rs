@@ -23,7 +23,7 @@ pub type Attributes = BTreeMap<String, String>;
 /// reads as a `&str` and displays and serialises as that text. Any text of at most
 /// [`MessageId::MAX`] bytes is one (scripts and tests may use short ids). It hashes as its text
 /// and borrows as `&str`, so maps keyed by MessageId are looked up with a plain `&str`.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Eq)]
 pub struct MessageId {
     len: u8,
     text: [u8; MessageId::MAX],
@@ -63,6 +63,33 @@ impl MessageId {
     pub fn as_str(&self) -> &str {
         std::str::from_utf8(&self.text[..self.len as usize]).expect("made from a str")
     }
+}
+
+/// Compares as the derived `==` would (length, then all the bytes; the unused tail is always
+/// zero), word by word: wasm's `memcmp`, which the derived one calls, walks byte by byte, and ids
+/// are compared on every map lookup.
+impl PartialEq for MessageId {
+    fn eq(&self, other: &Self) -> bool {
+        self.len == other.len && same_bytes(&self.text, &other.text)
+    }
+}
+
+/// Whether two byte arrays are equal, read 8 bytes at a time and folded with xor, so that LLVM
+/// does not merge the comparisons back into a `memcmp` call (a byte loop in wasm).
+pub(crate) fn same_bytes<const N: usize>(a: &[u8; N], b: &[u8; N]) -> bool {
+    let (a_words, b_words) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail = (a_words.remainder().iter())
+        .zip(b_words.remainder())
+        .fold(0, |diff, (x, y)| diff | (x ^ y));
+    let word = |bytes: &[u8]| {
+        let mut word = [0; 8];
+        word.copy_from_slice(bytes);
+        u64::from_ne_bytes(word)
+    };
+    let words = a_words
+        .zip(b_words)
+        .fold(0, |diff, (x, y)| diff | (word(x) ^ word(y)));
+    words == 0 && tail == 0
 }
 
 /// The empty id, as an empty `String` was.
@@ -1616,6 +1643,23 @@ pub struct CancelMessageMoveTaskOutput {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn message_ids_are_equal_exactly_when_their_texts_are() {
+        let base = "0123456789abcdef0123456789abcdef0123";
+        let id = MessageId::from(base);
+        assert!(id == MessageId::from(base));
+        // A difference at any byte, in the 8-byte words or the 4-byte tail, is seen.
+        for at in 0..base.len() {
+            let mut other = base.as_bytes().to_vec();
+            other[at] = b'-';
+            let other = MessageId::from(std::str::from_utf8(&other).unwrap());
+            assert!(id != other, "byte {at}");
+        }
+        // A prefix is another id, though its bytes match as far as they go.
+        assert!(MessageId::from("0123") != MessageId::from("01234"));
+        assert!(MessageId::from("") == MessageId::default());
+    }
 
     #[test]
     fn the_actions_are_the_issues_eighteen_as_aws_spells_them() {

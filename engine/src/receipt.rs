@@ -33,8 +33,22 @@ fn check(secret: u64, fields: &[u8; 24]) -> u64 {
 /// (`AQEB` and their base64). A `Copy` value, so events carry it without a copy of the text;
 /// it displays and serialises as that text. Only the canonical spelling parses, so a handle
 /// parsed from a request prints back exactly as it was given.
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Default, Eq)]
 pub struct ReceiptHandle([u8; 32]);
+
+/// Word by word, as [`MessageId`](crate::api::MessageId)'s (wasm's `memcmp` is a byte loop).
+impl PartialEq for ReceiptHandle {
+    fn eq(&self, other: &Self) -> bool {
+        crate::api::same_bytes(&self.0, &other.0)
+    }
+}
+
+/// Hashes its bytes, as the derived `Hash` did (kept by hand next to the hand-written `==`).
+impl std::hash::Hash for ReceiptHandle {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
 
 impl ReceiptHandle {
     /// The handle for `receipt` with random part `nonce`.
