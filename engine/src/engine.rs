@@ -275,6 +275,11 @@ impl Engine {
         self.implied = on;
     }
 
+    /// Whether the implied events are recorded ([`Engine::record_implied_events`]).
+    pub fn records_implied_events(&self) -> bool {
+        self.implied
+    }
+
     /// Names of the existing queues, sorted.
     pub fn queue_names(&self) -> Vec<String> {
         self.by_name.keys().cloned().collect()
@@ -360,7 +365,13 @@ impl Engine {
     // ----- shared helpers for the action modules -----
 
     fn named(&self, name: &str) -> Option<&Queue> {
-        self.q_opt(*self.by_name.get(name)? as u32)
+        self.q_opt(self.uid_named(name)?)
+    }
+
+    /// The uid of the live queue named `name` (the one place [`Engine::by_name`]'s `u64`
+    /// becomes a uid again).
+    pub(crate) fn uid_named(&self, name: &str) -> Option<u32> {
+        self.by_name.get(name).map(|&uid| uid as u32)
     }
 
     pub(crate) fn q_opt(&self, uid: u32) -> Option<&Queue> {
@@ -403,8 +414,8 @@ impl Engine {
                 None => ("000000000000", url),
             },
         };
-        match self.by_name.get(name) {
-            Some(&uid) if account == "000000000000" => Ok(uid as u32),
+        match self.uid_named(name) {
+            Some(uid) if account == "000000000000" => Ok(uid),
             _ => Err(SqsError::no_queue()),
         }
     }
@@ -412,7 +423,7 @@ impl Engine {
     /// The uid of the queue with this ARN.
     pub(crate) fn by_arn(&self, arn: &str) -> Option<u32> {
         let name = arn.strip_prefix("arn:aws:sqs:us-east-1:000000000000:")?;
-        self.by_name.get(name).map(|&uid| uid as u32)
+        self.uid_named(name)
     }
 
     pub(crate) fn emit(&mut self, kind: EventKind) {

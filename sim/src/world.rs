@@ -166,9 +166,6 @@ pub struct World {
     event_buffer: usize,
     /// Events left out since the last drain because the buffer was full.
     events_skipped: u64,
-    /// Whether the engine records the events it implies ([`Engine::record_implied_events`]):
-    /// only for a call made while narrating; [`World::skip_implied`] counts the others.
-    implied: bool,
     pub(crate) labels: Labels,
     /// The dead-letter queues' names, cached for the samples (cleared when a queue is created,
     /// deleted or changes its attributes).
@@ -216,7 +213,6 @@ impl World {
             events: Vec::new(),
             event_buffer: EVENT_BUFFER,
             events_skipped: 0,
-            implied: true,
             labels: Labels::default(),
             dead_letter_cache: None,
             drained: Vec::new(),
@@ -498,10 +494,9 @@ impl World {
             Request::SendMessageBatch(input) => (None, Some(sent_bodies(input))),
             _ => (None, None),
         };
-        if self.implied != labelled {
-            self.implied = labelled;
-            self.engine.record_implied_events(labelled);
-        }
+        // The events a call implies only for a call made while narrating; skip_implied counts
+        // the others.
+        self.engine.record_implied_events(labelled);
         let reply = self.engine.call(request);
         if !labelled && matches!(reply, Reply::Pending(_)) {
             // Its LongPollStarted, left out.
@@ -666,12 +661,12 @@ impl World {
         matched
     }
 
-    /// How many events the engine left out that `event` implies (see [`World::implied`]):
-    /// the BecameVisible of a message sent without delay.
+    /// How many events the engine left out that `event` implies
+    /// ([`Engine::record_implied_events`]): the BecameVisible of a message sent without delay.
     fn skip_implied(&self, event: &Event) -> u64 {
         let sent_visible =
             matches!(event.kind, EventKind::Sent { visible_at, .. } if visible_at == event.at);
-        u64::from(!self.implied && sent_visible)
+        u64::from(!self.engine.records_implied_events() && sent_visible)
     }
 
     /// Narrates one engine event: kept out of [`World::absorb`]'s loop, which a fast-forward

@@ -39,7 +39,7 @@ impl Engine {
         let arn = arn_of(name);
         let mut config = QueueConfig::new(fifo);
         config.apply(&requested, &arn, &|target| self.dlq_target(&arn, target))?;
-        if let Some(uid) = self.by_name.get(name).map(|&uid| uid as u32) {
+        if let Some(uid) = self.uid_named(name) {
             // Idempotent if every requested attribute equals the current value (§2.2).
             let (mut current, mut wanted) = (Attributes::new(), Attributes::new());
             self.q(uid).config.render(&mut current);
@@ -115,9 +115,7 @@ impl Engine {
             return Err(SqsError::no_queue());
         }
         let uid = self
-            .by_name
-            .get(&input.queue_name)
-            .map(|&uid| uid as u32)
+            .uid_named(&input.queue_name)
             .ok_or_else(SqsError::no_queue)?;
         Ok(Response::GetQueueUrl(QueueUrlOutput {
             queue_url: self.q(uid).url.clone(),
