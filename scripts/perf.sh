@@ -13,8 +13,8 @@
 #   heap_growth_late_mb
 #                               the page in headless Chromium (e2e/perf.mjs)
 #   fast_forward_day_ms         the day (sqs_sim::bench) run in headless Chromium (wasm
-#                               built as the page ships it, the `web` profile: tests/perf.rs);
-#                               fast_forward_day_native_ms natively
+#                               built as the page ships it, the `web` profile: tests/perf.rs),
+#                               median of 3 runs; fast_forward_day_native_ms natively (one run)
 #   lifecycles_per_sec          `sqs-sim bench` natively (batch of 10, median of 3 runs of 1M);
 #                               engine_wasm_lifecycles_per_sec the same in the browser (200k)
 #   seek_wasm_ms_max, seek_native_ms_max

@@ -59,11 +59,12 @@ async fn engine_lifecycles_per_second() {
     console_log!("engine_wasm_lifecycles_per_sec={last:.0}");
 }
 
-#[wasm_bindgen_test]
-#[ignore = "benchmark: run by ./check perf"]
-async fn fast_forward_one_day() {
+/// Days run for the figure: one run varies by ±12% on this machine, the median of three less.
+const DAY_RUNS: usize = 3;
+
+/// One simulated day, yielding about once a second; the result carries the busy time only.
+async fn one_day() -> sqs_sim::bench::DayResult {
     let mut busy = 0.0;
-    let start = clock();
     let mut run = sqs_sim::bench::DayRun::new(1, sqs_sim::bench::DAY);
     loop {
         let slice = clock();
@@ -73,20 +74,35 @@ async fn fast_forward_one_day() {
         }
         busy += clock() - slice;
         if !more {
-            break;
+            return run.finish(busy);
         }
         breathe().await;
     }
-    let result = run.finish(busy);
-    console_log!("wasm {result}");
-    console_log!("wasm wall_with_yields_ms={:.0}", (clock() - start) * 1000.0);
-    let problems = result.problems();
+}
+
+#[wasm_bindgen_test]
+#[ignore = "benchmark: run by ./check perf"]
+async fn fast_forward_one_day() {
+    let mut runs = Vec::new();
+    for _ in 0..DAY_RUNS {
+        runs.push(one_day().await);
+    }
+    runs.sort_by(|a, b| a.secs.total_cmp(&b.secs));
+    let each: Vec<String> = runs
+        .iter()
+        .map(|r| format!("{:.0}", r.secs * 1000.0))
+        .collect();
+    let median = &runs[DAY_RUNS / 2];
+    console_log!("wasm {median}");
+    console_log!("wasm day_runs_ms=[{}]", each.join(","));
+    // The runs are the same day (same seed): each must add up.
+    let problems: Vec<String> = runs.iter().flat_map(|r| r.problems()).collect();
     if problems.is_empty() {
         console_log!("wasm day_check=ok");
     } else {
         console_log!("wasm day_check=failed: {}", problems.join("; "));
     }
-    console_log!("fast_forward_day_wasm_ms={:.0}", result.secs * 1000.0);
+    console_log!("fast_forward_day_wasm_ms={:.0}", median.secs * 1000.0);
 }
 
 #[wasm_bindgen_test]
