@@ -1,7 +1,8 @@
 //! One queue's storage: messages in a slab, plus the indexes that keep every operation
 //! logarithmic — receivable standard messages by (enqueue time, sequence), FIFO groups, and all
-//! messages by enqueue time for retention. Every state change goes through [`Queue::modify`],
-//! which keeps the indexes and the Approximate* counts exact.
+//! messages by enqueue time for retention. Every state change goes through [`Queue::modify`]
+//! (a receive through its special case [`Queue::receive`]), which keeps the indexes and the
+//! Approximate* counts exact.
 
 use crate::api::{MessageId, QueueUrl};
 use crate::attributes::QueueConfig;
@@ -183,11 +184,17 @@ impl Queue {
 
     /// Takes the message in `slot` out of every index and frees the slot, invalidating its
     /// receipt handles' slot generation; the message itself is left for the caller.
+    /// The message is read once for all it tells the indexes (every delete comes here).
     fn unlink(&mut self, slot: u32) {
-        self.unindex(slot);
-        let (group, seq) = (self.msg(slot).group_slot, self.msg(slot).seq);
         let s = &mut self.slots[slot as usize];
         s.gen = s.gen.wrapping_add(1);
+        let msg = s.msg.as_ref().expect("live slot");
+        let (state, receivable, group, seq) =
+            (msg.state, msg.receivable(), msg.group_slot, msg.seq);
+        *self.counter(state) -= 1;
+        if receivable {
+            self.ready.remove(slot);
+        }
         self.free.push(slot);
         self.retention.remove(slot);
         self.hidden.remove(slot);
@@ -206,6 +213,28 @@ impl Queue {
             msg.duplicate = false;
         }
         self.index(slot);
+    }
+
+    /// [`Queue::modify`] for a receive, the commonest change: `change` puts the receivable
+    /// message in `slot` in flight (`duplicate` set: still receivable). It counts the move and
+    /// leaves the ready set without `modify`'s general re-indexing; a duplicate stays in the
+    /// ready set under its unchanged key.
+    #[inline]
+    pub(crate) fn receive(&mut self, slot: u32, change: impl FnOnce(&mut Message)) {
+        let msg = self.slots[slot as usize].msg.as_mut().expect("live slot");
+        let visible = matches!(msg.state, State::Visible { .. });
+        change(msg);
+        debug_assert!(matches!(msg.state, State::InFlight { .. }));
+        let (duplicate, group) = (msg.duplicate, msg.group_slot);
+        if visible {
+            self.counts.visible -= 1;
+            self.counts.in_flight += 1;
+        }
+        if self.fifo() {
+            self.refresh_group(group);
+        } else if !duplicate {
+            self.ready.remove(slot);
+        }
     }
 
     fn counter(&mut self, state: State) -> &mut usize {
@@ -338,6 +367,36 @@ mod tests {
         assert_eq!(q.delete(a), MessageId::from("m1"));
         assert_eq!(q.groups.ready.first(), Some(&(2, 2, group)));
         assert_eq!(q.visible_prefix(group).collect::<Vec<_>>(), [b]);
+    }
+
+    #[test]
+    fn a_receive_moves_the_counts_and_leaves_the_ready_set_unless_duplicated() {
+        let mut q = Queue::new(0, "q", QueueConfig::new(false), 0);
+        let a = q.insert(message(1, "", State::Visible { since: 1 }));
+        let b = q.insert(message(2, "", State::Visible { since: 2 }));
+        let in_flight = |m: &mut Message, duplicate| {
+            m.state = State::InFlight {
+                until: 9,
+                received_at: 3,
+            };
+            m.duplicate = duplicate;
+        };
+        q.receive(a, |m| in_flight(m, false));
+        assert_eq!((q.counts.visible, q.counts.in_flight), (1, 1));
+        assert_eq!(
+            q.ready.iter().collect::<Vec<_>>(),
+            [(order_key(q.msg(b)), b)]
+        );
+        // A duplicate stays receivable; received again, it is counted once and leaves.
+        q.receive(b, |m| in_flight(m, true));
+        assert_eq!((q.counts.visible, q.counts.in_flight), (0, 2));
+        assert_eq!(q.ready.first(), Some((order_key(q.msg(b)), b)));
+        q.receive(b, |m| in_flight(m, false));
+        assert_eq!((q.counts.visible, q.counts.in_flight), (0, 2));
+        assert!(q.ready.is_empty());
+        q.delete(a);
+        q.delete(b);
+        assert_eq!(q.counts.in_flight, 0);
     }
 
     #[test]

@@ -287,7 +287,7 @@ impl Engine {
         let nonce = self.rng.next_u64();
         let duplicate = !self.q(uid).fifo() && self.rng.chance(self.knobs.duplicate_delivery);
         let q = self.q_mut(uid);
-        q.modify(slot, |m| {
+        q.receive(slot, |m| {
             m.receive_count += 1;
             m.first_receive.get_or_insert(now);
             m.receipt_gen = m.receipt_gen.wrapping_add(1);
