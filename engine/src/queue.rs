@@ -143,13 +143,18 @@ impl Queue {
             .filter_map(|(i, s)| Some((i as u32, s.msg.as_ref()?)))
     }
 
-    /// Stores a message; returns its slot. Inlined into its callers: a message is ~200 bytes,
-    /// and passing it down copied it once more on every send.
+    /// Stores a message; returns its slot.
     #[inline(always)]
-    pub(crate) fn insert(&mut self, mut msg: Message) -> u32 {
-        if self.fifo() {
-            msg.group_slot = self.groups.intern(msg.group.as_deref().unwrap_or(""));
-        }
+    pub(crate) fn insert(&mut self, msg: Message) -> u32 {
+        self.insert_with(|| msg)
+    }
+
+    /// Stores the message `build` makes, built in its slot: a message is ~200 bytes, and
+    /// building it first and storing it after copied it once more on every send. Inlined into
+    /// its callers for the same reason.
+    #[inline(always)]
+    pub(crate) fn insert_with(&mut self, build: impl FnOnce() -> Message) -> u32 {
+        let fifo = self.fifo();
         let slot = match self.free.pop() {
             Some(slot) => slot,
             None => {
@@ -157,11 +162,13 @@ impl Queue {
                 (self.slots.len() - 1) as u32
             }
         };
-        self.retention.insert(slot, order_key(&msg));
-        if self.fifo() {
+        let msg = self.slots[slot as usize].msg.insert(build());
+        if fifo {
+            msg.group_slot = self.groups.intern(msg.group.as_deref().unwrap_or(""));
             self.groups.push(msg.group_slot, msg.seq, slot);
         }
-        self.slots[slot as usize].msg = Some(msg);
+        let key = order_key(msg);
+        self.retention.insert(slot, key);
         self.index(slot);
         slot
     }

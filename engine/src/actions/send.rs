@@ -244,8 +244,7 @@ impl Engine {
             .and_then(|v| v.string_value);
         let has_attributes = out.attributes.as_ref().is_some_and(|a| !a.is_empty());
         let has_extras = has_attributes || trace_header.is_some() || dedup_id.is_some();
-        let mut msg = Message::new(id, out.body, md5_of_body, out.group_id, seq, now, state);
-        msg.extras = has_extras.then(|| {
+        let extras = has_extras.then(|| {
             Box::new(Extras {
                 attributes: out.attributes.unwrap_or_default(),
                 trace_header,
@@ -253,8 +252,12 @@ impl Engine {
                 dlq_source_arn: None,
             })
         });
+        let (body, group_id) = (out.body, out.group_id);
         let q = self.q_mut(uid);
-        let slot = q.insert(msg);
+        let slot = q.insert_with(|| Message {
+            extras,
+            ..Message::new(id, body, md5_of_body, group_id, seq, now, state)
+        });
         if let Some(key) = dedup_key {
             q.dedup.insert(key, (id, seq), now);
         }
