@@ -501,7 +501,14 @@ impl Engine {
         let q = self.q_mut(uid);
         q.hidden.remove(slot);
         q.hidden.insert(slot, key);
-        self.arm_reveal(uid);
+        // The armed reveal, if any, fires no later than every hidden message but this one
+        // (`arm_reveal` keeps it so): only a key before it is the new earliest and needs arming.
+        // Keys grow with time, so a receive mostly arms nothing and reads no `first`.
+        if q.reveal_timer.is_none_or(|armed| key < armed) {
+            debug_assert_eq!(q.hidden.first(), Some((key, slot)));
+            q.reveal_timer = Some(key);
+            self.timers.push(key, Timer::Reveal { queue: uid, key });
+        }
     }
 
     /// Makes sure the queue's armed reveal fires no later than its earliest hidden message. An
