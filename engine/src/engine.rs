@@ -486,7 +486,7 @@ impl Engine {
         self.emit_with(|e| {
             let q = e.q(uid);
             EventKind::BecameVisible {
-                queue: q.name.clone(),
+                queue: q.name,
                 message_id: q.msg(slot).id,
                 reason,
             }
@@ -666,7 +666,7 @@ impl Engine {
         let expired = q.expired(now);
         for slot in &expired {
             let q = self.q_mut(uid);
-            let (queue, message_id) = (q.name.clone(), q.delete(*slot));
+            let (queue, message_id) = (q.name, q.delete(*slot));
             self.emit(EventKind::RetentionExpired { queue, message_id });
         }
         if !expired.is_empty() && self.q(uid).fifo() {

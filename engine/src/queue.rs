@@ -7,6 +7,7 @@
 use crate::api::{MessageId, QueueUrl};
 use crate::attributes::QueueConfig;
 use crate::engine::PollId;
+use crate::event::QueueName;
 use crate::fifo::Groups;
 use crate::message::{Message, State};
 use crate::order::{OrderKey, Ordered};
@@ -14,7 +15,6 @@ use crate::timers::TimerKey;
 use crate::window::Window;
 use crate::Millis;
 use std::collections::VecDeque;
-use std::sync::Arc;
 
 /// How long FIFO deduplication ids and receive attempt ids are remembered (§3.4, §4.1).
 pub(crate) const FIVE_MINUTES: Millis = 300_000;
@@ -54,7 +54,7 @@ pub(crate) type AttemptItem = (u32, u32, u32, u32);
 pub(crate) struct Queue {
     /// Never reused, so receipt handles of a deleted queue stay invalid.
     pub uid: u32,
-    pub name: Arc<str>,
+    pub name: QueueName,
     pub url: QueueUrl,
     pub arn: String,
     pub config: QueueConfig,
@@ -91,7 +91,7 @@ impl Queue {
             uid,
             url: QueueUrl::issued(format!("{URL_PREFIX}{name}"), uid),
             arn: arn_of(name),
-            name: Arc::from(name),
+            name: QueueName::new(name),
             dedup_per_group: config.dedup_scope == "messageGroup",
             config,
             created_at: now,

@@ -218,7 +218,7 @@ impl Engine {
         });
         if let Some((dedup_id, key)) = &dedup {
             if let Some((message_id, seq)) = q.dedup.get(key, now).cloned() {
-                let queue = q.name.clone();
+                let queue = q.name;
                 self.emit(EventKind::Deduplicated {
                     queue,
                     message_id,
@@ -266,7 +266,7 @@ impl Engine {
             _ => now,
         };
         self.emit_with(|e| EventKind::Sent {
-            queue: e.q(uid).name.clone(),
+            queue: e.q(uid).name,
             message_id: id,
             group_id: e.q(uid).msg(slot).group.clone(),
             visible_at,
@@ -276,7 +276,7 @@ impl Engine {
             _ => {
                 if self.implied {
                     self.emit_with(|e| EventKind::BecameVisible {
-                        queue: e.q(uid).name.clone(),
+                        queue: e.q(uid).name,
                         message_id: id,
                         reason: VisibleReason::Sent,
                     });
