@@ -13,20 +13,47 @@ use crate::validate;
 struct Outgoing {
     body: Body,
     delay: Option<i64>,
-    attributes: Option<MessageAttributes>,
-    system: Option<MessageAttributes>,
-    dedup_id: Option<String>,
+    /// MessageAttributes, MessageSystemAttributes and MessageDeduplicationId, seldom set: boxed
+    /// as a batch entry keeps them, so that an entry becomes an `Outgoing` by moving ~70 bytes
+    /// (unboxed, each send built ~150).
+    extras: Option<Box<SendMessageBatchEntryExtras>>,
     group_id: Option<String>,
+}
+
+impl Outgoing {
+    fn attributes(&self) -> Option<&MessageAttributes> {
+        self.extras.as_ref()?.message_attributes.as_ref()
+    }
+
+    fn system(&self) -> Option<&MessageAttributes> {
+        self.extras.as_ref()?.message_system_attributes.as_ref()
+    }
+
+    fn dedup_id(&self) -> Option<&str> {
+        self.extras.as_ref()?.message_deduplication_id.as_deref()
+    }
 }
 
 impl From<SendMessageInput> for Outgoing {
     fn from(i: SendMessageInput) -> Self {
+        let extras = match (
+            i.message_attributes,
+            i.message_system_attributes,
+            i.message_deduplication_id,
+        ) {
+            (None, None, None) => None,
+            (message_attributes, message_system_attributes, message_deduplication_id) => {
+                Some(Box::new(SendMessageBatchEntryExtras {
+                    message_attributes,
+                    message_system_attributes,
+                    message_deduplication_id,
+                }))
+            }
+        };
         Outgoing {
             body: i.message_body,
             delay: i.delay_seconds,
-            attributes: i.message_attributes,
-            system: i.message_system_attributes,
-            dedup_id: i.message_deduplication_id,
+            extras,
             group_id: i.message_group_id,
         }
     }
@@ -34,13 +61,10 @@ impl From<SendMessageInput> for Outgoing {
 
 impl From<SendMessageBatchEntry> for Outgoing {
     fn from(e: SendMessageBatchEntry) -> Self {
-        let extras = e.extras.map(|extras| *extras).unwrap_or_default();
         Outgoing {
             body: e.message_body,
             delay: e.delay_seconds,
-            attributes: extras.message_attributes,
-            system: extras.message_system_attributes,
-            dedup_id: extras.message_deduplication_id,
+            extras: e.extras,
             group_id: e.message_group_id,
         }
     }
@@ -143,14 +167,14 @@ impl Engine {
                 ));
             }
         }
-        if let Some(attributes) = &out.attributes {
+        if let Some(attributes) = out.attributes() {
             validate::message_attributes(attributes)?;
         }
-        if let Some(system) = &out.system {
+        if let Some(system) = out.system() {
             validate::system_attributes(system)?;
         }
         let max = q.config.maximum_message_size();
-        if size(&out.body, out.attributes.as_ref()) > max as usize {
+        if size(&out.body, out.attributes()) > max as usize {
             let verb = if batch {
                 "cannot be validated"
             } else {
@@ -165,7 +189,7 @@ impl Engine {
             None if q.fifo() => return Err(SqsError::missing("MessageGroupId")),
             None => {}
         }
-        match out.dedup_id.as_deref() {
+        match out.dedup_id() {
             Some(id) if !q.fifo() => {
                 return Err(SqsError::invalid_value(
                     "MessageDeduplicationId",
@@ -185,9 +209,8 @@ impl Engine {
     /// Stores a checked message (or recognises a FIFO duplicate, §3.4) and answers as AWS does.
     fn enqueue(&mut self, uid: u32, out: Outgoing) -> SendMessageBatchResultEntry {
         let md5_of_body = Md5(hash::md5(out.body.as_bytes()));
-        let md5_of_message_attributes = out.attributes.as_ref().and_then(hash::md5_of_attributes);
-        let md5_of_message_system_attributes =
-            out.system.as_ref().and_then(hash::md5_of_attributes);
+        let md5_of_message_attributes = out.attributes().and_then(hash::md5_of_attributes);
+        let md5_of_message_system_attributes = out.system().and_then(hash::md5_of_attributes);
         let (message_id, seq) = self.store(uid, out, md5_of_body);
         SendMessageBatchResultEntry {
             id: String::new(),
@@ -207,9 +230,8 @@ impl Engine {
         let fifo = q.fifo();
         let dedup = fifo.then(|| {
             let id = out
-                .dedup_id
-                .clone()
-                .unwrap_or_else(|| hash::sha256_hex(out.body.as_bytes()));
+                .dedup_id()
+                .map_or_else(|| hash::sha256_hex(out.body.as_bytes()), String::from);
             let key = match (q.dedup_per_group, &out.group_id) {
                 (true, Some(group)) => format!("{group}\u{0}{id}"),
                 _ => id.clone(),
@@ -238,15 +260,18 @@ impl Engine {
         let id = self.rng.uuid();
         let seq = self.next_seq();
         let (dedup_id, dedup_key) = dedup.unzip();
-        let trace_header = out
-            .system
+        let (attributes, system) = match out.extras {
+            Some(extras) => (extras.message_attributes, extras.message_system_attributes),
+            None => (None, None),
+        };
+        let trace_header = system
             .and_then(|mut s| s.remove("AWSTraceHeader"))
             .and_then(|v| v.string_value);
-        let has_attributes = out.attributes.as_ref().is_some_and(|a| !a.is_empty());
+        let has_attributes = attributes.as_ref().is_some_and(|a| !a.is_empty());
         let has_extras = has_attributes || trace_header.is_some() || dedup_id.is_some();
         let extras = has_extras.then(|| {
             Box::new(Extras {
-                attributes: out.attributes.unwrap_or_default(),
+                attributes: attributes.unwrap_or_default(),
                 trace_header,
                 dedup_id,
                 dlq_source_arn: None,
