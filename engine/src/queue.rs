@@ -252,6 +252,8 @@ impl Queue {
         }
     }
 
+    /// Inlined: every send indexes its message, and the call cost a quarter of the work.
+    #[inline(always)]
     fn index(&mut self, slot: u32) {
         let msg = self.msg(slot);
         let (state, key, receivable, group) =
