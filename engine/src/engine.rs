@@ -444,7 +444,8 @@ impl Engine {
         self.next_seq
     }
 
-    /// The latest receipt handle of the message in `slot`.
+    /// The latest receipt handle of the message in `slot`. Inlined: every receive makes one.
+    #[inline(always)]
     pub(crate) fn handle_of(&self, q: &Queue, slot: u32) -> ReceiptHandle {
         let m = q.msg(slot);
         let receipt = Receipt {
