@@ -154,6 +154,8 @@ impl Engine {
     }
 
     /// Every per-message rule (§3.2–§3.5); `batch` words the size error as batches do.
+    /// Inlined into its two callers: every send checks.
+    #[inline(always)]
     fn check_send(&self, uid: u32, out: &Outgoing, batch: bool) -> Result<(), SqsError> {
         let q = self.q(uid);
         validate::body(&out.body)?;
