@@ -180,7 +180,8 @@ impl Queue {
     }
 
     /// Removes the message in `slot` and returns its id; the message is dropped where it lies
-    /// (a delete does not copy it out).
+    /// (a delete does not copy it out). Inlined: every DeleteMessage comes here.
+    #[inline(always)]
     pub(crate) fn delete(&mut self, slot: u32) -> MessageId {
         self.unlink(slot);
         let msg = &mut self.slots[slot as usize].msg;
