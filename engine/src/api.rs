@@ -869,7 +869,6 @@ macro_rules! text_to_json {
 text_to_json!(
     String,
     QueueUrl,
-    Arc<str>,
     Body,
     MessageId,
     Md5,

@@ -51,7 +51,7 @@ mod window;
 pub use api::{Request, Response};
 pub use engine::{Engine, Knobs, PollId, Reply};
 pub use error::{ErrorCode, SqsError};
-pub use event::{Event, EventKind};
+pub use event::{Event, EventKind, QueueName};
 pub use move_task::DEFAULT_MOVE_TASK_RATE;
 pub use receipt::{AnyReceiptHandle, NotAReceiptHandle, ReceiptHandle};
 

@@ -291,13 +291,10 @@ impl Engine {
         moved.extras = Some(Box::new(extras));
         let target = self.q_mut(destination);
         target.insert(moved);
-        let (from, to) = (
-            self.q(source_uid).name.clone(),
-            self.q(destination).name.clone(),
-        );
+        let (from, to) = (self.q(source_uid).name, self.q(destination).name);
         self.emit(EventKind::Redriven {
             from,
-            to: to.clone(),
+            to,
             old_message_id: old.id,
             message_id: id,
         });

@@ -1,11 +1,13 @@
 //! One queue's storage: messages in a slab, plus the indexes that keep every operation
 //! logarithmic — receivable standard messages by (enqueue time, sequence), FIFO groups, and all
-//! messages by enqueue time for retention. Every state change goes through [`Queue::modify`],
-//! which keeps the indexes and the Approximate* counts exact.
+//! messages by enqueue time for retention. Every state change goes through [`Queue::modify`]
+//! (a receive through its special case [`Queue::receive`]), which keeps the indexes and the
+//! Approximate* counts exact.
 
 use crate::api::{MessageId, QueueUrl};
 use crate::attributes::QueueConfig;
 use crate::engine::PollId;
+use crate::event::QueueName;
 use crate::fifo::Groups;
 use crate::message::{Message, State};
 use crate::order::{OrderKey, Ordered};
@@ -13,7 +15,6 @@ use crate::timers::TimerKey;
 use crate::window::Window;
 use crate::Millis;
 use std::collections::VecDeque;
-use std::sync::Arc;
 
 /// How long FIFO deduplication ids and receive attempt ids are remembered (§3.4, §4.1).
 pub(crate) const FIVE_MINUTES: Millis = 300_000;
@@ -53,7 +54,7 @@ pub(crate) type AttemptItem = (u32, u32, u32, u32);
 pub(crate) struct Queue {
     /// Never reused, so receipt handles of a deleted queue stay invalid.
     pub uid: u32,
-    pub name: Arc<str>,
+    pub name: QueueName,
     pub url: QueueUrl,
     pub arn: String,
     pub config: QueueConfig,
@@ -90,7 +91,7 @@ impl Queue {
             uid,
             url: QueueUrl::issued(format!("{URL_PREFIX}{name}"), uid),
             arn: arn_of(name),
-            name: Arc::from(name),
+            name: QueueName::new(name),
             dedup_per_group: config.dedup_scope == "messageGroup",
             config,
             created_at: now,
@@ -142,13 +143,18 @@ impl Queue {
             .filter_map(|(i, s)| Some((i as u32, s.msg.as_ref()?)))
     }
 
-    /// Stores a message; returns its slot. Inlined into its callers: a message is ~200 bytes,
-    /// and passing it down copied it once more on every send.
+    /// Stores a message; returns its slot.
     #[inline(always)]
-    pub(crate) fn insert(&mut self, mut msg: Message) -> u32 {
-        if self.fifo() {
-            msg.group_slot = self.groups.intern(msg.group.as_deref().unwrap_or(""));
-        }
+    pub(crate) fn insert(&mut self, msg: Message) -> u32 {
+        self.insert_with(|| msg)
+    }
+
+    /// Stores the message `build` makes, built in its slot: a message is ~200 bytes, and
+    /// building it first and storing it after copied it once more on every send. Inlined into
+    /// its callers for the same reason.
+    #[inline(always)]
+    pub(crate) fn insert_with(&mut self, build: impl FnOnce() -> Message) -> u32 {
+        let fifo = self.fifo();
         let slot = match self.free.pop() {
             Some(slot) => slot,
             None => {
@@ -156,11 +162,13 @@ impl Queue {
                 (self.slots.len() - 1) as u32
             }
         };
-        self.retention.insert(slot, order_key(&msg));
-        if self.fifo() {
+        let msg = self.slots[slot as usize].msg.insert(build());
+        if fifo {
+            msg.group_slot = self.groups.intern(msg.group.as_deref().unwrap_or(""));
             self.groups.push(msg.group_slot, msg.seq, slot);
         }
-        self.slots[slot as usize].msg = Some(msg);
+        let key = order_key(msg);
+        self.retention.insert(slot, key);
         self.index(slot);
         slot
     }
@@ -172,7 +180,8 @@ impl Queue {
     }
 
     /// Removes the message in `slot` and returns its id; the message is dropped where it lies
-    /// (a delete does not copy it out).
+    /// (a delete does not copy it out). Inlined: every DeleteMessage comes here.
+    #[inline(always)]
     pub(crate) fn delete(&mut self, slot: u32) -> MessageId {
         self.unlink(slot);
         let msg = &mut self.slots[slot as usize].msg;
@@ -183,11 +192,19 @@ impl Queue {
 
     /// Takes the message in `slot` out of every index and frees the slot, invalidating its
     /// receipt handles' slot generation; the message itself is left for the caller.
+    /// The message is read once for all it tells the indexes, and the function is inlined
+    /// into its two callers: every delete comes here.
+    #[inline(always)]
     fn unlink(&mut self, slot: u32) {
-        self.unindex(slot);
-        let (group, seq) = (self.msg(slot).group_slot, self.msg(slot).seq);
         let s = &mut self.slots[slot as usize];
         s.gen = s.gen.wrapping_add(1);
+        let msg = s.msg.as_ref().expect("live slot");
+        let (state, receivable, group, seq) =
+            (msg.state, msg.receivable(), msg.group_slot, msg.seq);
+        *self.counter(state) -= 1;
+        if receivable {
+            self.ready.remove(slot);
+        }
         self.free.push(slot);
         self.retention.remove(slot);
         self.hidden.remove(slot);
@@ -208,6 +225,28 @@ impl Queue {
         self.index(slot);
     }
 
+    /// [`Queue::modify`] for a receive, the commonest change: `change` puts the receivable
+    /// message in `slot` in flight (`duplicate` set: still receivable). It counts the move and
+    /// leaves the ready set without `modify`'s general re-indexing; a duplicate stays in the
+    /// ready set under its unchanged key.
+    #[inline]
+    pub(crate) fn receive(&mut self, slot: u32, change: impl FnOnce(&mut Message)) {
+        let msg = self.slots[slot as usize].msg.as_mut().expect("live slot");
+        let visible = matches!(msg.state, State::Visible { .. });
+        change(msg);
+        debug_assert!(matches!(msg.state, State::InFlight { .. }));
+        let (duplicate, group) = (msg.duplicate, msg.group_slot);
+        if visible {
+            self.counts.visible -= 1;
+            self.counts.in_flight += 1;
+        }
+        if self.fifo() {
+            self.refresh_group(group);
+        } else if !duplicate {
+            self.ready.remove(slot);
+        }
+    }
+
     fn counter(&mut self, state: State) -> &mut usize {
         match state {
             State::Delayed { .. } => &mut self.counts.delayed,
@@ -216,6 +255,8 @@ impl Queue {
         }
     }
 
+    /// Inlined: every send indexes its message, and the call cost a quarter of the work.
+    #[inline(always)]
     fn index(&mut self, slot: u32) {
         let msg = self.msg(slot);
         let (state, key, receivable, group) =
@@ -338,6 +379,36 @@ mod tests {
         assert_eq!(q.delete(a), MessageId::from("m1"));
         assert_eq!(q.groups.ready.first(), Some(&(2, 2, group)));
         assert_eq!(q.visible_prefix(group).collect::<Vec<_>>(), [b]);
+    }
+
+    #[test]
+    fn a_receive_moves_the_counts_and_leaves_the_ready_set_unless_duplicated() {
+        let mut q = Queue::new(0, "q", QueueConfig::new(false), 0);
+        let a = q.insert(message(1, "", State::Visible { since: 1 }));
+        let b = q.insert(message(2, "", State::Visible { since: 2 }));
+        let in_flight = |m: &mut Message, duplicate| {
+            m.state = State::InFlight {
+                until: 9,
+                received_at: 3,
+            };
+            m.duplicate = duplicate;
+        };
+        q.receive(a, |m| in_flight(m, false));
+        assert_eq!((q.counts.visible, q.counts.in_flight), (1, 1));
+        assert_eq!(
+            q.ready.iter().collect::<Vec<_>>(),
+            [(order_key(q.msg(b)), b)]
+        );
+        // A duplicate stays receivable; received again, it is counted once and leaves.
+        q.receive(b, |m| in_flight(m, true));
+        assert_eq!((q.counts.visible, q.counts.in_flight), (0, 2));
+        assert_eq!(q.ready.first(), Some((order_key(q.msg(b)), b)));
+        q.receive(b, |m| in_flight(m, false));
+        assert_eq!((q.counts.visible, q.counts.in_flight), (0, 2));
+        assert!(q.ready.is_empty());
+        q.delete(a);
+        q.delete(b);
+        assert_eq!(q.counts.in_flight, 0);
     }
 
     #[test]

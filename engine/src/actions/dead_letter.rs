@@ -23,7 +23,7 @@ impl Engine {
         let seq = self.next_seq();
         let source = self.q_mut(uid);
         let mut msg = source.remove(slot);
-        let (queue, source_arn) = (source.name.clone(), source.arn.clone());
+        let (queue, source_arn) = (source.name, source.arn.clone());
         let extras = msg.extras_mut();
         extras.dlq_source_arn = Some(source_arn);
         if self.q(dlq).fifo() {
@@ -36,11 +36,11 @@ impl Engine {
         msg.duplicate = false;
         let (message_id, receive_count) = (msg.id, msg.receive_count);
         let target = self.q_mut(dlq);
-        let dead_letter_queue = target.name.clone();
+        let dead_letter_queue = target.name;
         target.insert(msg);
         self.emit(EventKind::MovedToDeadLetterQueue {
             queue,
-            dead_letter_queue: dead_letter_queue.clone(),
+            dead_letter_queue,
             message_id,
             receive_count,
         });

@@ -123,7 +123,7 @@ impl Engine {
                 return Err(expired_handle(text));
             }
             self.emit_with(|e| EventKind::StaleDelete {
-                queue: e.q(uid).name.clone(),
+                queue: e.q(uid).name,
                 receipt_handle: handle,
             });
             return Ok(());
@@ -135,7 +135,7 @@ impl Engine {
         let fifo = q.fifo();
         let message_id = self.q_mut(uid).delete(r.slot);
         self.emit_with(|e| EventKind::Deleted {
-            queue: e.q(uid).name.clone(),
+            queue: e.q(uid).name,
             message_id,
             receipt_handle: handle,
         });
@@ -180,7 +180,7 @@ impl Engine {
             ));
         }
         let until = now + timeout_ms;
-        let (queue, message_id) = (q.name.clone(), m.id);
+        let (queue, message_id) = (q.name, m.id);
         self.emit(EventKind::VisibilityChanged {
             queue,
             message_id,

@@ -175,7 +175,7 @@ impl Engine {
         q.config = config;
         q.modified_at = now;
         let names = input.attributes.keys().cloned().collect();
-        let name = q.name.clone();
+        let name = q.name;
         self.emit(EventKind::QueueAttributesChanged { queue: name, names });
         if self.q(uid).fifo() && self.q(uid).config.delay_seconds() != old_delay {
             self.redelay_fifo(uid);
@@ -222,7 +222,7 @@ impl Engine {
         }
         q.last_purge = Some(now);
         let message_ids = q.purge();
-        let queue = q.name.clone();
+        let queue = q.name;
         self.emit(EventKind::Purged { queue, message_ids });
         Ok(Response::Empty(Empty {}))
     }

@@ -125,7 +125,7 @@ impl Engine {
         self.timers.schedule(until, Timer::PollTimeout(poll));
         if self.implied {
             self.emit_with(|e| EventKind::LongPollStarted {
-                queue: e.q(uid).name.clone(),
+                queue: e.q(uid).name,
                 poll,
                 until,
             });
@@ -287,7 +287,7 @@ impl Engine {
         let nonce = self.rng.next_u64();
         let duplicate = !self.q(uid).fifo() && self.rng.chance(self.knobs.duplicate_delivery);
         let q = self.q_mut(uid);
-        q.modify(slot, |m| {
+        q.receive(slot, |m| {
             m.receive_count += 1;
             m.first_receive.get_or_insert(now);
             m.receipt_gen = m.receipt_gen.wrapping_add(1);
@@ -318,7 +318,7 @@ impl Engine {
         self.emit_with(|e| {
             let m = e.q(uid).msg(slot);
             EventKind::Received {
-                queue: e.q(uid).name.clone(),
+                queue: e.q(uid).name,
                 message_id: m.id,
                 receipt_handle: handle,
                 receive_count: m.receive_count,
@@ -383,7 +383,7 @@ impl Engine {
                     break;
                 }
                 self.q_mut(uid).polls.pop_front();
-                let (queue, count) = (self.q(uid).name.clone(), messages.len());
+                let (queue, count) = (self.q(uid).name, messages.len());
                 self.completed.push((poll, output(messages)));
                 self.emit(EventKind::LongPollAnswered { queue, poll, count });
             }
@@ -397,7 +397,7 @@ impl Engine {
         };
         let q = self.q_mut(uid);
         q.polls.retain(|&p| p != poll);
-        let queue = q.name.clone();
+        let queue = q.name;
         self.completed.push((poll, ReceiveMessageOutput::default()));
         self.emit(EventKind::LongPollTimedOut { queue, poll });
     }
