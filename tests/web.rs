@@ -74,3 +74,52 @@ async fn a_link_compressed_by_the_browser_reads_back() {
     assert!(value.len() < json.len() / 2, "not compressed: {value}");
     assert_eq!(permalink::decode(&value), Ok(session));
 }
+
+/// The page's allocator (sqs_playground::heap, this test's allocator too) hands out aligned
+/// blocks that do not overlap, keeps a block when it grows within its size, and reuses freed ones.
+#[wasm_bindgen_test]
+fn the_heap_aligns_separates_and_reuses_blocks() {
+    use std::alloc::{alloc, dealloc, realloc, Layout};
+    let layouts: Vec<Layout> = [
+        (1, 1),
+        (8, 8),
+        (24, 8),
+        (100, 4),
+        (64, 64),
+        (4096, 16),
+        (70_000, 8),
+        (3, 1024),
+    ]
+    .iter()
+    .map(|&(size, align)| Layout::from_size_align(size, align).unwrap())
+    .collect();
+    unsafe {
+        let blocks: Vec<*mut u8> = layouts.iter().map(|&l| alloc(l)).collect();
+        for (i, (&block, layout)) in blocks.iter().zip(&layouts).enumerate() {
+            assert_eq!(block as usize % layout.align(), 0, "{layout:?}");
+            std::ptr::write_bytes(block, i as u8 + 1, layout.size());
+        }
+        for (i, (&block, layout)) in blocks.iter().zip(&layouts).enumerate() {
+            let bytes = std::slice::from_raw_parts(block, layout.size());
+            assert!(
+                bytes.iter().all(|&b| b == i as u8 + 1),
+                "{layout:?} was overwritten"
+            );
+        }
+        // 24 bytes take a 32-byte block: growing to 30 keeps it, to 40 moves it (and its bytes).
+        let same = realloc(blocks[2], layouts[2], 30);
+        assert_eq!(same, blocks[2]);
+        let moved = realloc(same, Layout::from_size_align(30, 8).unwrap(), 40);
+        assert_ne!(moved, same);
+        assert!(std::slice::from_raw_parts(moved, 24)
+            .iter()
+            .all(|&b| b == 3));
+        // The freed 32-byte block is the next one of its size.
+        assert_eq!(alloc(layouts[2]), same);
+        for (&block, &layout) in blocks.iter().zip(&layouts) {
+            if block != blocks[2] {
+                dealloc(block, layout);
+            }
+        }
+    }
+}
