@@ -4,17 +4,10 @@
 //! The page is the [`playground`]: the queue, its worker lanes, the dead-letter queue, the clock
 //! and the scenario library. [`slice`] is the first vertical slice, kept as a tested component.
 
-#[cfg(target_arch = "wasm32")]
-pub mod heap;
 pub mod panic_box;
 pub mod playground;
 pub mod share;
 pub mod slice;
-
-/// The page's allocator (see [`heap`]); the browser tests run with it too.
-#[cfg(target_arch = "wasm32")]
-#[global_allocator]
-static HEAP: heap::Heap = heap::Heap::new();
 
 /// Mounts the playground (opened on what the page's URL asks for) on the page's body, after
 /// installing the panic hook (a panic shows a visible error box instead of leaving a dead page).
