@@ -5,6 +5,7 @@ pub mod bridge;
 mod browser;
 pub mod embed;
 pub mod export;
+mod inflate;
 pub mod launch;
 pub mod panel;
 pub mod permalink;

@@ -58,10 +58,8 @@ pub fn decode(value: &str) -> Result<Session, String> {
         ));
     }
     let packed = base64url::decode(data).map_err(|e| format!("The link is damaged: {e}."))?;
-    let json =
-        miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_DECODED).map_err(|_| {
-            "The link is truncated or damaged: its data does not decompress.".to_string()
-        })?;
+    let json = super::inflate::inflate(&packed, MAX_DECODED)
+        .ok_or("The link is truncated or damaged: its data does not decompress.")?;
     std::str::from_utf8(&json)
         .map_err(|e| e.to_string())
         .and_then(|text| serde_json::from_str(text).map_err(|e| e.to_string()))
