@@ -511,7 +511,7 @@ impl Engine {
         if q.reveal_timer.is_none_or(|armed| key < armed) {
             debug_assert_eq!(q.hidden.first(), Some((key, slot)));
             q.reveal_timer = Some(key);
-            self.timers.push(key, Timer::Reveal { queue: uid, key });
+            self.timers.push(key, Timer::Reveal { queue: uid, slot, key });
         }
     }
 
@@ -521,10 +521,10 @@ impl Engine {
     #[inline]
     fn arm_reveal(&mut self, uid: u32) {
         let q = self.q_mut(uid);
-        if let Some((key, _)) = q.hidden.first() {
+        if let Some((key, slot)) = q.hidden.first() {
             if q.reveal_timer.is_none_or(|armed| key < armed) {
                 q.reveal_timer = Some(key);
-                self.timers.push(key, Timer::Reveal { queue: uid, key });
+                self.timers.push(key, Timer::Reveal { queue: uid, slot, key });
             }
         }
     }
@@ -532,7 +532,7 @@ impl Engine {
     /// A queue's armed reveal came up (due, or at the top of the heap): reveals the earliest
     /// hidden message if it is this entry's and `due`, and arms the next. Returns `false` if
     /// the entry was not the queue's armed reveal (nothing to do).
-    fn come_up_reveal(&mut self, uid: u32, key: TimerKey, due: bool) -> bool {
+    fn come_up_reveal(&mut self, uid: u32, slot: u32, key: TimerKey, due: bool) -> bool {
         let Some(q) = self
             .queues
             .get_mut(uid as usize)
@@ -544,7 +544,8 @@ impl Engine {
             return false;
         }
         q.reveal_timer = None;
-        if let Some((_, slot)) = q.hidden.first().filter(|&(head, _)| head == key && due) {
+        if due && q.hidden.holds(slot, key) {
+            debug_assert_eq!(q.hidden.first(), Some((key, slot)));
             let reason = match q.msg(slot).state {
                 State::Delayed { .. } => VisibleReason::DelayEnded,
                 _ => VisibleReason::VisibilityExpired,
@@ -600,15 +601,15 @@ impl Engine {
     /// Drops dead entries at the top of the timers so that `next_deadline` is exact.
     fn settle_top(&mut self) {
         while let Some((at, timer)) = self.timers.peek() {
-            if let Timer::Reveal { queue, key } = timer {
+            if let Timer::Reveal { queue, slot, key } = timer {
                 let armed = self.q_opt(queue).filter(|q| q.reveal_timer == Some(key));
-                match armed.map(|q| q.hidden.first().is_some_and(|(k, _)| k == key)) {
+                match armed.map(|q| q.hidden.holds(slot, key)) {
                     // Live: its message is still the earliest hidden one.
                     Some(true) => break,
                     // Armed for a message deleted or revealed since: re-aim at the earliest one.
                     Some(false) => {
                         self.timers.discard_first();
-                        self.come_up_reveal(queue, key, false);
+                        self.come_up_reveal(queue, slot, key, false);
                     }
                     // Not the queue's armed reveal (or no queue): dead.
                     None => self.timers.discard_first(),
@@ -635,8 +636,8 @@ impl Engine {
     }
 
     fn fire(&mut self, at: Millis, timer: Timer) {
-        if let Timer::Reveal { queue, key } = timer {
-            self.come_up_reveal(queue, key, true);
+        if let Timer::Reveal { queue, slot, key } = timer {
+            self.come_up_reveal(queue, slot, key, true);
             return;
         }
         if !self.is_live(at, timer) {

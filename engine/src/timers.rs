@@ -15,8 +15,11 @@ use std::collections::BinaryHeap;
 pub(crate) enum Timer {
     /// The earliest hidden message of a queue becomes visible: its delay or visibility timeout
     /// ends. Live while it is the queue's armed reveal and that message is still the earliest;
-    /// `key` is the entry's own key, the message's key in `Queue::hidden`.
-    Reveal { queue: u32, key: TimerKey },
+    /// `key` is the entry's own key, the message's key in `Queue::hidden`, and `slot` the
+    /// message's slot: while the queue's armed reveal is this one and `Queue::hidden` holds
+    /// `slot` under `key`, that message is still the earliest (nothing hidden is earlier than
+    /// the armed reveal), a check with no search.
+    Reveal { queue: u32, slot: u32, key: TimerKey },
     /// The oldest message of a queue reaches its retention period.
     Retention { queue: u32 },
     /// A long poll's wait ends.
