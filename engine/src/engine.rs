@@ -25,7 +25,7 @@ use crate::move_task::MoveTask;
 use crate::queue::Queue;
 use crate::receipt::{Receipt, ReceiptHandle};
 use crate::rng::Rng;
-use crate::timers::{Timer, TimerKey, Timers};
+use crate::timers::{deadline, Timer, TimerKey, Timers};
 use crate::view::{MessageState, MessageView};
 use crate::Millis;
 use serde::{Deserialize, Serialize};
@@ -511,7 +511,7 @@ impl Engine {
         if q.reveal_timer.is_none_or(|armed| key < armed) {
             debug_assert_eq!(q.hidden.first(), Some((key, slot)));
             q.reveal_timer = Some(key);
-            self.timers.push(key, Timer::Reveal { queue: uid, slot, key });
+            self.timers.push(key, Timer::Reveal { queue: uid, slot });
         }
     }
 
@@ -524,7 +524,7 @@ impl Engine {
         if let Some((key, slot)) = q.hidden.first() {
             if q.reveal_timer.is_none_or(|armed| key < armed) {
                 q.reveal_timer = Some(key);
-                self.timers.push(key, Timer::Reveal { queue: uid, slot, key });
+                self.timers.push(key, Timer::Reveal { queue: uid, slot });
             }
         }
     }
@@ -585,10 +585,10 @@ impl Engine {
     fn do_due(&mut self) {
         while !self.woken.is_empty() || self.timers.peek().is_some_and(|(at, _)| at <= self.now) {
             let mut timeouts = Vec::new();
-            while let Some((at, timer)) = self.timers.pop_due(self.now) {
+            while let Some((key, timer)) = self.timers.pop_due(self.now) {
                 match timer {
                     Timer::PollTimeout(poll) => timeouts.push(poll),
-                    _ => self.fire(at, timer),
+                    _ => self.fire(key, timer),
                 }
             }
             self.serve_woken();
@@ -600,8 +600,9 @@ impl Engine {
 
     /// Drops dead entries at the top of the timers so that `next_deadline` is exact.
     fn settle_top(&mut self) {
-        while let Some((at, timer)) = self.timers.peek() {
-            if let Timer::Reveal { queue, slot, key } = timer {
+        while let Some((key, timer)) = self.timers.peek_key() {
+            let at = deadline(key);
+            if let Timer::Reveal { queue, slot } = timer {
                 let armed = self.q_opt(queue).filter(|q| q.reveal_timer == Some(key));
                 match armed.map(|q| q.hidden.holds(slot, key)) {
                     // Live: its message is still the earliest hidden one.
@@ -635,8 +636,9 @@ impl Engine {
         }
     }
 
-    fn fire(&mut self, at: Millis, timer: Timer) {
-        if let Timer::Reveal { queue, slot, key } = timer {
+    fn fire(&mut self, key: TimerKey, timer: Timer) {
+        let at = deadline(key);
+        if let Timer::Reveal { queue, slot } = timer {
             self.come_up_reveal(queue, slot, key, true);
             return;
         }
