@@ -223,8 +223,14 @@ mod tests {
         assert_eq!(keys(&set), [(5, 4), (10, 0), (15, 3), (20, 1), (30, 2)]);
         assert!(!set.is_empty());
         assert_eq!(set.first(), Some((5, 4)));
-        assert!(set.holds(4, 5) && set.holds(0, 10), "in the tree and in the run");
-        assert!(!set.holds(4, 10) && !set.holds(5, 0), "another key, an absent slot");
+        assert!(
+            set.holds(4, 5) && set.holds(0, 10),
+            "in the tree and in the run"
+        );
+        assert!(
+            !set.holds(4, 10) && !set.holds(5, 0),
+            "another key, an absent slot"
+        );
         // Removal from the middle, both ends of the run and the tree.
         assert!(set.remove(1));
         assert!(set.remove(4));

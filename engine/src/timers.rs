@@ -91,7 +91,9 @@ impl Timers {
 
     /// The earliest entry, live or not, with its key.
     pub(crate) fn peek_key(&self) -> Option<(TimerKey, Timer)> {
-        self.heap.peek().map(|Reverse(entry)| (entry.key, entry.timer))
+        self.heap
+            .peek()
+            .map(|Reverse(entry)| (entry.key, entry.timer))
     }
 
     /// Removes and returns the earliest entry, with its key, if it is due at `now`.
@@ -100,7 +102,9 @@ impl Timers {
         if at > now {
             return None;
         }
-        self.heap.pop().map(|Reverse(entry)| (entry.key, entry.timer))
+        self.heap
+            .pop()
+            .map(|Reverse(entry)| (entry.key, entry.timer))
     }
 
     /// Drops the earliest entry (used to discard dead entries).
@@ -121,7 +125,11 @@ mod tests {
         timers.schedule(10, Timer::PollTimeout(3));
         assert_eq!(timers.peek(), Some((10, Timer::PollTimeout(2))));
         assert_eq!(timers.pop_due(9), None);
-        let mut pop_due = |now| timers.pop_due(now).map(|(key, timer)| (deadline(key), timer));
+        let mut pop_due = |now| {
+            timers
+                .pop_due(now)
+                .map(|(key, timer)| (deadline(key), timer))
+        };
         assert_eq!(pop_due(10), Some((10, Timer::PollTimeout(2))));
         assert_eq!(pop_due(10), Some((10, Timer::PollTimeout(3))));
         assert_eq!(pop_due(15), None);
