@@ -573,11 +573,17 @@ impl Engine {
     /// Does everything due at or before `now`: timers, then waiting long polls, then long-poll
     /// timeouts (a message and a timeout at the same instant: the message wins, §4.3).
     fn run_due(&mut self) {
-        // Checked first: after most calls nothing is due and nobody waits to be served.
-        if !self.woken.is_empty() || self.timers.peek().is_some_and(|(at, _)| at <= self.now) {
+        if !self.woken.is_empty() {
             self.do_due();
         }
-        self.settle_top();
+        // After most calls nothing is due and the top timer is live: one look at it tells both.
+        while let Some((key, timer)) = self.timers.peek_key() {
+            if deadline(key) <= self.now {
+                self.do_due();
+            } else if self.settled(key, timer) {
+                break;
+            }
+        }
     }
 
     /// [`Engine::run_due`]'s work, kept out of its common path (nothing due).
@@ -598,42 +604,43 @@ impl Engine {
         }
     }
 
-    /// Drops dead entries at the top of the timers so that `next_deadline` is exact.
-    fn settle_top(&mut self) {
-        while let Some((key, timer)) = self.timers.peek_key() {
-            let at = deadline(key);
-            if let Timer::Reveal { queue, slot } = timer {
-                let armed = self.q_opt(queue).filter(|q| q.reveal_timer == Some(key));
-                match armed.map(|q| q.hidden.holds(slot, key)) {
-                    // Live: its message is still the earliest hidden one.
-                    Some(true) => break,
-                    // Armed for a message deleted or revealed since: re-aim at the earliest one.
-                    Some(false) => {
-                        self.timers.discard_first();
-                        self.come_up_reveal(queue, slot, key, false);
-                    }
-                    // Not the queue's armed reveal (or no queue): dead.
-                    None => self.timers.discard_first(),
-                }
-                continue;
-            }
-            if let Timer::Retention { queue } = timer {
-                // Set for a message deleted since: re-aim at the oldest remaining one.
-                let early = self.q_opt(queue).is_some_and(|q| {
-                    q.retention_timer == Some(at) && q.next_expiry().is_none_or(|e| e > at)
-                });
-                if early {
+    /// Whether the top timer, not due, is live; if not, drops it (re-aiming a queue's reveal
+    /// or retention timer at its next message), so that `next_deadline` is exact once the top
+    /// is live.
+    fn settled(&mut self, key: TimerKey, timer: Timer) -> bool {
+        let at = deadline(key);
+        if let Timer::Reveal { queue, slot } = timer {
+            let armed = self.q_opt(queue).filter(|q| q.reveal_timer == Some(key));
+            match armed.map(|q| q.hidden.holds(slot, key)) {
+                // Live: its message is still the earliest hidden one.
+                Some(true) => return true,
+                // Armed for a message deleted or revealed since: re-aim at the earliest one.
+                Some(false) => {
                     self.timers.discard_first();
-                    self.q_mut(queue).retention_timer = None;
-                    self.schedule_retention(queue);
-                    continue;
+                    self.come_up_reveal(queue, slot, key, false);
                 }
+                // Not the queue's armed reveal (or no queue): dead.
+                None => self.timers.discard_first(),
             }
-            if self.is_live(at, timer) {
-                break;
-            }
-            self.timers.discard_first();
+            return false;
         }
+        if let Timer::Retention { queue } = timer {
+            // Set for a message deleted since: re-aim at the oldest remaining one.
+            let early = self.q_opt(queue).is_some_and(|q| {
+                q.retention_timer == Some(at) && q.next_expiry().is_none_or(|e| e > at)
+            });
+            if early {
+                self.timers.discard_first();
+                self.q_mut(queue).retention_timer = None;
+                self.schedule_retention(queue);
+                return false;
+            }
+        }
+        if self.is_live(at, timer) {
+            return true;
+        }
+        self.timers.discard_first();
+        false
     }
 
     fn fire(&mut self, key: TimerKey, timer: Timer) {
