@@ -25,7 +25,7 @@ use crate::move_task::MoveTask;
 use crate::queue::Queue;
 use crate::receipt::{Receipt, ReceiptHandle};
 use crate::rng::Rng;
-use crate::timers::{Timer, TimerKey, Timers};
+use crate::timers::{deadline, Timer, TimerKey, Timers};
 use crate::view::{MessageState, MessageView};
 use crate::Millis;
 use serde::{Deserialize, Serialize};
@@ -511,7 +511,7 @@ impl Engine {
         if q.reveal_timer.is_none_or(|armed| key < armed) {
             debug_assert_eq!(q.hidden.first(), Some((key, slot)));
             q.reveal_timer = Some(key);
-            self.timers.push(key, Timer::Reveal { queue: uid, key });
+            self.timers.push(key, Timer::Reveal { queue: uid, slot });
         }
     }
 
@@ -521,10 +521,10 @@ impl Engine {
     #[inline]
     fn arm_reveal(&mut self, uid: u32) {
         let q = self.q_mut(uid);
-        if let Some((key, _)) = q.hidden.first() {
+        if let Some((key, slot)) = q.hidden.first() {
             if q.reveal_timer.is_none_or(|armed| key < armed) {
                 q.reveal_timer = Some(key);
-                self.timers.push(key, Timer::Reveal { queue: uid, key });
+                self.timers.push(key, Timer::Reveal { queue: uid, slot });
             }
         }
     }
@@ -532,7 +532,7 @@ impl Engine {
     /// A queue's armed reveal came up (due, or at the top of the heap): reveals the earliest
     /// hidden message if it is this entry's and `due`, and arms the next. Returns `false` if
     /// the entry was not the queue's armed reveal (nothing to do).
-    fn come_up_reveal(&mut self, uid: u32, key: TimerKey, due: bool) -> bool {
+    fn come_up_reveal(&mut self, uid: u32, slot: u32, key: TimerKey, due: bool) -> bool {
         let Some(q) = self
             .queues
             .get_mut(uid as usize)
@@ -544,7 +544,8 @@ impl Engine {
             return false;
         }
         q.reveal_timer = None;
-        if let Some((_, slot)) = q.hidden.first().filter(|&(head, _)| head == key && due) {
+        if due && q.hidden.holds(slot, key) {
+            debug_assert_eq!(q.hidden.first(), Some((key, slot)));
             let reason = match q.msg(slot).state {
                 State::Delayed { .. } => VisibleReason::DelayEnded,
                 _ => VisibleReason::VisibilityExpired,
@@ -572,11 +573,17 @@ impl Engine {
     /// Does everything due at or before `now`: timers, then waiting long polls, then long-poll
     /// timeouts (a message and a timeout at the same instant: the message wins, §4.3).
     fn run_due(&mut self) {
-        // Checked first: after most calls nothing is due and nobody waits to be served.
-        if !self.woken.is_empty() || self.timers.peek().is_some_and(|(at, _)| at <= self.now) {
+        if !self.woken.is_empty() {
             self.do_due();
         }
-        self.settle_top();
+        // After most calls nothing is due and the top timer is live: one look at it tells both.
+        while let Some((key, timer)) = self.timers.peek_key() {
+            if deadline(key) <= self.now {
+                self.do_due();
+            } else if self.settled(key, timer) {
+                break;
+            }
+        }
     }
 
     /// [`Engine::run_due`]'s work, kept out of its common path (nothing due).
@@ -584,10 +591,10 @@ impl Engine {
     fn do_due(&mut self) {
         while !self.woken.is_empty() || self.timers.peek().is_some_and(|(at, _)| at <= self.now) {
             let mut timeouts = Vec::new();
-            while let Some((at, timer)) = self.timers.pop_due(self.now) {
+            while let Some((key, timer)) = self.timers.pop_due(self.now) {
                 match timer {
                     Timer::PollTimeout(poll) => timeouts.push(poll),
-                    _ => self.fire(at, timer),
+                    _ => self.fire(key, timer),
                 }
             }
             self.serve_woken();
@@ -597,46 +604,49 @@ impl Engine {
         }
     }
 
-    /// Drops dead entries at the top of the timers so that `next_deadline` is exact.
-    fn settle_top(&mut self) {
-        while let Some((at, timer)) = self.timers.peek() {
-            if let Timer::Reveal { queue, key } = timer {
-                let armed = self.q_opt(queue).filter(|q| q.reveal_timer == Some(key));
-                match armed.map(|q| q.hidden.first().is_some_and(|(k, _)| k == key)) {
-                    // Live: its message is still the earliest hidden one.
-                    Some(true) => break,
-                    // Armed for a message deleted or revealed since: re-aim at the earliest one.
-                    Some(false) => {
-                        self.timers.discard_first();
-                        self.come_up_reveal(queue, key, false);
-                    }
-                    // Not the queue's armed reveal (or no queue): dead.
-                    None => self.timers.discard_first(),
-                }
-                continue;
-            }
-            if let Timer::Retention { queue } = timer {
-                // Set for a message deleted since: re-aim at the oldest remaining one.
-                let early = self.q_opt(queue).is_some_and(|q| {
-                    q.retention_timer == Some(at) && q.next_expiry().is_none_or(|e| e > at)
-                });
-                if early {
+    /// Whether the top timer, not due, is live; if not, drops it (re-aiming a queue's reveal
+    /// or retention timer at its next message), so that `next_deadline` is exact once the top
+    /// is live.
+    fn settled(&mut self, key: TimerKey, timer: Timer) -> bool {
+        let at = deadline(key);
+        if let Timer::Reveal { queue, slot } = timer {
+            let armed = self.q_opt(queue).filter(|q| q.reveal_timer == Some(key));
+            match armed.map(|q| q.hidden.holds(slot, key)) {
+                // Live: its message is still the earliest hidden one.
+                Some(true) => return true,
+                // Armed for a message deleted or revealed since: re-aim at the earliest one.
+                Some(false) => {
                     self.timers.discard_first();
-                    self.q_mut(queue).retention_timer = None;
-                    self.schedule_retention(queue);
-                    continue;
+                    self.come_up_reveal(queue, slot, key, false);
                 }
+                // Not the queue's armed reveal (or no queue): dead.
+                None => self.timers.discard_first(),
             }
-            if self.is_live(at, timer) {
-                break;
-            }
-            self.timers.discard_first();
+            return false;
         }
+        if let Timer::Retention { queue } = timer {
+            // Set for a message deleted since: re-aim at the oldest remaining one.
+            let early = self.q_opt(queue).is_some_and(|q| {
+                q.retention_timer == Some(at) && q.next_expiry().is_none_or(|e| e > at)
+            });
+            if early {
+                self.timers.discard_first();
+                self.q_mut(queue).retention_timer = None;
+                self.schedule_retention(queue);
+                return false;
+            }
+        }
+        if self.is_live(at, timer) {
+            return true;
+        }
+        self.timers.discard_first();
+        false
     }
 
-    fn fire(&mut self, at: Millis, timer: Timer) {
-        if let Timer::Reveal { queue, key } = timer {
-            self.come_up_reveal(queue, key, true);
+    fn fire(&mut self, key: TimerKey, timer: Timer) {
+        let at = deadline(key);
+        if let Timer::Reveal { queue, slot } = timer {
+            self.come_up_reveal(queue, slot, key, true);
             return;
         }
         if !self.is_live(at, timer) {

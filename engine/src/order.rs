@@ -143,6 +143,15 @@ impl Ordered {
         self.head == NIL && self.tree.is_empty()
     }
 
+    /// Whether `slot` is a member under `key`: one read, where [`Ordered::first`] also looks
+    /// into the tree.
+    #[inline]
+    pub(crate) fn holds(&self, slot: u32, key: OrderKey) -> bool {
+        self.links
+            .get(slot as usize)
+            .is_some_and(|link| link.place != Place::Absent && link.key == key)
+    }
+
     /// The member with the smallest key.
     pub(crate) fn first(&self) -> Option<(OrderKey, u32)> {
         let run = (self.head != NIL).then(|| (self.links[self.head as usize].key, self.head));
@@ -214,12 +223,21 @@ mod tests {
         assert_eq!(keys(&set), [(5, 4), (10, 0), (15, 3), (20, 1), (30, 2)]);
         assert!(!set.is_empty());
         assert_eq!(set.first(), Some((5, 4)));
+        assert!(
+            set.holds(4, 5) && set.holds(0, 10),
+            "in the tree and in the run"
+        );
+        assert!(
+            !set.holds(4, 10) && !set.holds(5, 0),
+            "another key, an absent slot"
+        );
         // Removal from the middle, both ends of the run and the tree.
         assert!(set.remove(1));
         assert!(set.remove(4));
         assert!(set.remove(0));
         assert!(!set.remove(0), "already removed");
         assert!(!set.remove(99), "never a member");
+        assert!(!set.holds(4, 5) && !set.holds(0, 10) && !set.holds(99, 0));
         assert_eq!(keys(&set), [(15, 3), (30, 2)]);
         assert_eq!(set.first(), Some((15, 3)));
         assert!(set.remove(2));

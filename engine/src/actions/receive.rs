@@ -44,42 +44,52 @@ pub(crate) struct Poll {
     params: ReceiveParams,
 }
 
-/// Waiting long polls by id. Ids only grow, so they are kept in id order in a deque: a new one
-/// goes to the back, a lookup is a binary search, and an answered one leaves its place empty
-/// until it reaches the front. Each poll moves in and out once, where a B-tree of polls (over
-/// 100 bytes each) moved them around its nodes on every insert and remove.
+/// Waiting long polls by id. Ids are handed out one after another (`Engine::next_poll`), so
+/// they are kept in id order in a deque: a new one goes to the back, a lookup is an index (its
+/// id less the front's), and an answered one leaves its place empty until it reaches the front.
+/// Each poll moves in and out once, where a B-tree of polls (over 100 bytes each) moved them
+/// around its nodes on every insert and remove.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Polls(VecDeque<(PollId, Option<Poll>)>);
+pub(crate) struct Polls {
+    /// The id of the poll at the front.
+    first: PollId,
+    waiting: VecDeque<Option<Poll>>,
+}
 
 impl Polls {
-    /// Adds poll `id`, newer than every poll added before.
+    /// Adds poll `id`, the next id after every poll added before.
     fn insert(&mut self, id: PollId, poll: Poll) {
-        while let Some((_, None)) = self.0.front() {
-            self.0.pop_front();
+        while let Some(None) = self.waiting.front() {
+            self.waiting.pop_front();
+            self.first += 1;
         }
-        debug_assert!(self.0.back().is_none_or(|&(last, _)| last < id));
-        self.0.push_back((id, Some(poll)));
+        if self.waiting.is_empty() {
+            self.first = id;
+        }
+        debug_assert_eq!(self.first + self.waiting.len() as PollId, id);
+        self.waiting.push_back(Some(poll));
     }
 
-    fn place(&mut self, id: PollId) -> Option<&mut Option<Poll>> {
-        let at = self.0.binary_search_by_key(&id, |&(id, _)| id).ok()?;
-        Some(&mut self.0[at].1)
+    fn place(&self, id: PollId) -> Option<usize> {
+        let at = usize::try_from(id.checked_sub(self.first)?).ok()?;
+        (at < self.waiting.len()).then_some(at)
     }
 
     /// Takes poll `id` out, if it waits.
     fn take(&mut self, id: PollId) -> Option<Poll> {
-        self.place(id)?.take()
+        let at = self.place(id)?;
+        self.waiting[at].take()
     }
 
     /// Puts back a poll [`Polls::take`] took out.
     fn put_back(&mut self, id: PollId, poll: Poll) {
-        *self.place(id).expect("taken from here") = Some(poll);
+        let at = self.place(id).expect("taken from here");
+        self.waiting[at] = Some(poll);
     }
 
     /// Whether poll `id` waits.
     pub(crate) fn contains(&self, id: PollId) -> bool {
-        let at = self.0.binary_search_by_key(&id, |&(id, _)| id);
-        at.is_ok_and(|at| self.0[at].1.is_some())
+        self.place(id).is_some_and(|at| self.waiting[at].is_some())
     }
 }
 
@@ -429,5 +439,41 @@ fn sort_candidates(
 fn output(messages: Vec<Message>) -> ReceiveMessageOutput {
     ReceiveMessageOutput {
         messages: Some(messages).filter(|m| !m.is_empty()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn poll() -> Poll {
+        Poll {
+            queue: 0,
+            params: ReceiveParams::hand_delivery(0),
+        }
+    }
+
+    #[test]
+    fn polls_are_found_by_id_while_they_wait() {
+        let mut polls = Polls::default();
+        assert!(!polls.contains(1));
+        for id in 1..=3 {
+            polls.insert(id, poll());
+        }
+        assert!((1..=3).all(|id| polls.contains(id)));
+        assert!(!polls.contains(0) && !polls.contains(4));
+        let taken = polls.take(1).expect("poll 1 waits");
+        assert!(!polls.contains(1) && polls.take(1).is_none());
+        polls.put_back(1, taken);
+        assert!(polls.contains(1));
+        // Answered at the front: its place goes with the next insert, the others keep theirs.
+        assert!(polls.take(1).is_some() && polls.take(2).is_some());
+        polls.insert(4, poll());
+        assert!(!polls.contains(1) && !polls.contains(2));
+        assert!(polls.contains(3) && polls.contains(4));
+        // All answered: the next id starts the deque afresh.
+        assert!(polls.take(3).is_some() && polls.take(4).is_some());
+        polls.insert(5, poll());
+        assert!(polls.contains(5) && !polls.contains(4));
     }
 }
