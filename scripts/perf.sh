@@ -3,8 +3,8 @@
 # they print what they measure (`name=unmeasured (reason)` when something cannot be measured) and
 # never fail on a number. Run by `./check perf` after its setup; alone: scripts/perf.sh.
 #
-#   bundle_gzip_bytes           the release bundle's .wasm + .js + .css (+ index.html, which holds
-#                               the JS loader inline), each gzip -9, summed; FAILED instead of the
+#   bundle_gzip_bytes           the release bundle's .wasm + .js + .css + index.html (which holds
+#                               the stylesheet and JS loader inline), each gzip -9, summed; FAILED instead of the
 #                               figure when core's float parser (dec2flt, ~13 KB with its tables)
 #                               or printer (float_to_decimal, the f64 Display/{:.N} code) is in
 #                               the wasm: the parser came back unnoticed once (a
