@@ -18,11 +18,11 @@
 //! ledger (the world's checkpoints) share the remembered keys: a copy costs the newest 4,096 only
 //! ([`Remembered`]), so 64 checkpoints of a long session hold one set of keys, not 64.
 
+use crate::fingerprints::Fingerprints;
 use serde::{Deserialize, Serialize};
 use sqs_engine::api::{Body, MessageId};
 use sqs_engine::Millis;
-use std::collections::{BTreeMap, HashSet, VecDeque};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
 /// The fewest entries [`Ledger::effects`] keeps in detail once that many were recorded.
@@ -170,9 +170,6 @@ impl Ledger {
     }
 }
 
-/// A set of fingerprints.
-type FingerprintSet = HashSet<u64, BuildHasherDefault<Prehashed>>;
-
 /// The fewest idempotency keys the ledger remembers: older ones are forgotten (see the module
 /// documentation). 8 MB of fingerprints, plus the live set's 16 MB or so.
 pub const REMEMBERED_KEYS: usize = 1 << 20;
@@ -189,13 +186,13 @@ const CHUNK: usize = 4_096;
 struct Remembered {
     chunks: VecDeque<Arc<[u64]>>,
     newest: Vec<u64>,
-    index: Option<FingerprintSet>,
+    index: Option<Fingerprints>,
 }
 
 impl Remembered {
     #[cfg(test)]
     fn contains(&mut self, fingerprint: u64) -> bool {
-        self.index().contains(&fingerprint)
+        self.index().contains(fingerprint)
     }
 
     /// Remembers a fingerprint; false if it was remembered already (one lookup for the check
@@ -214,20 +211,23 @@ impl Remembered {
             let oldest = self.chunks.pop_front().expect("more than one chunk");
             let index = self.index();
             for fingerprint in oldest.iter() {
-                index.remove(fingerprint);
+                index.remove(*fingerprint);
             }
         }
         true
     }
 
-    fn index(&mut self) -> &mut FingerprintSet {
+    fn index(&mut self) -> &mut Fingerprints {
         let (chunks, newest) = (&self.chunks, &self.newest);
         self.index.get_or_insert_with(|| {
-            let mut index = FingerprintSet::with_capacity_and_hasher(
-                chunks.len() * CHUNK + newest.len(),
-                Default::default(),
+            let mut index = Fingerprints::with_capacity(chunks.len() * CHUNK + newest.len());
+            index.extend(
+                chunks
+                    .iter()
+                    .flat_map(|chunk| chunk.iter())
+                    .chain(newest)
+                    .copied(),
             );
-            index.extend(chunks.iter().flat_map(|chunk| chunk.iter()).chain(newest));
             index
         })
     }
@@ -259,26 +259,6 @@ impl Clone for Remembered {
 impl PartialEq for Remembered {
     fn eq(&self, other: &Self) -> bool {
         self.len() == other.len() && self.iter().eq(other.iter())
-    }
-}
-
-/// The hasher of the fingerprint map: a fingerprint is already a hash.
-#[derive(Default)]
-struct Prehashed(u64);
-
-impl Hasher for Prehashed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
     }
 }
 
@@ -381,7 +361,8 @@ mod tests {
     #[test]
     fn fingerprints_of_distinct_keys_differ() {
         let keys = (0..200_000).map(|n| format!("order-{n} tag-{}/ship the order", n % 100));
-        let mut seen: HashSet<u64> = keys.map(|key| fingerprint(&[&key])).collect();
+        let mut seen: std::collections::HashSet<u64> =
+            keys.map(|key| fingerprint(&[&key])).collect();
         assert_eq!(seen.len(), 200_000);
         // Zero padding of the last word does not hide a length difference.
         for key in ["", "a", "a\0", "a\0\0\0\0\0\0\0", "abcdefgh", "abcdefgh\0"] {

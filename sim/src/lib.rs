@@ -30,6 +30,7 @@ pub mod command;
 mod consume;
 mod driver;
 mod faults;
+mod fingerprints;
 mod gauges;
 mod lane;
 pub mod ledger;
