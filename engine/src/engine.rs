@@ -508,11 +508,7 @@ impl Engine {
         // The armed reveal, if any, fires no later than every hidden message but this one
         // (`arm_reveal` keeps it so): only a key before it is the new earliest and needs arming.
         // Keys grow with time, so a receive mostly arms nothing and reads no `first`.
-        if q.reveal_timer.is_none_or(|armed| key < armed) {
-            debug_assert_eq!(q.hidden.first(), Some((key, slot)));
-            q.reveal_timer = Some(key);
-            self.timers.push(key, Timer::Reveal { queue: uid, slot });
-        }
+        self.arm_reveal_at(uid, slot, key);
     }
 
     /// Makes sure the queue's armed reveal fires no later than its earliest hidden message. An
@@ -520,12 +516,20 @@ impl Engine {
     /// it comes up: a delete costs no timer work.
     #[inline]
     fn arm_reveal(&mut self, uid: u32) {
+        if let Some((key, slot)) = self.q(uid).hidden.first() {
+            self.arm_reveal_at(uid, slot, key);
+        }
+    }
+
+    /// Arms the queue's reveal at `key`, the earliest hidden message's (in `slot`), unless the
+    /// armed one fires no later. Inlined, as [`Engine::schedule_reveal`].
+    #[inline(always)]
+    fn arm_reveal_at(&mut self, uid: u32, slot: u32, key: TimerKey) {
         let q = self.q_mut(uid);
-        if let Some((key, slot)) = q.hidden.first() {
-            if q.reveal_timer.is_none_or(|armed| key < armed) {
-                q.reveal_timer = Some(key);
-                self.timers.push(key, Timer::Reveal { queue: uid, slot });
-            }
+        if q.reveal_timer.is_none_or(|armed| key < armed) {
+            debug_assert_eq!(q.hidden.first(), Some((key, slot)));
+            q.reveal_timer = Some(key);
+            self.timers.push(key, Timer::Reveal { queue: uid, slot });
         }
     }
 
