@@ -246,9 +246,10 @@ impl Engine {
 
     /// Takes back an answer the caller is done with: its list of messages or of batch results
     /// (emptied) serves the next answer of the same kind instead of a new allocation. A driver
-    /// calling in a loop moves out what it keeps (`drain`) and hands the answer back. Inlined,
-    /// as [`Engine::drain_events_into`].
-    #[inline]
+    /// calling in a loop moves out what it keeps (`drain`) and hands the answer back. Inlined
+    /// (always: the hint was declined, and a caller that builds the answer it hands back, as
+    /// the benchmark's buffer of received messages, then skips the match).
+    #[inline(always)]
     pub fn recycle(&mut self, response: Response) {
         match response {
             Response::ReceiveMessage(ReceiveMessageOutput {
