@@ -119,7 +119,9 @@ pub(crate) fn reuse<T>(spare: &mut Vec<T>, n: usize) -> Vec<T> {
     }
 }
 
-/// Keeps `buffer`, emptied, as `spare` if it holds more than the one kept.
+/// Keeps `buffer`, emptied, as `spare` if it holds more than the one kept. Inlined, as
+/// [`Engine::recycle`]: most answers handed back fit the buffer kept, and the test is all.
+#[inline(always)]
 fn keep<T>(spare: &mut Vec<T>, mut buffer: Vec<T>) {
     if buffer.capacity() > spare.capacity() {
         buffer.clear();
