@@ -37,14 +37,16 @@ impl Rng {
     pub(crate) fn uuid(&mut self) -> MessageId {
         let hi = (self.next_u64() & !0xF000) | 0x4000;
         let lo = (self.next_u64() & !(0xC << 60)) | (0x8 << 60);
-        // The 32 hex digits of hi then lo, grouped 8-4-4-4-12.
-        let (hi, lo) = (crate::hash::hex_u64(hi), crate::hash::hex_u64(lo));
+        // The 32 hex digits of hi then lo, 8 at a time, grouped 8-4-4-4-12.
+        let hex = |word: u64| crate::hash::hex_u32(word as u32);
+        let digits = [hex(hi >> 32), hex(hi), hex(lo >> 32), hex(lo)];
         let mut id = [b'-'; 36];
-        id[..8].copy_from_slice(&hi[..8]);
-        id[9..13].copy_from_slice(&hi[8..12]);
-        id[14..18].copy_from_slice(&hi[12..]);
-        id[19..23].copy_from_slice(&lo[..4]);
-        id[24..].copy_from_slice(&lo[4..]);
+        id[..8].copy_from_slice(&digits[0]);
+        id[9..13].copy_from_slice(&digits[1][..4]);
+        id[14..18].copy_from_slice(&digits[1][4..]);
+        id[19..23].copy_from_slice(&digits[2][..4]);
+        id[24..28].copy_from_slice(&digits[2][4..]);
+        id[28..].copy_from_slice(&digits[3]);
         MessageId::from_uuid(id)
     }
 }
