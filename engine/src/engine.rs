@@ -120,7 +120,8 @@ pub(crate) fn reuse<T>(spare: &mut Vec<T>, n: usize) -> Vec<T> {
 }
 
 /// Keeps `buffer`, emptied, as `spare` if it holds more than the one kept. Inlined, as
-/// [`Engine::recycle`]: most answers handed back fit the buffer kept, and the test is all.
+/// [`Engine::recycle`]: a call per answer handed back, mostly to put back the buffer that
+/// [`reuse`] took.
 #[inline(always)]
 fn keep<T>(spare: &mut Vec<T>, mut buffer: Vec<T>) {
     if buffer.capacity() > spare.capacity() {
