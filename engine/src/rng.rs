@@ -37,32 +37,19 @@ impl Rng {
     pub(crate) fn uuid(&mut self) -> MessageId {
         let hi = (self.next_u64() & !0xF000) | 0x4000;
         let lo = (self.next_u64() & !(0xC << 60)) | (0x8 << 60);
-        // The 32 hex digits of hi then lo, grouped 8-4-4-4-12 (no group splits a byte).
+        // The 32 hex digits of hi then lo, 8 at a time, grouped 8-4-4-4-12.
+        let hex = |word: u64| crate::hash::hex_u32(word as u32);
+        let digits = [hex(hi >> 32), hex(hi), hex(lo >> 32), hex(lo)];
         let mut id = [b'-'; 36];
-        let bytes = (u128::from(hi) << 64 | u128::from(lo)).to_be_bytes();
-        for (byte, &at) in bytes.iter().zip(UUID_DIGITS.iter().step_by(2)) {
-            id[at..at + 2].copy_from_slice(&crate::hash::hex_pair(*byte));
-        }
+        id[..8].copy_from_slice(&digits[0]);
+        id[9..13].copy_from_slice(&digits[1][..4]);
+        id[14..18].copy_from_slice(&digits[1][4..]);
+        id[19..23].copy_from_slice(&digits[2][..4]);
+        id[24..28].copy_from_slice(&digits[2][4..]);
+        id[28..].copy_from_slice(&digits[3]);
         MessageId::from_uuid(id)
     }
 }
-
-/// Where each of a UUID's 32 hex digits goes among its 36 characters (dashes at 8, 13, 18, 23).
-const UUID_DIGITS: [usize; 32] = {
-    let mut at = [0; 32];
-    let mut k = 0;
-    while k < 32 {
-        at[k] = k + match k {
-            0..8 => 0,
-            8..12 => 1,
-            12..16 => 2,
-            16..20 => 3,
-            _ => 4,
-        };
-        k += 1;
-    }
-    at
-};
 
 /// The SplitMix64 finaliser, also used as a keyed hash for receipt-handle checks.
 pub(crate) fn mix(mut z: u64) -> u64 {
