@@ -29,7 +29,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './lib/chromium.mjs';
 import { startServer } from './lib/server.mjs';
 import { permalink } from './lib/permalink.mjs';
 
@@ -173,12 +173,7 @@ if (!fs.existsSync(path.join(opt.dist, 'index.html'))) {
   process.exit(1);
 }
 const server = await startServer({ dir: opt.dist, prefix: '/' });
-const launch = (extra = []) => chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', '--enable-precise-memory-info', ...extra],
-});
+const launch = (extra = []) => launchChromium({ extra: ['--enable-precise-memory-info', ...extra] });
 const browser = await launch();
 console.error(`perf: serving ${path.relative(repo, opt.dist) || '.'}/ at ${server.url}; ${browser.version()}`);
 const fresh = async (from = browser) => {

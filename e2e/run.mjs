@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { chromiumPath, launchChromium } from './lib/chromium.mjs';
 import { startServer } from './lib/server.mjs';
 import { registry } from './lib/harness.mjs';
 
@@ -56,22 +56,8 @@ const rootServer = await startServer({ dir: opt.dist, prefix: '/' });
 const subServer = await startServer({ dir: opt.dist, prefix: opt.subpath });
 console.log(`e2e: serving ${path.relative(repo, opt.dist) || '.'}/ at ${rootServer.url} and ${subServer.url}`);
 
-const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const browser = await chromium.launch({
-  executablePath,
-  headless: !opt.headed,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--disable-dev-shm-usage',
-  ],
-});
-console.log(`e2e: ${executablePath} ${browser.version()}, ${selected.length} test(s)`);
+const browser = await launchChromium({ headless: !opt.headed });
+console.log(`e2e: ${chromiumPath} ${browser.version()}, ${selected.length} test(s)`);
 
 let passed = 0;
 let failed = 0;

@@ -7,7 +7,7 @@
 //   node tools/dayprof/prof.mjs OUT_DIR [SECONDS=86400] [TOP=40]
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../../e2e/lib/chromium.mjs';
 import { startServer } from '../../e2e/lib/server.mjs';
 
 const [dir, seconds = '86400', top = '40'] = process.argv.slice(2);
@@ -17,12 +17,7 @@ if (!dir) {
 }
 fs.writeFileSync(path.join(dir, 'index.html'), '<!DOCTYPE html><meta charset="utf-8"><title>dayprof</title>');
 const server = await startServer({ dir, prefix: '/' });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-});
+const browser = await launchChromium();
 try {
   const page = await browser.newPage();
   await page.goto(server.url);
