@@ -7,8 +7,8 @@ use crate::ledger::Attempt;
 use crate::narrate::secs;
 use crate::timers::Timer;
 use crate::worker::{WorkerMode, WorkerPolicy};
-use crate::world::{cached_url, Actor, PollOwner, Who, World, LANE_HINTS};
-use serde_json::{json, Value};
+use crate::world::{cached_url, named, Actor, PollOwner, Who, World, LANE_HINTS};
+use serde_json::Value;
 use sqs_engine::api::{
     ChangeMessageVisibilityBatchEntry, ChangeMessageVisibilityBatchInput,
     ChangeMessageVisibilityInput, DeleteMessageBatchEntry, DeleteMessageBatchInput,
@@ -123,7 +123,7 @@ impl World {
             format!("{name} started, consuming {queue}"),
         );
         self.ensure_polling(id);
-        Ok(json!({ "worker": name }))
+        Ok(named("worker", name).into())
     }
 
     pub(crate) fn remove_worker(&mut self, name: &str) -> Result<Value, String> {
@@ -136,7 +136,7 @@ impl World {
             None,
             format!("{name} was removed: what it held waits for its visibility timeout"),
         );
-        Ok(json!({ "worker": name }))
+        Ok(named("worker", name).into())
     }
 
     pub(crate) fn set_policy(&mut self, name: &str, policy: WorkerPolicy) -> Result<Value, String> {
@@ -153,7 +153,7 @@ impl World {
         );
         let id = self.lanes[i].id;
         self.ensure_polling(id);
-        Ok(json!({ "worker": name }))
+        Ok(named("worker", name).into())
     }
 
     /// Schedules a poll now if the lane wants one and none is scheduled.

@@ -2,8 +2,8 @@
 //! next message (crash after commit, lost delete response, failed job).
 
 use crate::lane::{Armed, Failure, JobKind, Life};
-use crate::world::World;
-use serde_json::{json, Value};
+use crate::world::{named, World};
+use serde_json::Value;
 use sqs_engine::api::MessageId;
 
 impl World {
@@ -31,7 +31,7 @@ impl World {
             self.say(self.actor(i), Some(&message_id), text);
         }
         self.halt(i, life);
-        Ok(json!({ "worker": name }))
+        Ok(named("worker", name).into())
     }
 
     /// Stops a lane's clock: no timers, and any long poll it waits on is orphaned.
@@ -61,7 +61,7 @@ impl World {
             format!("{name} restarted: it has forgotten what it held"),
         );
         self.ensure_polling(id);
-        Ok(json!({ "worker": name }))
+        Ok(named("worker", name).into())
     }
 
     pub(crate) fn arm(
@@ -77,7 +77,9 @@ impl World {
             None,
             format!("{fault} armed on {name} for its current or next message"),
         );
-        Ok(json!({ "worker": name, "armed": fault }))
+        let mut result = named("worker", name);
+        result.field("armed", fault);
+        Ok(result.into())
     }
 
     /// FailJob: the message being processed fails now; if none, the next one will.
@@ -96,7 +98,9 @@ impl World {
                 job.tasks[current].failure = Some(Failure::Injected);
                 self.fail_task(i, job_id);
                 self.job_due(lane_id, job_id);
-                Ok(json!({ "worker": name, "failed": true }))
+                let mut result = named("worker", name);
+                result.field("failed", &true);
+                Ok(result.into())
             }
             _ => self.arm(name, "FailJob", |a| &mut a.fail_job),
         }

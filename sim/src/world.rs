@@ -1039,6 +1039,16 @@ fn put_back<T>(slot: &mut Vec<T>, buffer: Vec<T>) {
     }
 }
 
+/// `{key: name}`, what a sim action answers (`{"worker": "Worker A"}`), for more members to be
+/// added to: one call where each `json!` built its map inline (in the browser bundle, the
+/// dozen results of [`World::sim`] are one function).
+#[inline(never)]
+pub(crate) fn named(key: &'static str, name: &str) -> Output {
+    let mut out = Output::default();
+    out.field(key, name);
+    out
+}
+
 /// A response as the JSON AWS answers.
 fn response_json(response: &Response) -> Value {
     response.to_json()
