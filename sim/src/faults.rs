@@ -23,12 +23,12 @@ impl World {
             _ => "crashed",
         };
         if held.is_empty() {
-            self.say(self.actor(i), None, format!("{name} {verb}"));
+            self.say_lane(i, None, format!("{name} {verb}"));
         }
         for message_id in held {
             let m = self.label(&message_id);
             let text = format!("{name} {verb} while holding {m}");
-            self.say(self.actor(i), Some(&message_id), text);
+            self.say_lane(i, Some(&message_id), text);
         }
         self.halt(i, life);
         Ok(named("worker", name).into())
@@ -55,8 +55,8 @@ impl World {
         lane.jobs.clear();
         let id = lane.id;
         self.holders.retain(|_, holder| holder.lane != id);
-        self.say(
-            self.actor(i),
+        self.say_lane(
+            i,
             None,
             format!("{name} restarted: it has forgotten what it held"),
         );
@@ -72,8 +72,8 @@ impl World {
     ) -> Result<Value, String> {
         let i = self.lane_index(name)?;
         *flag(&mut self.lanes[i].armed) = true;
-        self.say(
-            self.actor(i),
+        self.say_lane(
+            i,
             None,
             format!("{fault} armed on {name} for its current or next message"),
         );

@@ -396,7 +396,7 @@ impl World {
             Step::Call(request) => match self.call(Who::User, request.clone()) {
                 Reply::Done(Ok(response)) => Ok(response_json(&response)),
                 Reply::Done(Err(error)) => Err(error.to_string()),
-                Reply::Pending(poll) => Ok(serde_json::json!({ "pending": poll })),
+                Reply::Pending(poll) => Ok(pending(poll)),
             },
             Step::Sim(action) => self.sim(action),
         }
@@ -416,16 +416,11 @@ impl World {
                         (Some(Step::Call(request)), response_json(&response))
                     }
                     Reply::Done(Err(error)) => {
-                        // By index, not through `json!`, which would compile serde's `Value`
-                        // to `Value` serializer into the browser bundle for it.
-                        let mut failed = serde_json::json!({});
-                        failed["error"] = error_json(&error);
-                        (None, failed)
+                        let mut failed = Output::default();
+                        failed.value("error", error_json(&error));
+                        (None, failed.into())
                     }
-                    Reply::Pending(poll) => (
-                        Some(Step::Call(request)),
-                        serde_json::json!({ "pending": poll }),
-                    ),
+                    Reply::Pending(poll) => (Some(Step::Call(request)), pending(poll)),
                 }
             }
             StepKind::Sim => {
@@ -1061,6 +1056,13 @@ pub(crate) fn named(key: &'static str, name: &str) -> Output {
     let mut out = Output::default();
     out.field(key, name);
     out
+}
+
+/// `{"pending": poll}`, what a call answers while its long poll waits.
+fn pending(poll: PollId) -> Value {
+    let mut out = Output::default();
+    out.field("pending", &poll);
+    out.into()
 }
 
 /// A response as the JSON AWS answers.
