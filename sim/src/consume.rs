@@ -7,8 +7,8 @@ use crate::ledger::Attempt;
 use crate::narrate::secs;
 use crate::timers::Timer;
 use crate::worker::{WorkerMode, WorkerPolicy};
-use crate::world::{cached_url, Actor, PollOwner, Who, World, LANE_HINTS};
-use serde_json::{json, Value};
+use crate::world::{cached_url, named, Actor, PollOwner, Who, World, LANE_HINTS};
+use serde_json::Value;
 use sqs_engine::api::{
     ChangeMessageVisibilityBatchEntry, ChangeMessageVisibilityBatchInput,
     ChangeMessageVisibilityInput, DeleteMessageBatchEntry, DeleteMessageBatchInput,
@@ -54,6 +54,13 @@ impl World {
 
     pub(crate) fn actor(&self, i: usize) -> Actor {
         Actor::Worker(self.lanes[i].name.to_string())
+    }
+
+    /// Records an event of lane `i`'s worker ([`World::say`]): one call for the narration's
+    /// many sentences, where each built the actor inline.
+    #[inline(never)]
+    pub(crate) fn say_lane(&mut self, i: usize, message_id: Option<&str>, text: String) {
+        self.say(self.actor(i), message_id, text);
     }
 
     pub(crate) fn who(&self, i: usize) -> Who {
@@ -123,7 +130,7 @@ impl World {
             format!("{name} started, consuming {queue}"),
         );
         self.ensure_polling(id);
-        Ok(json!({ "worker": name }))
+        Ok(named("worker", name).into())
     }
 
     pub(crate) fn remove_worker(&mut self, name: &str) -> Result<Value, String> {
@@ -136,7 +143,7 @@ impl World {
             None,
             format!("{name} was removed: what it held waits for its visibility timeout"),
         );
-        Ok(json!({ "worker": name }))
+        Ok(named("worker", name).into())
     }
 
     pub(crate) fn set_policy(&mut self, name: &str, policy: WorkerPolicy) -> Result<Value, String> {
@@ -146,14 +153,14 @@ impl World {
         let queue = policy.queue.clone();
         self.lanes[i].set_policy(policy);
         self.refresh_warnings(&queue);
-        self.say(
-            self.actor(i),
+        self.say_lane(
+            i,
             None,
             format!("{name} has a new policy from its next job on"),
         );
         let id = self.lanes[i].id;
         self.ensure_polling(id);
-        Ok(json!({ "worker": name }))
+        Ok(named("worker", name).into())
     }
 
     /// Schedules a poll now if the lane wants one and none is scheduled.
@@ -351,7 +358,7 @@ impl World {
             _ => self.job_started(i, &first.message_id, first.duration),
         };
         let message_id = first.message_id;
-        self.say(self.actor(i), Some(&message_id), text);
+        self.say_lane(i, Some(&message_id), text);
     }
 
     /// "Worker A started the job for M (takes 45 s)".
@@ -459,7 +466,7 @@ impl World {
             format!("{name} performed \"{effect_name}\" for {m} (delivery {attempt})")
         };
         let message_id = effect.message_id;
-        self.say(self.actor(i), Some(&message_id), text);
+        self.say_lane(i, Some(&message_id), text);
     }
 
     /// The current message is processed and its effects are done.
@@ -480,7 +487,7 @@ impl World {
                 "{} committed the work for {m}, then crashed before DeleteMessage",
                 self.lanes[i].name
             );
-            self.say(self.actor(i), Some(&message_id), text);
+            self.say_lane(i, Some(&message_id), text);
             self.halt(i, Life::Dead);
             return;
         }
@@ -525,9 +532,7 @@ impl World {
         let message_id = job.tasks[job.current].message_id;
         let (name, m) = (self.lanes[i].name.clone(), self.label(&message_id));
         if lose && !retried {
-            self.say(
-                self.actor(i),
-                Some(&message_id),
+            self.say_lane(i, Some(&message_id),
                 format!("The DeleteMessage response for {m} was lost: {name} thinks the delete failed and runs the job again"),
             );
             let now = self.now();
@@ -538,8 +543,8 @@ impl World {
                 task.start = Some(now);
             }
         } else {
-            self.say(
-                self.actor(i),
+            self.say_lane(
+                i,
                 Some(&message_id),
                 format!("{name} gives up on {m}: it did not see DeleteMessage succeed"),
             );
@@ -568,12 +573,12 @@ impl World {
         let m = self.label(&message_id);
         if whole_batch {
             let text = format!("Lambda function error on {m}{why}: without ReportBatchItemFailures the whole batch goes back");
-            self.say(self.actor(i), Some(&message_id), text);
+            self.say_lane(i, Some(&message_id), text);
             self.abort_job(i, job_id, "The invocation failed");
             return;
         }
         let text = format!("{name}: the job for {m} failed{why}; no DeleteMessage, so {m} comes back when its visibility timeout runs out");
-        self.say(self.actor(i), Some(&message_id), text);
+        self.say_lane(i, Some(&message_id), text);
         self.finish_task(i, job_id, false);
     }
 
@@ -593,7 +598,7 @@ impl World {
             Some((message_id, duration)) if job.kind == JobKind::Worker => {
                 if self.narrating() {
                     let text = self.job_started(i, &message_id, duration);
-                    self.say(self.actor(i), Some(&message_id), text);
+                    self.say_lane(i, Some(&message_id), text);
                 } else {
                     self.skip();
                 }
@@ -616,7 +621,7 @@ impl World {
             "{why}: none of its {} message(s) is deleted; they come back when their visibility timeout runs out",
             job.tasks.len()
         );
-        self.say(self.actor(i), None, text);
+        self.say_lane(i, None, text);
         self.end_job(i, job_id);
     }
 
@@ -682,7 +687,7 @@ impl World {
                     "Lambda's response lists an itemIdentifier that is no MessageId of the batch: the whole batch counts as failed, and its {} message(s) come back when their visibility timeout runs out",
                     job.tasks.len()
                 );
-                self.say(self.actor(i), None, text);
+                self.say_lane(i, None, text);
             }
             let deletes = returned
                 && !bad_response
@@ -695,7 +700,7 @@ impl World {
                         self.list(failed.iter().copied()),
                         entries.len()
                     );
-                    self.say(self.actor(i), None, text);
+                    self.say_lane(i, None, text);
                 }
                 // DeleteMessageBatch takes 10 entries at most: a bigger batch (a batching
                 // window) is deleted 10 at a time.
@@ -737,7 +742,7 @@ impl World {
         let first = job.unfinished().next().map(|t| t.message_id);
         if capped {
             let text = format!("{name} stops its heartbeat: the extension cap is reached");
-            self.say(self.actor(i), first.as_deref(), text);
+            self.say_lane(i, first.as_deref(), text);
             return;
         }
         job.extensions += 1;

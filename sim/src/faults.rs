@@ -2,8 +2,8 @@
 //! next message (crash after commit, lost delete response, failed job).
 
 use crate::lane::{Armed, Failure, JobKind, Life};
-use crate::world::World;
-use serde_json::{json, Value};
+use crate::world::{named, World};
+use serde_json::Value;
 use sqs_engine::api::MessageId;
 
 impl World {
@@ -23,15 +23,15 @@ impl World {
             _ => "crashed",
         };
         if held.is_empty() {
-            self.say(self.actor(i), None, format!("{name} {verb}"));
+            self.say_lane(i, None, format!("{name} {verb}"));
         }
         for message_id in held {
             let m = self.label(&message_id);
             let text = format!("{name} {verb} while holding {m}");
-            self.say(self.actor(i), Some(&message_id), text);
+            self.say_lane(i, Some(&message_id), text);
         }
         self.halt(i, life);
-        Ok(json!({ "worker": name }))
+        Ok(named("worker", name).into())
     }
 
     /// Stops a lane's clock: no timers, and any long poll it waits on is orphaned.
@@ -55,13 +55,13 @@ impl World {
         lane.jobs.clear();
         let id = lane.id;
         self.holders.retain(|_, holder| holder.lane != id);
-        self.say(
-            self.actor(i),
+        self.say_lane(
+            i,
             None,
             format!("{name} restarted: it has forgotten what it held"),
         );
         self.ensure_polling(id);
-        Ok(json!({ "worker": name }))
+        Ok(named("worker", name).into())
     }
 
     pub(crate) fn arm(
@@ -72,12 +72,14 @@ impl World {
     ) -> Result<Value, String> {
         let i = self.lane_index(name)?;
         *flag(&mut self.lanes[i].armed) = true;
-        self.say(
-            self.actor(i),
+        self.say_lane(
+            i,
             None,
             format!("{fault} armed on {name} for its current or next message"),
         );
-        Ok(json!({ "worker": name, "armed": fault }))
+        let mut result = named("worker", name);
+        result.field("armed", fault);
+        Ok(result.into())
     }
 
     /// FailJob: the message being processed fails now; if none, the next one will.
@@ -96,7 +98,9 @@ impl World {
                 job.tasks[current].failure = Some(Failure::Injected);
                 self.fail_task(i, job_id);
                 self.job_due(lane_id, job_id);
-                Ok(json!({ "worker": name, "failed": true }))
+                let mut result = named("worker", name);
+                result.field("failed", &true);
+                Ok(result.into())
             }
             _ => self.arm(name, "FailJob", |a| &mut a.fail_job),
         }

@@ -1,7 +1,7 @@
 //! What the world measures: queue depth by state (SQS's Approximate* attributes), the depth
 //! samples for the charts, and the end-of-run summary.
 
-use crate::metrics::{Sample, Summary};
+use crate::metrics::{Holders, Sample, Summary};
 use crate::world::World;
 use serde_json::Value;
 use sqs_engine::Millis;
@@ -122,21 +122,19 @@ impl World {
         self.metrics.sample_until(before, snapshot);
     }
 
-    /// Messages each worker holds now (those holding none left out), keyed by the lanes' shared
-    /// names: the last sample's map when it is the same, so that a steady world's samples share
-    /// one.
-    fn held_by_worker(&self) -> Arc<BTreeMap<Arc<str>, u64>> {
-        // `extend`, not `collect` (which would compile a stable sort into the bundle).
-        let mut held = BTreeMap::new();
-        held.extend(
-            self.lanes
-                .iter()
-                .map(|l| (Arc::clone(&l.name), l.held() as u64))
-                .filter(|&(_, n)| n > 0),
-        );
+    /// Messages each worker holds now (those holding none left out), by the lanes' shared
+    /// names: the last sample's list when it is the same, so that a steady world's samples
+    /// share one.
+    fn held_by_worker(&self) -> Holders {
+        let held: Vec<_> = self
+            .lanes
+            .iter()
+            .map(|l| (Arc::clone(&l.name), l.held() as u64))
+            .filter(|&(_, n)| n > 0)
+            .collect();
         match self.metrics.samples.last() {
-            Some(last) if *last.held_by_worker == held => Arc::clone(&last.held_by_worker),
-            _ => Arc::new(held),
+            Some(last) if *last.held_by_worker == *held => Arc::clone(&last.held_by_worker),
+            _ => held.into(),
         }
     }
 

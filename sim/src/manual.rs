@@ -3,7 +3,7 @@
 
 use crate::lane::Life;
 use crate::worker::WorkerMode;
-use crate::world::World;
+use crate::world::{named, World};
 use serde_json::{json, Value};
 use sqs_engine::api::{ChangeMessageVisibilityInput, DeleteMessageInput, QueueUrl, ToJson};
 use sqs_engine::{ReceiptHandle, Reply, Request};
@@ -45,7 +45,7 @@ impl World {
             ));
         }
         self.receive(i);
-        Ok(json!({ "worker": name }))
+        Ok(named("worker", name).into())
     }
 
     /// The held task's (queue URL, receipt handle), for a by-hand action.

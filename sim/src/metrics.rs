@@ -19,6 +19,9 @@ const ACTIONS: usize = Request::ACTIONS.len();
 /// SQS's list price, USD per million requests (a batch is one request).
 pub const USD_PER_MILLION_REQUESTS: f64 = 0.40;
 
+/// Messages held, by worker name: [`Sample::held_by_worker`].
+pub type Holders = Arc<[(Arc<str>, u64)]>;
+
 /// The queue and the world at one instant.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Sample {
@@ -32,10 +35,12 @@ pub struct Sample {
     pub delayed: u64,
     /// Messages in dead-letter queues.
     pub dead_letter: u64,
-    /// Messages each worker holds (workers holding none are left out). Shared by the samples
-    /// (and the copies of the world) it is the same for.
-    #[serde(default, with = "shared")]
-    pub held_by_worker: Arc<BTreeMap<Arc<str>, u64>>,
+    /// Messages each worker holds, in the order the workers were added (workers holding none
+    /// are left out); written as a map (read back in the order of the names). Shared by the
+    /// samples (and the copies of the world) it is the same for. A list, not a map: a few
+    /// workers, and a map type of its own cost the browser bundle ~1 KB gzip of B-tree code.
+    #[serde(default, with = "holders")]
+    pub held_by_worker: Holders,
     /// Deliveries so far.
     #[serde(default)]
     pub deliveries: u64,
@@ -234,19 +239,19 @@ mod by_action {
     }
 }
 
-/// (De)serializes an `Arc<T>` as the `T` it holds.
-mod shared {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+/// (De)serializes the messages each worker holds as a map from worker name to count.
+mod holders {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::collections::BTreeMap;
     use std::sync::Arc;
 
-    pub fn serialize<S: Serializer, T: Serialize>(value: &Arc<T>, s: S) -> Result<S::Ok, S::Error> {
-        T::serialize(value, s)
+    pub fn serialize<S: Serializer>(held: &[(Arc<str>, u64)], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(held.iter().map(|(name, n)| (name, n)))
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
-        d: D,
-    ) -> Result<Arc<T>, D::Error> {
-        T::deserialize(d).map(Arc::new)
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<super::Holders, D::Error> {
+        let held = BTreeMap::<String, u64>::deserialize(d)?;
+        Ok(held.into_iter().map(|(name, n)| (name.into(), n)).collect())
     }
 }
 
@@ -258,7 +263,7 @@ mod tests {
     fn a_sample_reads_and_writes_its_holders_as_a_plain_map() {
         let sample = Sample {
             at: 1000,
-            held_by_worker: Arc::new(BTreeMap::from([("Worker A".into(), 2)])),
+            held_by_worker: Arc::new([("Worker A".into(), 2)]),
             ..Sample::default()
         };
         let json = serde_json::to_value(&sample).unwrap();

@@ -248,17 +248,32 @@ pub(crate) fn engine_event(
     labels: &Labels,
 ) -> String {
     let who = who(actor);
-    let called = |fallback: &str| format!("{who} called {}", action.unwrap_or(fallback));
+    match sentence(who, at, kind, labels) {
+        (Some(fallback), rest) => format!("{who} called {}{rest}", action.unwrap_or(fallback)),
+        (None, sentence) => sentence,
+    }
+}
+
+/// The sentence for an engine event, or, for an event of a call, the rest of the sentence
+/// after "{who} called {action}" with the action named when the call's is not known: that
+/// start is written in one place ([`engine_event`]) rather than in each sentence.
+fn sentence(
+    who: &str,
+    at: Millis,
+    kind: &EventKind,
+    labels: &Labels,
+) -> (Option<&'static str>, String) {
+    let called = |action, rest| (Some(action), rest);
+    let told = |sentence| (None, sentence);
     match kind {
         EventKind::QueueCreated { queue, fifo } => {
             let kind = if *fifo { "FIFO queue" } else { "queue" };
-            format!("{}: {kind} {queue} created", called("CreateQueue"))
+            called("CreateQueue", format!(": {kind} {queue} created"))
         }
-        EventKind::QueueDeleted { queue } => format!("{}: {queue} deleted", called("DeleteQueue")),
-        EventKind::QueueAttributesChanged { queue, names } => format!(
-            "{} on {queue}: {} changed",
-            called("SetQueueAttributes"),
-            names.join(", ")
+        EventKind::QueueDeleted { queue } => called("DeleteQueue", format!(": {queue} deleted")),
+        EventKind::QueueAttributesChanged { queue, names } => called(
+            "SetQueueAttributes",
+            format!(" on {queue}: {} changed", names.join(", ")),
         ),
         EventKind::Sent {
             queue,
@@ -266,11 +281,7 @@ pub(crate) fn engine_event(
             group_id,
             visible_at,
         } => {
-            let mut text = format!(
-                "{}: {} stored in {queue}",
-                called("SendMessage"),
-                labels.get(message_id)
-            );
+            let mut text = format!(": {} stored in {queue}", labels.get(message_id));
             if let Some(group) = group_id {
                 text.push_str(&format!(" (group {group})"));
             }
@@ -281,22 +292,21 @@ pub(crate) fn engine_event(
                     clock(*visible_at)
                 ));
             }
-            text
+            called("SendMessage", text)
         }
         EventKind::Deduplicated {
             message_id,
             deduplication_id,
             ..
-        } => format!(
-            "{}: {} has MessageDeduplicationId {deduplication_id}, already seen in the last 5 minutes: accepted, not stored again",
-            called("SendMessage"),
+        } => called("SendMessage", format!(
+            ": {} has MessageDeduplicationId {deduplication_id}, already seen in the last 5 minutes: accepted, not stored again",
             labels.get(message_id)
-        ),
+        )),
         EventKind::BecameVisible {
             message_id, reason, ..
         } => {
             let m = labels.get(message_id);
-            match reason {
+            told(match reason {
                 VisibleReason::Sent => format!("{m} is visible"),
                 VisibleReason::DelayEnded => format!("Delay of {m} ended: it is visible"),
                 VisibleReason::VisibilityExpired => {
@@ -307,16 +317,18 @@ pub(crate) fn engine_event(
                 }
                 VisibleReason::Redriven => format!("{m} is visible again after the redrive"),
                 VisibleReason::DeadLettered => format!("{m} is visible in the dead-letter queue"),
-            }
+            })
         }
         EventKind::Received {
             message_id,
             receive_count,
             ..
-        } => format!(
-            "{}: got {} (receive count {receive_count})",
-            called("ReceiveMessage"),
-            labels.get(message_id)
+        } => called(
+            "ReceiveMessage",
+            format!(
+                ": got {} (receive count {receive_count})",
+                labels.get(message_id)
+            ),
         ),
         EventKind::VisibilityChanged {
             message_id,
@@ -324,73 +336,71 @@ pub(crate) fn engine_event(
             ..
         } => {
             let m = labels.get(message_id);
-            if *visible_at <= at {
-                format!("{}: {m} is visible now", called("ChangeMessageVisibility"))
+            let rest = if *visible_at <= at {
+                format!(": {m} is visible now")
             } else {
-                format!(
-                    "{}: {m} hidden for {} more",
-                    called("ChangeMessageVisibility"),
-                    secs(visible_at - at)
-                )
-            }
+                format!(": {m} hidden for {} more", secs(visible_at - at))
+            };
+            called("ChangeMessageVisibility", rest)
         }
-        EventKind::Deleted { message_id, .. } => format!(
-            "{}: {} deleted",
-            called("DeleteMessage"),
-            labels.get(message_id)
-        ),
-        EventKind::StaleDelete { .. } => format!(
-            "{}: that message is already gone (SQS still answers 200)",
-            called("DeleteMessage")
+        EventKind::Deleted { message_id, .. } => {
+            called("DeleteMessage", format!(": {} deleted", labels.get(message_id)))
+        }
+        EventKind::StaleDelete { .. } => called(
+            "DeleteMessage",
+            ": that message is already gone (SQS still answers 200)".to_string(),
         ),
         EventKind::MovedToDeadLetterQueue {
             dead_letter_queue,
             message_id,
             receive_count,
             ..
-        } => format!(
+        } => told(format!(
             "{} was received {receive_count} times (maxReceiveCount reached): SQS moved it to {dead_letter_queue}",
             labels.get(message_id)
-        ),
+        )),
         EventKind::Redriven {
             from,
             to,
             old_message_id,
             ..
-        } => format!(
+        } => told(format!(
             "Message move task: {} moved from {from} back to {to} as a new message",
             labels.get(old_message_id)
-        ),
-        EventKind::RetentionExpired { message_id, .. } => format!(
+        )),
+        EventKind::RetentionExpired { message_id, .. } => told(format!(
             "{} is older than the MessageRetentionPeriod: SQS deleted it",
             labels.get(message_id)
+        )),
+        EventKind::Purged { queue, message_ids } => called(
+            "PurgeQueue",
+            format!(": {} messages deleted from {queue}", message_ids.len()),
         ),
-        EventKind::Purged { queue, message_ids } => format!(
-            "{}: {} messages deleted from {queue}",
-            called("PurgeQueue"),
-            message_ids.len()
+        EventKind::LongPollStarted { queue, until, .. } => called(
+            "ReceiveMessage",
+            format!(
+                " on {queue}: nothing yet, waiting up to {} (long poll)",
+                secs(until - at)
+            ),
         ),
-        EventKind::LongPollStarted { queue, until, .. } => format!(
-            "{} on {queue}: nothing yet, waiting up to {} (long poll)",
-            called("ReceiveMessage"),
-            secs(until - at)
-        ),
-        EventKind::LongPollAnswered { queue, count, .. } => {
-            format!("{who}'s long poll on {queue} answered with {count} message(s)")
-        }
-        EventKind::LongPollTimedOut { queue, .. } => {
-            format!("{who}'s long poll on {queue} ended empty: WaitTimeSeconds elapsed")
-        }
-        EventKind::MoveTaskStarted { source, .. } => format!(
-            "{}: moving the messages of {source} back",
-            called("StartMessageMoveTask")
+        EventKind::LongPollAnswered { queue, count, .. } => told(format!(
+            "{who}'s long poll on {queue} answered with {count} message(s)"
+        )),
+        EventKind::LongPollTimedOut { queue, .. } => told(format!(
+            "{who}'s long poll on {queue} ended empty: WaitTimeSeconds elapsed"
+        )),
+        EventKind::MoveTaskStarted { source, .. } => called(
+            "StartMessageMoveTask",
+            format!(": moving the messages of {source} back"),
         ),
         EventKind::MoveTaskFinished {
             source,
             status,
             moved,
             ..
-        } => format!("Message move task on {source}: {status}, {moved} moved"),
+        } => told(format!(
+            "Message move task on {source}: {status}, {moved} moved"
+        )),
     }
 }
 

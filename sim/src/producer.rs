@@ -2,8 +2,8 @@
 
 use crate::timers::Timer;
 use crate::worker::ProducerSpec;
-use crate::world::{cached_url, Actor, Who, World};
-use serde_json::{json, Value};
+use crate::world::{cached_url, named, Actor, Who, World};
+use serde_json::Value;
 use sqs_engine::api::{QueueUrl, SendMessageInput};
 use sqs_engine::decimal::push_decimal;
 use sqs_engine::{Millis, Request};
@@ -112,7 +112,7 @@ impl World {
             return Err("A producer's `every` must be more than 0 seconds.".into());
         }
         let id = self.fresh_id();
-        let name = spec.name.clone();
+        let result = named("producer", &spec.name);
         self.producers.push(Producer {
             id,
             body: Template::parse(&spec.body),
@@ -124,7 +124,7 @@ impl World {
             scratch: String::new(),
         });
         self.schedule(self.now(), Timer::Produce { producer: id });
-        Ok(json!({ "producer": name }))
+        Ok(result.into())
     }
 
     pub(crate) fn remove_producer(&mut self, name: &str) -> Result<Value, String> {
@@ -137,7 +137,9 @@ impl World {
         self.cancel(Timer::Produce {
             producer: producer.id,
         });
-        Ok(json!({ "producer": name, "sent": producer.sent }))
+        let mut result = named("producer", name);
+        result.field("sent", &producer.sent);
+        Ok(result.into())
     }
 
     /// A producer's next send.

@@ -27,7 +27,7 @@ use sqs_engine::event::VisibleReason;
 use sqs_engine::script::{error_json, parse_request, Bindings};
 use sqs_engine::{Engine, Event, EventKind, Millis, PollId, Reply, Request};
 use std::cell::Cell;
-use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// How many undrained events the world narrates one by one (the default of
 /// [`World::set_event_buffer`]). A UI drains them every frame, far below this; when more happen
@@ -150,8 +150,11 @@ pub struct World {
     pub(crate) holders: FastMap<MessageId, Holder>,
     pub(crate) producers: Vec<Producer>,
     pub(crate) timers: Timers,
-    /// Scenario steps waiting for their time.
-    scheduled: VecDeque<(Millis, Value)>,
+    /// The scenario's later steps, with their times (fixed once loaded: shared by the copies),
+    /// and how many of them have run. Not a queue popped as they run: its type's code (a clone
+    /// for the copies) cost the browser bundle more than this index.
+    scheduled: Arc<[(Millis, Value)]>,
+    steps_run: usize,
     /// Named results of scenario steps (`as`), for `${NAME.path}`.
     bindings: Bindings,
     pub(crate) polls: FastMap<PollId, PollOwner>,
@@ -184,7 +187,9 @@ pub struct World {
     pub(crate) firing_job: Option<u64>,
     /// Polls asked for at the current instant while a timer fired, as (order of scheduling,
     /// lane): timers in all but name (see [`World::fire_now`]); empty between two timers.
-    pub(crate) due_polls: VecDeque<(u64, u64)>,
+    /// In order, taken from the front: a list, not a `VecDeque`, whose code the browser bundle
+    /// would pay for a queue of a few entries.
+    pub(crate) due_polls: Vec<(u64, u64)>,
 }
 
 impl World {
@@ -202,7 +207,8 @@ impl World {
             holders: FastMap::default(),
             producers: Vec::new(),
             timers: Timers::default(),
-            scheduled: VecDeque::new(),
+            scheduled: Arc::new([]),
+            steps_run: 0,
             bindings: Bindings::default(),
             polls: FastMap::default(),
             user_polls: Vec::new(),
@@ -220,7 +226,7 @@ impl World {
             held_by_hand: false,
             firing: false,
             firing_job: None,
-            due_polls: VecDeque::new(),
+            due_polls: Vec::new(),
         }
     }
 
@@ -232,6 +238,7 @@ impl World {
     pub fn load(scenario: &Scenario) -> Result<Self, String> {
         let mut world = World::new(scenario.seed);
         let mut at: Millis = 0;
+        let mut later = Vec::new();
         for (index, step) in scenario.steps.iter().enumerate() {
             match scenario::step_kind(step).map_err(|e| format!("step {index}: {e}"))? {
                 StepKind::Advance(by) => at += by,
@@ -242,9 +249,10 @@ impl World {
                         .run_scenario_step(step)
                         .map_err(|e| format!("step {index}: {e}"))?
                 }
-                StepKind::Call | StepKind::Sim => world.scheduled.push_back((at, step.clone())),
+                StepKind::Call | StepKind::Sim => later.push((at, step.clone())),
             }
         }
+        world.scheduled = later.into();
         Ok(world)
     }
 
@@ -321,8 +329,10 @@ impl World {
                     }
                 }
                 Next::Step => {
-                    if let Some((_, step)) = self.scheduled.pop_front() {
-                        if let Err(e) = self.run_scenario_step(&step) {
+                    let scheduled = Arc::clone(&self.scheduled);
+                    if let Some((_, step)) = scheduled.get(self.steps_run) {
+                        self.steps_run += 1;
+                        if let Err(e) = self.run_scenario_step(step) {
                             self.say(Actor::User, None, format!("A scenario step failed: {e}"));
                         }
                     }
@@ -356,7 +366,10 @@ impl World {
         };
         consider(self.engine.next_deadline(), Next::Engine);
         consider(self.timers.first_at(), Next::Timer);
-        consider(self.scheduled.front().map(|&(at, _)| at), Next::Step);
+        consider(
+            self.scheduled.get(self.steps_run).map(|&(at, _)| at),
+            Next::Step,
+        );
         next
     }
 
@@ -383,7 +396,7 @@ impl World {
             Step::Call(request) => match self.call(Who::User, request.clone()) {
                 Reply::Done(Ok(response)) => Ok(response_json(&response)),
                 Reply::Done(Err(error)) => Err(error.to_string()),
-                Reply::Pending(poll) => Ok(serde_json::json!({ "pending": poll })),
+                Reply::Pending(poll) => Ok(pending(poll)),
             },
             Step::Sim(action) => self.sim(action),
         }
@@ -403,16 +416,11 @@ impl World {
                         (Some(Step::Call(request)), response_json(&response))
                     }
                     Reply::Done(Err(error)) => {
-                        // By index, not through `json!`, which would compile serde's `Value`
-                        // to `Value` serializer into the browser bundle for it.
-                        let mut failed = serde_json::json!({});
-                        failed["error"] = error_json(&error);
-                        (None, failed)
+                        let mut failed = Output::default();
+                        failed.value("error", error_json(&error));
+                        (None, failed.into())
                     }
-                    Reply::Pending(poll) => (
-                        Some(Step::Call(request)),
-                        serde_json::json!({ "pending": poll }),
-                    ),
+                    Reply::Pending(poll) => (Some(Step::Call(request)), pending(poll)),
                 }
             }
             StepKind::Sim => {
@@ -815,7 +823,8 @@ impl World {
         }
         self.fire(timer);
         self.firing_job = None;
-        while let Some((order, lane)) = self.due_polls.pop_front() {
+        while !self.due_polls.is_empty() {
+            let (order, lane) = self.due_polls.remove(0);
             let now = self.now();
             if self.next_item().is_some_and(|(at, _)| at <= now) {
                 self.timers.schedule_as(now, order, Timer::Poll { lane });
@@ -830,7 +839,7 @@ impl World {
     pub(crate) fn poll_now(&mut self, lane: u64) {
         if self.firing {
             let order = self.timers.reserve();
-            self.due_polls.push_back((order, lane));
+            self.due_polls.push((order, lane));
         } else {
             self.schedule(self.now(), Timer::Poll { lane });
         }
@@ -1037,6 +1046,23 @@ fn put_back<T>(slot: &mut Vec<T>, buffer: Vec<T>) {
     } else {
         *slot = buffer;
     }
+}
+
+/// `{key: name}`, what a sim action answers (`{"worker": "Worker A"}`), for more members to be
+/// added to: one call where each `json!` built its map inline (in the browser bundle, the
+/// dozen results of [`World::sim`] are one function).
+#[inline(never)]
+pub(crate) fn named(key: &'static str, name: &str) -> Output {
+    let mut out = Output::default();
+    out.field(key, name);
+    out
+}
+
+/// `{"pending": poll}`, what a call answers while its long poll waits.
+fn pending(poll: PollId) -> Value {
+    let mut out = Output::default();
+    out.field("pending", &poll);
+    out.into()
 }
 
 /// A response as the JSON AWS answers.
