@@ -2,8 +2,8 @@
 //! groups whose head is receivable, ordered by the instant that head became receivable and then
 //! by its sequence number. Receives, deletes and timers touch one group in O(log n).
 
-use crate::Millis;
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use crate::order::OrderKey;
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 /// One message group.
 #[derive(Clone, Debug, Default)]
@@ -11,7 +11,7 @@ pub(crate) struct Group {
     /// (sequence, message slot), in sequence order.
     pub members: VecDeque<(u64, u32)>,
     /// The key under which the group sits in [`Groups::ready`], if it does.
-    ready_key: Option<(Millis, u64)>,
+    ready_key: Option<OrderKey>,
 }
 
 /// All groups of one FIFO queue.
@@ -21,8 +21,11 @@ pub(crate) struct Groups {
     names: Vec<String>,
     table: Vec<Group>,
     free: Vec<u32>,
-    /// (head became receivable at, head sequence, group slot).
-    pub ready: BTreeSet<(Millis, u64, u32)>,
+    /// Group slots by (head became receivable at, head sequence), packed as an [`OrderKey`]
+    /// (unique: a sequence is one message's, the head of one group): the type of
+    /// [`crate::order::Ordered`]'s tree, so the browser bundle holds one B-tree instantiation for
+    /// both (a set of `(Millis, u64, u32)` was ~5 KB of its own).
+    pub ready: BTreeMap<OrderKey, u32>,
 }
 
 impl Groups {
@@ -82,17 +85,17 @@ impl Groups {
         }
     }
 
-    /// Sets whether (and under which key) the group is ready.
-    pub(crate) fn set_ready(&mut self, slot: u32, key: Option<(Millis, u64)>) {
+    /// Sets whether (and under which key, see [`Groups::ready`]) the group is ready.
+    pub(crate) fn set_ready(&mut self, slot: u32, key: Option<OrderKey>) {
         let group = &mut self.table[slot as usize];
         if group.ready_key == key {
             return;
         }
-        if let Some((at, seq)) = group.ready_key {
-            self.ready.remove(&(at, seq, slot));
+        if let Some(old) = group.ready_key {
+            self.ready.remove(&old);
         }
-        if let Some((at, seq)) = key {
-            self.ready.insert((at, seq, slot));
+        if let Some(key) = key {
+            self.ready.insert(key, slot);
         }
         group.ready_key = key;
     }
@@ -114,7 +117,7 @@ mod tests {
         groups.push(g, 5, 0);
         groups.push(g, 3, 1);
         assert_eq!(groups.get(g).members, [(3, 1), (5, 0)]);
-        groups.set_ready(g, Some((10, 3)));
+        groups.set_ready(g, Some(crate::order::key(10, 3)));
         assert_eq!(groups.ready.len(), 1);
         groups.remove(g, 3);
         groups.remove(g, 5);

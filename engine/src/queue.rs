@@ -21,7 +21,7 @@ pub(crate) const FIVE_MINUTES: Millis = 300_000;
 
 /// Orders messages by (enqueue time, send sequence), packed into one number.
 fn order_key(msg: &Message) -> OrderKey {
-    u128::from(msg.enqueued_at) << 64 | u128::from(msg.seq)
+    crate::order::key(msg.enqueued_at, msg.seq)
 }
 
 /// The enqueue time in an [`OrderKey`].
@@ -284,7 +284,7 @@ impl Queue {
             .front()
             .and_then(
                 |&(seq, head)| match self.slots[head as usize].msg.as_ref()?.state {
-                    State::Visible { since } => Some((since, seq)),
+                    State::Visible { since } => Some(crate::order::key(since, seq)),
                     _ => None,
                 },
             );
@@ -346,6 +346,7 @@ pub(crate) fn arn_of(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::order::key;
 
     fn message(seq: u64, group: &str, state: State) -> Message {
         let id = format!("m{seq}").as_str().into();
@@ -366,7 +367,7 @@ mod tests {
         let a = q.insert(message(1, "g", State::Visible { since: 1 }));
         let b = q.insert(message(2, "g", State::Visible { since: 2 }));
         let group = q.msg(a).group_slot;
-        assert_eq!(q.groups.ready.first(), Some(&(1, 1, group)));
+        assert_eq!(q.groups.ready.first_key_value(), Some((&key(1, 1), &group)));
         q.modify(a, |m| {
             m.state = State::InFlight {
                 until: 9,
@@ -377,7 +378,7 @@ mod tests {
         assert_eq!((q.counts.visible, q.counts.in_flight), (1, 1));
         assert_eq!(q.visible_prefix(group).count(), 0);
         assert_eq!(q.delete(a), MessageId::from("m1"));
-        assert_eq!(q.groups.ready.first(), Some(&(2, 2, group)));
+        assert_eq!(q.groups.ready.first_key_value(), Some((&key(2, 2), &group)));
         assert_eq!(q.visible_prefix(group).collect::<Vec<_>>(), [b]);
     }
 

@@ -265,7 +265,7 @@ impl Engine {
         if q.fifo() {
             // Groups by the instant their head became receivable; each gives its visible prefix.
             let slots = q.groups.ready.iter();
-            let slots = slots.flat_map(|&(.., group)| q.visible_prefix(group));
+            let slots = slots.flat_map(|(_, &group)| q.visible_prefix(group));
             sort_candidates(slots, want, &mut take, &mut dead, &mut is_dead);
         } else {
             let slots = q.ready.iter().map(|(_, slot)| slot);
