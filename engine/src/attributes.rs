@@ -274,7 +274,7 @@ fn redrive_policy(
     if text.is_empty() {
         return Ok(None);
     }
-    let invalid = |reason: &str| SqsError::invalid_value("RedrivePolicy", text, reason);
+    let invalid = |reason: &str| SqsError::invalid_value("RedrivePolicy", &text, reason);
     let json: Value = serde_json::from_str(text)
         .ok()
         .filter(Value::is_object)
@@ -322,7 +322,7 @@ fn redrive_allow(text: &str) -> Result<Option<RedriveAllow>, SqsError> {
     if text.is_empty() {
         return Ok(None);
     }
-    let invalid = |reason: &str| SqsError::invalid_value("RedriveAllowPolicy", text, reason);
+    let invalid = |reason: &str| SqsError::invalid_value("RedriveAllowPolicy", &text, reason);
     let json: Value = serde_json::from_str(text)
         .ok()
         .filter(Value::is_object)

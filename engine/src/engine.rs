@@ -728,7 +728,7 @@ impl Engine {
         let expired = q.expired(now);
         for slot in &expired {
             let q = self.q_mut(uid);
-            let (queue, message_id) = (q.name, q.delete(*slot));
+            let (queue, message_id) = (q.name, q.delete_in_bulk(*slot));
             self.emit(EventKind::RetentionExpired { queue, message_id });
         }
         if !expired.is_empty() && self.q(uid).fifo() {

@@ -100,7 +100,7 @@ impl Engine {
         {
             return Err(SqsError::invalid_value(
                 "MaxNumberOfMessagesPerSecond",
-                rate,
+                &rate,
                 "You must enter a number that's between 1 and 500.",
             ));
         }
@@ -158,7 +158,7 @@ impl Engine {
         if !(1..=10).contains(&max) {
             return Err(SqsError::invalid_value(
                 "MaxResults",
-                max,
+                &max,
                 "You must enter a number that's between 1 and 10.",
             ));
         }

@@ -154,7 +154,7 @@ impl Engine {
         if !(1..=10).contains(&max) {
             return Err(SqsError::invalid_value(
                 "MaxNumberOfMessages",
-                max,
+                &max,
                 "Must be between 1 and 10, if provided.",
             ));
         }
@@ -164,7 +164,7 @@ impl Engine {
         if !(0..=20).contains(&wait) {
             return Err(SqsError::invalid_value(
                 "WaitTimeSeconds",
-                wait,
+                &wait,
                 "Must be >= 0 and <= 20, if provided.",
             ));
         }

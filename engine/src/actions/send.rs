@@ -164,7 +164,7 @@ impl Engine {
             if q.fifo() && delay > 0 {
                 return Err(SqsError::invalid_value(
                     "DelaySeconds",
-                    delay,
+                    &delay,
                     "The request include parameter that is not valid for this queue type.",
                 ));
             }
@@ -195,7 +195,7 @@ impl Engine {
             Some(id) if !q.fifo() => {
                 return Err(SqsError::invalid_value(
                     "MessageDeduplicationId",
-                    id,
+                    &id,
                     "The request includes a parameter that is not valid for this queue type.",
                 ))
             }
