@@ -348,8 +348,9 @@ impl Engine {
         // FIFO: the sequence of each group's first message that is not visible (§4.5).
         // By group slot (a list: the slots are dense; a map type would cost the bundle its code).
         let mut first_blocker: Vec<Option<Option<u64>>> = vec![None; q.groups.slots()];
-        let mut rows: Vec<(Millis, u64, MessageView)> = q
-            .iter()
+        // Oldest first as the retention index keeps them: sorting the views instead cost the
+        // browser bundle a sort of their own (~3 KB).
+        q.oldest_first()
             .map(|(slot, m)| {
                 let blocked_by_group = q.fifo()
                     && matches!(m.state, State::Visible { .. })
@@ -371,7 +372,7 @@ impl Engine {
                         receipt_handle: self.handle_of(q, slot).to_text(),
                     },
                 };
-                let view = MessageView {
+                MessageView {
                     message_id: m.id.to_string(),
                     body: m.body.to_string(),
                     state,
@@ -379,13 +380,9 @@ impl Engine {
                     group_id: m.group.clone(),
                     sent_at: m.enqueued_at,
                     blocked_by_group,
-                };
-                (m.enqueued_at, m.seq, view)
+                }
             })
-            .collect();
-        // Unstable is enough (`seq` is unique) and compiles smaller than a stable sort.
-        rows.sort_unstable_by_key(|(at, seq, _)| (*at, *seq));
-        rows.into_iter().map(|(.., view)| view).collect()
+            .collect()
     }
 
     /// What GetQueueAttributes with `All` answers now.

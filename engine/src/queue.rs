@@ -143,6 +143,13 @@ impl Queue {
             .filter_map(|(i, s)| Some((i as u32, s.msg.as_ref()?)))
     }
 
+    /// All stored messages with their slots, oldest first (by enqueue time, then sequence).
+    pub(crate) fn oldest_first(&self) -> impl Iterator<Item = (u32, &Message)> {
+        self.retention
+            .iter()
+            .map(|(_, slot)| (slot, self.msg(slot)))
+    }
+
     /// Stores a message; returns its slot.
     #[inline(always)]
     pub(crate) fn insert(&mut self, msg: Message) -> u32 {
