@@ -17,7 +17,9 @@ pub(crate) struct Group {
 /// All groups of one FIFO queue.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Groups {
-    by_name: HashMap<String, u32>,
+    /// Each group's slot by name; a `u64` (slots are `u32`) so that the map has the type of
+    /// [`crate::window::Window`]'s: one hash map instantiation in the browser bundle.
+    by_name: HashMap<String, u64>,
     names: Vec<String>,
     table: Vec<Group>,
     free: Vec<u32>,
@@ -32,7 +34,7 @@ impl Groups {
     /// The slot of group `name`, created if needed.
     pub(crate) fn intern(&mut self, name: &str) -> u32 {
         if let Some(&slot) = self.by_name.get(name) {
-            return slot;
+            return slot as u32;
         }
         let slot = match self.free.pop() {
             Some(slot) => {
@@ -45,7 +47,7 @@ impl Groups {
                 (self.table.len() - 1) as u32
             }
         };
-        self.by_name.insert(name.into(), slot);
+        self.by_name.insert(name.into(), u64::from(slot));
         slot
     }
 

@@ -7,12 +7,12 @@ use std::collections::{HashMap, VecDeque};
 
 /// The values live in `order`, and `entries` maps each key to its latest entry's place there,
 /// so that the hash map's type is the same whatever `V` is: one hash map instantiation in the
-/// browser bundle for both windows, not one per value type.
+/// browser bundle for both windows and the FIFO group names, not one per value type.
 #[derive(Clone, Debug)]
 pub(crate) struct Window<V> {
     ttl: Millis,
-    /// Each key's latest entry: when it was inserted and its index (see `pruned`).
-    entries: HashMap<String, (Millis, u64)>,
+    /// Each key's latest entry: its index (see `pruned`).
+    entries: HashMap<String, u64>,
     /// Every entry not yet pruned, oldest first (a replaced entry stays until it expires).
     order: VecDeque<(Millis, String, V)>,
     /// How many entries were pruned from the front of `order`: the index of its first one.
@@ -31,8 +31,8 @@ impl<V> Window<V> {
 
     /// The live entry for `key` at `now` (live iff `now < inserted + ttl`).
     pub(crate) fn get(&self, key: &str, now: Millis) -> Option<&V> {
-        let &(at, index) = self.entries.get(key)?;
-        let (.., value) = &self.order[(index - self.pruned) as usize];
+        let index = *self.entries.get(key)?;
+        let (at, _, value) = &self.order[(index - self.pruned) as usize];
         (now < at + self.ttl).then_some(value)
     }
 
@@ -43,18 +43,14 @@ impl<V> Window<V> {
                 break;
             }
             let (_, old, _) = self.order.pop_front().expect("front exists");
-            if self
-                .entries
-                .get(&old)
-                .is_some_and(|&(_, i)| i == self.pruned)
-            {
+            if self.entries.get(&old) == Some(&self.pruned) {
                 self.entries.remove(&old);
             }
             self.pruned += 1;
         }
         let index = self.pruned + self.order.len() as u64;
         self.order.push_back((now, key.clone(), value));
-        self.entries.insert(key, (now, index));
+        self.entries.insert(key, index);
     }
 
     pub(crate) fn clear(&mut self) {
