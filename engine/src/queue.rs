@@ -14,7 +14,6 @@ use crate::order::{OrderKey, Ordered};
 use crate::timers::TimerKey;
 use crate::window::Window;
 use crate::Millis;
-use std::collections::VecDeque;
 
 /// How long FIFO deduplication ids and receive attempt ids are remembered (§3.4, §4.1).
 pub(crate) const FIVE_MINUTES: Millis = 300_000;
@@ -74,8 +73,9 @@ pub(crate) struct Queue {
     pub dedup: Window<(MessageId, u64)>,
     pub attempts: Window<Vec<AttemptItem>>,
     pub last_purge: Option<Millis>,
-    /// Pending long polls, in arrival order.
-    pub polls: VecDeque<PollId>,
+    /// Pending long polls, in arrival order. A list, not a `VecDeque`: a queue has a few
+    /// waiting polls, and a deque type of its own cost the browser bundle its code.
+    pub polls: Vec<PollId>,
     /// When the retention timer is set for, if it is.
     pub retention_timer: Option<Millis>,
     /// Delayed and in-flight messages (slots) by when they become visible: the [`TimerKey`]
@@ -105,7 +105,7 @@ impl Queue {
             dedup: Window::new(FIVE_MINUTES),
             attempts: Window::new(FIVE_MINUTES),
             last_purge: None,
-            polls: VecDeque::new(),
+            polls: Vec::new(),
             retention_timer: None,
             hidden: Ordered::default(),
             reveal_timer: None,

@@ -79,7 +79,7 @@ impl Engine {
 
     pub(crate) fn delete_queue(&mut self, input: QueueUrlInput) -> Result<Response, SqsError> {
         let uid = self.resolve(&input.queue_url)?;
-        let polls: Vec<_> = self.q(uid).polls.iter().copied().collect();
+        let polls = self.q(uid).polls.to_vec();
         for poll in polls {
             self.time_out_poll(poll);
         }
