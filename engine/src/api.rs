@@ -654,9 +654,16 @@ impl Members {
 
     /// `value`, or the first error a read met.
     pub fn finish<T>(self, value: T) -> Result<T, serde_json::Error> {
+        self.into_error().map(|()| value)
+    }
+
+    /// The first error a read met. Out of line, with the drop of what is left of the object:
+    /// inlined into every reader, it cost the browser bundle ~270 bytes.
+    #[inline(never)]
+    fn into_error(self) -> Result<(), serde_json::Error> {
         match self.error {
             Some(error) => Err(error),
-            None => Ok(value),
+            None => Ok(()),
         }
     }
 }

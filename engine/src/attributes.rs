@@ -71,8 +71,10 @@ pub(crate) struct QueueConfig {
     kms_key: Option<String>,
     sse_sqs: bool,
     pub content_based_dedup: bool,
-    pub dedup_scope: String,
-    throughput_limit: String,
+    /// DeduplicationScope and FifoThroughputLimit, each one of the texts AWS allows: static
+    /// texts, where `String`s cost every clone and drop of the configuration their code.
+    pub dedup_scope: &'static str,
+    throughput_limit: &'static str,
 }
 
 impl QueueConfig {
@@ -87,8 +89,8 @@ impl QueueConfig {
             kms_key: None,
             sse_sqs: true,
             content_based_dedup: false,
-            dedup_scope: "queue".into(),
-            throughput_limit: "perQueue".into(),
+            dedup_scope: "queue",
+            throughput_limit: "perQueue",
         }
     }
 
@@ -215,8 +217,8 @@ impl QueueConfig {
                 "ContentBasedDeduplication".into(),
                 self.content_based_dedup.to_string(),
             );
-            out.insert("DeduplicationScope".into(), self.dedup_scope.clone());
-            out.insert("FifoThroughputLimit".into(), self.throughput_limit.clone());
+            out.insert("DeduplicationScope".into(), self.dedup_scope.into());
+            out.insert("FifoThroughputLimit".into(), self.throughput_limit.into());
         }
     }
 }
@@ -248,12 +250,13 @@ fn boolean(name: &str, value: &str) -> Result<bool, SqsError> {
     }
 }
 
-fn one_of(name: &str, value: &str, allowed: &[&str]) -> Result<String, SqsError> {
-    if allowed.contains(&value) {
-        Ok(value.into())
-    } else {
-        Err(SqsError::attribute_value(name, None))
-    }
+/// The allowed text equal to `value`.
+fn one_of(name: &str, value: &str, allowed: &[&'static str]) -> Result<&'static str, SqsError> {
+    allowed
+        .iter()
+        .find(|&&a| a == value)
+        .copied()
+        .ok_or_else(|| SqsError::attribute_value(name, None))
 }
 
 fn render_redrive(policy: &RedrivePolicy) -> String {
@@ -274,7 +277,7 @@ fn redrive_policy(
     if text.is_empty() {
         return Ok(None);
     }
-    let invalid = |reason: &str| SqsError::invalid_value("RedrivePolicy", text, reason);
+    let invalid = |reason: &str| SqsError::invalid_value("RedrivePolicy", &text, reason);
     let json: Value = serde_json::from_str(text)
         .ok()
         .filter(Value::is_object)
@@ -322,7 +325,7 @@ fn redrive_allow(text: &str) -> Result<Option<RedriveAllow>, SqsError> {
     if text.is_empty() {
         return Ok(None);
     }
-    let invalid = |reason: &str| SqsError::invalid_value("RedriveAllowPolicy", text, reason);
+    let invalid = |reason: &str| SqsError::invalid_value("RedriveAllowPolicy", &text, reason);
     let json: Value = serde_json::from_str(text)
         .ok()
         .filter(Value::is_object)

@@ -27,7 +27,7 @@ impl Engine {
         let q = self.q(uid);
         let visibility = visibility_timeout.unwrap_or(q.config.visibility_timeout() as i64);
         crate::validate::visibility_timeout(visibility)?;
-        let refuse = |reason: &str| SqsError::invalid_value("MessageId", message_id, reason);
+        let refuse = |reason: &str| SqsError::invalid_value("MessageId", &message_id, reason);
         let (slot, msg) = q
             .iter()
             .find(|(_, m)| *m.id == *message_id)

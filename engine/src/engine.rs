@@ -29,7 +29,6 @@ use crate::timers::{deadline, Timer, TimerKey, Timers};
 use crate::view::{MessageState, MessageView};
 use crate::Millis;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// Identifies a long poll left pending by [`Engine::call`].
 pub type PollId = u64;
@@ -73,11 +72,10 @@ pub struct Engine {
     /// is then a null test, and every action looks its queue up several times.
     pub(crate) queues: Vec<Option<Box<Queue>>>,
     /// Each live queue's uid by name; a `u64` (uids are `u32`) so that the map shares
-    /// `deleted_at`'s type: one B-tree instantiation less in the browser bundle.
-    pub(crate) by_name: BTreeMap<String, u64>,
+    /// `deleted_at`'s type.
+    pub(crate) by_name: ByName,
     /// When each recently deleted queue name was deleted (QueueDeletedRecently).
-    /// A tree, not a hash map: the sim's ledger has this map type already (the bundle keeps one).
-    pub(crate) deleted_at: BTreeMap<String, Millis>,
+    pub(crate) deleted_at: ByName,
     pub(crate) timers: Timers,
     /// Global send order, shared by all queues.
     pub(crate) next_seq: u64,
@@ -107,6 +105,42 @@ pub(crate) struct Spare {
     pub messages: Vec<api::Message>,
     pub sent: Vec<SendMessageBatchResultEntry>,
     pub done: Vec<BatchResultEntry>,
+}
+
+/// A `u64` per queue name, sorted by name: a list searched by halves rather than a `BTreeMap`,
+/// whose removal code would be a B-tree instantiation of its own in the browser bundle (~4 KB;
+/// the simulation's maps of this type only insert). An engine holds a few queues.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ByName(Vec<(String, u64)>);
+
+impl ByName {
+    fn find(&self, name: &str) -> Result<usize, usize> {
+        self.0
+            .binary_search_by(|(known, _)| known.as_str().cmp(name))
+    }
+
+    pub(crate) fn get(&self, name: &str) -> Option<u64> {
+        self.find(name).ok().map(|at| self.0[at].1)
+    }
+
+    /// Sets `name`'s value, replacing the one it had.
+    pub(crate) fn insert(&mut self, name: &str, value: u64) {
+        match self.find(name) {
+            Ok(at) => self.0[at].1 = value,
+            Err(at) => self.0.insert(at, (name.into(), value)),
+        }
+    }
+
+    pub(crate) fn remove(&mut self, name: &str) {
+        if let Ok(at) = self.find(name) {
+            self.0.remove(at);
+        }
+    }
+
+    /// The names and their values, sorted by name.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, u64)> {
+        self.0.iter().map(|(name, value)| (name.as_str(), *value))
+    }
 }
 
 /// `spare`'s buffer (empty) if it has room for `n`, leaving an empty one in its place; else a
@@ -146,8 +180,8 @@ impl Engine {
             knobs,
             secret,
             queues: Vec::new(),
-            by_name: BTreeMap::new(),
-            deleted_at: BTreeMap::new(),
+            by_name: ByName::default(),
+            deleted_at: ByName::default(),
             timers: Timers::default(),
             next_seq: 0,
             polls: Default::default(),
@@ -292,7 +326,7 @@ impl Engine {
 
     /// Names of the existing queues, sorted.
     pub fn queue_names(&self) -> Vec<String> {
-        self.by_name.keys().cloned().collect()
+        self.by_name.iter().map(|(name, _)| name.into()).collect()
     }
 
     /// The URL of a queue by name (a clone of the queue's own: actions find the queue by it
@@ -314,8 +348,9 @@ impl Engine {
         // FIFO: the sequence of each group's first message that is not visible (§4.5).
         // By group slot (a list: the slots are dense; a map type would cost the bundle its code).
         let mut first_blocker: Vec<Option<Option<u64>>> = vec![None; q.groups.slots()];
-        let mut rows: Vec<(Millis, u64, MessageView)> = q
-            .iter()
+        // Oldest first as the retention index keeps them: sorting the views instead cost the
+        // browser bundle a sort of their own (~3 KB).
+        q.oldest_first()
             .map(|(slot, m)| {
                 let blocked_by_group = q.fifo()
                     && matches!(m.state, State::Visible { .. })
@@ -337,7 +372,7 @@ impl Engine {
                         receipt_handle: self.handle_of(q, slot).to_text(),
                     },
                 };
-                let view = MessageView {
+                MessageView {
                     message_id: m.id.to_string(),
                     body: m.body.to_string(),
                     state,
@@ -345,13 +380,9 @@ impl Engine {
                     group_id: m.group.clone(),
                     sent_at: m.enqueued_at,
                     blocked_by_group,
-                };
-                (m.enqueued_at, m.seq, view)
+                }
             })
-            .collect();
-        // Unstable is enough (`seq` is unique) and compiles smaller than a stable sort.
-        rows.sort_unstable_by_key(|(at, seq, _)| (*at, *seq));
-        rows.into_iter().map(|(.., view)| view).collect()
+            .collect()
     }
 
     /// What GetQueueAttributes with `All` answers now.
@@ -364,7 +395,7 @@ impl Engine {
     pub fn depths(&self) -> impl Iterator<Item = (&str, [u64; 3])> + '_ {
         self.by_name
             .iter()
-            .filter_map(|(name, &uid)| Some((name.as_str(), depth_of(self.q_opt(uid as u32)?))))
+            .filter_map(|(name, uid)| Some((name, depth_of(self.q_opt(uid as u32)?))))
     }
 
     /// One queue's [`Engine::depths`] entry (None: no such queue).
@@ -381,7 +412,7 @@ impl Engine {
     /// The uid of the live queue named `name` (the one place [`Engine::by_name`]'s `u64`
     /// becomes a uid again).
     pub(crate) fn uid_named(&self, name: &str) -> Option<u32> {
-        self.by_name.get(name).map(|&uid| uid as u32)
+        self.by_name.get(name).map(|uid| uid as u32)
     }
 
     pub(crate) fn q_opt(&self, uid: u32) -> Option<&Queue> {
@@ -694,7 +725,7 @@ impl Engine {
         let expired = q.expired(now);
         for slot in &expired {
             let q = self.q_mut(uid);
-            let (queue, message_id) = (q.name, q.delete(*slot));
+            let (queue, message_id) = (q.name, q.delete_in_bulk(*slot));
             self.emit(EventKind::RetentionExpired { queue, message_id });
         }
         if !expired.is_empty() && self.q(uid).fifo() {

@@ -105,7 +105,10 @@ pub struct SqsError {
 }
 
 impl SqsError {
-    /// An error with that code and message.
+    /// An error with that code and message. Out of line, as are the constructors below: every
+    /// failing check of every action builds one, and each inlined copy cost the browser bundle
+    /// its message's allocation or formatting code.
+    #[inline(never)]
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         SqsError {
             code,
@@ -125,18 +128,21 @@ impl std::error::Error for SqsError {}
 /// Constructors for the errors many actions share, worded once.
 impl SqsError {
     /// `InvalidParameterValue` with `message`.
+    #[inline(never)]
     pub(crate) fn invalid(message: impl Into<String>) -> Self {
         SqsError::new(ErrorCode::InvalidParameterValueException, message)
     }
 
     /// `InvalidParameterValue` "Value <v> for parameter <p> is invalid. Reason: <r>".
-    pub(crate) fn invalid_value(parameter: &str, value: impl fmt::Display, reason: &str) -> Self {
+    #[inline(never)]
+    pub(crate) fn invalid_value(parameter: &str, value: &dyn fmt::Display, reason: &str) -> Self {
         SqsError::invalid(format!(
             "Value {value} for parameter {parameter} is invalid. Reason: {reason}"
         ))
     }
 
     /// `MissingParameter` "The request must contain the parameter <p>."
+    #[inline(never)]
     pub(crate) fn missing(parameter: &str) -> Self {
         SqsError::new(
             ErrorCode::MissingRequiredParameterException,
@@ -145,6 +151,7 @@ impl SqsError {
     }
 
     /// `QueueDoesNotExist` (semantics §1.1).
+    #[inline(never)]
     pub(crate) fn no_queue() -> Self {
         SqsError::new(
             ErrorCode::QueueDoesNotExist,
@@ -153,7 +160,8 @@ impl SqsError {
     }
 
     /// `ReceiptHandleIsInvalid` for `handle` (semantics §5).
-    pub(crate) fn bad_handle(handle: impl fmt::Display) -> Self {
+    #[inline(never)]
+    pub(crate) fn bad_handle(handle: &dyn fmt::Display) -> Self {
         SqsError::new(
             ErrorCode::ReceiptHandleIsInvalid,
             format!("The input receipt handle \"{handle}\" is not a valid receipt handle."),
@@ -161,6 +169,7 @@ impl SqsError {
     }
 
     /// `InvalidAttributeName` "Unknown Attribute <name>."
+    #[inline(never)]
     pub(crate) fn unknown_attribute(name: &str) -> Self {
         SqsError::new(
             ErrorCode::InvalidAttributeName,
@@ -169,6 +178,7 @@ impl SqsError {
     }
 
     /// `InvalidAttributeValue` "Invalid value for the parameter <name>." plus an optional reason.
+    #[inline(never)]
     pub(crate) fn attribute_value(name: &str, reason: Option<&str>) -> Self {
         let message = match reason {
             Some(reason) => format!("Invalid value for the parameter {name}. Reason: {reason}"),

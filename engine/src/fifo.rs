@@ -2,8 +2,8 @@
 //! groups whose head is receivable, ordered by the instant that head became receivable and then
 //! by its sequence number. Receives, deletes and timers touch one group in O(log n).
 
-use crate::Millis;
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use crate::order::OrderKey;
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 /// One message group.
 #[derive(Clone, Debug, Default)]
@@ -11,25 +11,30 @@ pub(crate) struct Group {
     /// (sequence, message slot), in sequence order.
     pub members: VecDeque<(u64, u32)>,
     /// The key under which the group sits in [`Groups::ready`], if it does.
-    ready_key: Option<(Millis, u64)>,
+    ready_key: Option<OrderKey>,
 }
 
 /// All groups of one FIFO queue.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Groups {
-    by_name: HashMap<String, u32>,
+    /// Each group's slot by name; a `u64` (slots are `u32`) so that the map has the type of
+    /// [`crate::window::Window`]'s: one hash map instantiation in the browser bundle.
+    by_name: HashMap<String, u64>,
     names: Vec<String>,
     table: Vec<Group>,
     free: Vec<u32>,
-    /// (head became receivable at, head sequence, group slot).
-    pub ready: BTreeSet<(Millis, u64, u32)>,
+    /// Group slots by (head became receivable at, head sequence), packed as an [`OrderKey`]
+    /// (unique: a sequence is one message's, the head of one group): the type of
+    /// [`crate::order::Ordered`]'s tree, so the browser bundle holds one B-tree instantiation for
+    /// both (a set of `(Millis, u64, u32)` was ~5 KB of its own).
+    pub ready: BTreeMap<OrderKey, u32>,
 }
 
 impl Groups {
     /// The slot of group `name`, created if needed.
     pub(crate) fn intern(&mut self, name: &str) -> u32 {
         if let Some(&slot) = self.by_name.get(name) {
-            return slot;
+            return slot as u32;
         }
         let slot = match self.free.pop() {
             Some(slot) => {
@@ -42,7 +47,7 @@ impl Groups {
                 (self.table.len() - 1) as u32
             }
         };
-        self.by_name.insert(name.into(), slot);
+        self.by_name.insert(name.into(), u64::from(slot));
         slot
     }
 
@@ -82,17 +87,17 @@ impl Groups {
         }
     }
 
-    /// Sets whether (and under which key) the group is ready.
-    pub(crate) fn set_ready(&mut self, slot: u32, key: Option<(Millis, u64)>) {
+    /// Sets whether (and under which key, see [`Groups::ready`]) the group is ready.
+    pub(crate) fn set_ready(&mut self, slot: u32, key: Option<OrderKey>) {
         let group = &mut self.table[slot as usize];
         if group.ready_key == key {
             return;
         }
-        if let Some((at, seq)) = group.ready_key {
-            self.ready.remove(&(at, seq, slot));
+        if let Some(old) = group.ready_key {
+            self.ready.remove(&old);
         }
-        if let Some((at, seq)) = key {
-            self.ready.insert((at, seq, slot));
+        if let Some(key) = key {
+            self.ready.insert(key, slot);
         }
         group.ready_key = key;
     }
@@ -114,7 +119,7 @@ mod tests {
         groups.push(g, 5, 0);
         groups.push(g, 3, 1);
         assert_eq!(groups.get(g).members, [(3, 1), (5, 0)]);
-        groups.set_ready(g, Some((10, 3)));
+        groups.set_ready(g, Some(crate::order::key(10, 3)));
         assert_eq!(groups.ready.len(), 1);
         groups.remove(g, 3);
         groups.remove(g, 5);

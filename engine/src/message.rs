@@ -105,9 +105,14 @@ impl Message {
     }
 }
 
-/// The FIFO SequenceNumber: a large, increasing, non-consecutive decimal (§3.4).
+/// The FIFO SequenceNumber: a large, increasing, non-consecutive decimal (§3.4),
+/// 18×10¹⁸ + 7,919 × `seq`. Computed in `u64`s, as (`high` × 10⁹ + `low`): formatting a `u128`
+/// cost the browser bundle ~900 bytes.
 pub(crate) fn sequence_number(seq: u64) -> String {
-    (18_000_000_000_000_000_000u128 + seq as u128 * 7_919).to_string()
+    const E9: u64 = 1_000_000_000;
+    let low = seq % E9 * 7_919;
+    let high = 18 * E9 + seq / E9 * 7_919 + low / E9;
+    format!("{high}{:09}", low % E9)
 }
 
 /// The system attributes a receive can show, each with how its value is built (`None`: the
@@ -283,5 +288,9 @@ mod tests {
     fn sequence_numbers_are_large_and_increasing() {
         assert!(sequence_number(1).len() >= 20);
         assert!(sequence_number(2) > sequence_number(1));
+        for seq in (0..2_000).chain([999_999_999, 1_000_000_000, 123_456_789_012, u64::MAX]) {
+            let exact = (18_000_000_000_000_000_000u128 + u128::from(seq) * 7_919).to_string();
+            assert_eq!(sequence_number(seq), exact, "{seq}");
+        }
     }
 }

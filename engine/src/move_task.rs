@@ -69,7 +69,7 @@ impl Engine {
         input: StartMessageMoveTaskInput,
     ) -> Result<Response, SqsError> {
         let source = self.by_arn(&input.source_arn).ok_or_else(source_missing)?;
-        let is_dlq = self.by_name.values().any(|&uid| {
+        let is_dlq = self.by_name.iter().any(|(_, uid)| {
             self.q(uid as u32)
                 .config
                 .redrive
@@ -100,7 +100,7 @@ impl Engine {
         {
             return Err(SqsError::invalid_value(
                 "MaxNumberOfMessagesPerSecond",
-                rate,
+                &rate,
                 "You must enter a number that's between 1 and 500.",
             ));
         }
@@ -158,7 +158,7 @@ impl Engine {
         if !(1..=10).contains(&max) {
             return Err(SqsError::invalid_value(
                 "MaxResults",
-                max,
+                &max,
                 "You must enter a number that's between 1 and 10.",
             ));
         }
@@ -252,8 +252,8 @@ impl Engine {
             source
                 .groups
                 .ready
-                .first()
-                .and_then(|&(.., group)| source.visible_prefix(group).next())
+                .first_key_value()
+                .and_then(|(_, &group)| source.visible_prefix(group).next())
         } else {
             source.ready.first().map(|(_, slot)| slot)
         };

@@ -11,6 +11,11 @@ use std::collections::BTreeMap;
 /// An ordering key (see `queue::order_key`).
 pub(crate) type OrderKey = u128;
 
+/// The key of (`major`, `minor`), ordered by `major`, then by `minor`.
+pub(crate) fn key(major: u64, minor: u64) -> OrderKey {
+    u128::from(major) << 64 | u128::from(minor)
+}
+
 /// No slot: the end of the run.
 const NIL: u32 = u32::MAX;
 

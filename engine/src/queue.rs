@@ -14,14 +14,13 @@ use crate::order::{OrderKey, Ordered};
 use crate::timers::TimerKey;
 use crate::window::Window;
 use crate::Millis;
-use std::collections::VecDeque;
 
 /// How long FIFO deduplication ids and receive attempt ids are remembered (§3.4, §4.1).
 pub(crate) const FIVE_MINUTES: Millis = 300_000;
 
 /// Orders messages by (enqueue time, send sequence), packed into one number.
 fn order_key(msg: &Message) -> OrderKey {
-    u128::from(msg.enqueued_at) << 64 | u128::from(msg.seq)
+    crate::order::key(msg.enqueued_at, msg.seq)
 }
 
 /// The enqueue time in an [`OrderKey`].
@@ -74,8 +73,9 @@ pub(crate) struct Queue {
     pub dedup: Window<(MessageId, u64)>,
     pub attempts: Window<Vec<AttemptItem>>,
     pub last_purge: Option<Millis>,
-    /// Pending long polls, in arrival order.
-    pub polls: VecDeque<PollId>,
+    /// Pending long polls, in arrival order. A list, not a `VecDeque`: a queue has a few
+    /// waiting polls, and a deque type of its own cost the browser bundle its code.
+    pub polls: Vec<PollId>,
     /// When the retention timer is set for, if it is.
     pub retention_timer: Option<Millis>,
     /// Delayed and in-flight messages (slots) by when they become visible: the [`TimerKey`]
@@ -105,7 +105,7 @@ impl Queue {
             dedup: Window::new(FIVE_MINUTES),
             attempts: Window::new(FIVE_MINUTES),
             last_purge: None,
-            polls: VecDeque::new(),
+            polls: Vec::new(),
             retention_timer: None,
             hidden: Ordered::default(),
             reveal_timer: None,
@@ -141,6 +141,13 @@ impl Queue {
             .iter()
             .enumerate()
             .filter_map(|(i, s)| Some((i as u32, s.msg.as_ref()?)))
+    }
+
+    /// All stored messages with their slots, oldest first (by enqueue time, then sequence).
+    pub(crate) fn oldest_first(&self) -> impl Iterator<Item = (u32, &Message)> {
+        self.retention
+            .iter()
+            .map(|(_, slot)| (slot, self.msg(slot)))
     }
 
     /// Stores a message; returns its slot.
@@ -188,6 +195,13 @@ impl Queue {
         let id = msg.as_ref().expect("live slot").id;
         *msg = None;
         id
+    }
+
+    /// [`Queue::delete`] out of line, for the deletes in bulk (PurgeQueue, retention): an
+    /// inlined copy of the unlinking in each cost the browser bundle over 1 KB.
+    #[inline(never)]
+    pub(crate) fn delete_in_bulk(&mut self, slot: u32) -> MessageId {
+        self.delete(slot)
     }
 
     /// Takes the message in `slot` out of every index and frees the slot, invalidating its
@@ -284,7 +298,7 @@ impl Queue {
             .front()
             .and_then(
                 |&(seq, head)| match self.slots[head as usize].msg.as_ref()?.state {
-                    State::Visible { since } => Some((since, seq)),
+                    State::Visible { since } => Some(crate::order::key(since, seq)),
                     _ => None,
                 },
             );
@@ -330,7 +344,10 @@ impl Queue {
     /// Removes every message (PurgeQueue); returns their MessageIds in enqueue order.
     pub(crate) fn purge(&mut self) -> Vec<MessageId> {
         let order: Vec<u32> = self.retention.iter().map(|(_, slot)| slot).collect();
-        let ids = order.into_iter().map(|slot| self.delete(slot)).collect();
+        let ids = order
+            .into_iter()
+            .map(|slot| self.delete_in_bulk(slot))
+            .collect();
         self.groups.clear();
         self.dedup.clear();
         self.attempts.clear();
@@ -346,6 +363,7 @@ pub(crate) fn arn_of(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::order::key;
 
     fn message(seq: u64, group: &str, state: State) -> Message {
         let id = format!("m{seq}").as_str().into();
@@ -366,7 +384,7 @@ mod tests {
         let a = q.insert(message(1, "g", State::Visible { since: 1 }));
         let b = q.insert(message(2, "g", State::Visible { since: 2 }));
         let group = q.msg(a).group_slot;
-        assert_eq!(q.groups.ready.first(), Some(&(1, 1, group)));
+        assert_eq!(q.groups.ready.first_key_value(), Some((&key(1, 1), &group)));
         q.modify(a, |m| {
             m.state = State::InFlight {
                 until: 9,
@@ -377,7 +395,7 @@ mod tests {
         assert_eq!((q.counts.visible, q.counts.in_flight), (1, 1));
         assert_eq!(q.visible_prefix(group).count(), 0);
         assert_eq!(q.delete(a), MessageId::from("m1"));
-        assert_eq!(q.groups.ready.first(), Some(&(2, 2, group)));
+        assert_eq!(q.groups.ready.first_key_value(), Some((&key(2, 2), &group)));
         assert_eq!(q.visible_prefix(group).collect::<Vec<_>>(), [b]);
     }
 

@@ -232,7 +232,7 @@ pub(crate) fn group_or_dedup_id(parameter: &str, value: &str) -> Result<(), SqsE
     } else {
         Err(SqsError::invalid_value(
             parameter,
-            value,
+            &value,
             &format!(
                 "{parameter} can only include alphanumeric and punctuation characters. 1 to 128 in length."
             ),
@@ -247,7 +247,7 @@ pub(crate) fn delay_seconds(delay: i64) -> Result<(), SqsError> {
     } else {
         Err(SqsError::invalid_value(
             "DelaySeconds",
-            delay,
+            &delay,
             "DelaySeconds must be >= 0 and <= 900.",
         ))
     }
@@ -260,7 +260,7 @@ pub(crate) fn visibility_timeout(seconds: i64) -> Result<(), SqsError> {
     } else {
         Err(SqsError::invalid_value(
             "VisibilityTimeout",
-            seconds,
+            &seconds,
             "Must be >= 0 and <= 43200, if provided.",
         ))
     }

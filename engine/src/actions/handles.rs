@@ -175,7 +175,7 @@ impl Engine {
         if now - received_at + timeout_ms > MAX_VISIBILITY {
             return Err(SqsError::invalid_value(
                 "VisibilityTimeout",
-                timeout,
+                &timeout,
                 "Total VisibilityTimeout for the message is beyond the limit [43200 seconds]",
             ));
         }

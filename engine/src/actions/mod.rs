@@ -18,7 +18,7 @@ pub(crate) fn paginate(
     if let Some(max) = max_results.filter(|m| !(1..=1000).contains(m)) {
         return Err(SqsError::invalid_value(
             "MaxResults",
-            max,
+            &max,
             "MaxResults must be an integer between 1 and 1000.",
         ));
     }

@@ -131,7 +131,7 @@ impl Engine {
         let until = self.now + wait * 1000;
         self.polls.insert(poll, Poll { queue: uid, params });
         let q = self.q_mut(uid);
-        q.polls.push_back(poll);
+        q.polls.push(poll);
         self.timers.schedule(until, Timer::PollTimeout(poll));
         if self.implied {
             self.emit_with(|e| EventKind::LongPollStarted {
@@ -154,7 +154,7 @@ impl Engine {
         if !(1..=10).contains(&max) {
             return Err(SqsError::invalid_value(
                 "MaxNumberOfMessages",
-                max,
+                &max,
                 "Must be between 1 and 10, if provided.",
             ));
         }
@@ -164,7 +164,7 @@ impl Engine {
         if !(0..=20).contains(&wait) {
             return Err(SqsError::invalid_value(
                 "WaitTimeSeconds",
-                wait,
+                &wait,
                 "Must be >= 0 and <= 20, if provided.",
             ));
         }
@@ -265,7 +265,7 @@ impl Engine {
         if q.fifo() {
             // Groups by the instant their head became receivable; each gives its visible prefix.
             let slots = q.groups.ready.iter();
-            let slots = slots.flat_map(|&(.., group)| q.visible_prefix(group));
+            let slots = slots.flat_map(|(_, &group)| q.visible_prefix(group));
             sort_candidates(slots, want, &mut take, &mut dead, &mut is_dead);
         } else {
             let slots = q.ready.iter().map(|(_, slot)| slot);
@@ -380,7 +380,7 @@ impl Engine {
     pub(crate) fn serve_woken(&mut self) {
         while !self.woken.is_empty() {
             let uid = self.woken.remove(0);
-            while let Some(&poll) = self.q_opt(uid).and_then(|q| q.polls.front()) {
+            while let Some(&poll) = self.q_opt(uid).and_then(|q| q.polls.first()) {
                 // Taken out while it receives (receiving never reads `self.polls`), put back if
                 // nothing came: no copy of its parameters per answer.
                 if !self.q(uid).any_receivable() {
@@ -392,7 +392,7 @@ impl Engine {
                     self.polls.put_back(poll, waiting);
                     break;
                 }
-                self.q_mut(uid).polls.pop_front();
+                self.q_mut(uid).polls.remove(0);
                 let (queue, count) = (self.q(uid).name, messages.len());
                 self.completed.push((poll, output(messages)));
                 self.emit(EventKind::LongPollAnswered { queue, poll, count });
