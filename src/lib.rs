@@ -9,6 +9,12 @@ pub mod playground;
 pub mod share;
 pub mod slice;
 
+/// Talc instead of the standard library's dlmalloc in the browser: smaller code and faster
+/// allocation (the simulated day allocates and frees millions of times).
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 /// Mounts the playground (opened on what the page's URL asks for) on the page's body, after
 /// installing the panic hook (a panic shows a visible error box instead of leaving a dead page).
 ///

@@ -1,67 +1,21 @@
-// Trunk post_build hook (Trunk.toml): gives the wasm's imports short names, in the .wasm and in
-// wasm-bindgen's JS glue alike, then mends index.html's integrity hashes. wasm-bindgen names each
-// import `__wbg_<name>_<16 hex digits>` and the bundle holds every name twice (the import section
-// and the glue's import object): ~5 KB gzip of text that does not compress (issue 7). It also
-// drops the glue's indentation and comment lines (~0.9 KB gzip), which Trunk's minifier would
-// have done if it could parse the file.
+// Trunk post_build hook (Trunk.toml): two rewrites of the release bundle for its size (issue 7),
+// then index.html's integrity hashes mended.
+// - The wasm's functions in an order that gzip compresses better (lib/order-functions.mjs,
+//   ~9 KB gzip less than the linker's order), release builds only: their wasm-opt keeps the
+//   function names for it (index.html, `-g`) and this step drops them.
+// - Short import names, in the .wasm and in wasm-bindgen's JS glue alike. wasm-bindgen names
+//   each import `__wbg_<name>_<16 hex digits>` and the bundle holds every name twice (the import
+//   section and the glue's import object): ~5 KB gzip of text that does not compress. It also
+//   drops the glue's indentation and comment lines (~0.9 KB gzip), which Trunk's minifier would
+//   have done if it could parse the file.
 //
-// Alone: TRUNK_STAGING_DIR=dist node scripts/short-imports.mjs (a second run changes nothing).
+// Alone: TRUNK_STAGING_DIR=dist node scripts/post-build.mjs (imports only; a second run changes
+// nothing).
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-/** Reads an unsigned LEB128 number at `at`: [value, the offset after it]. */
-function readU32(bytes, at) {
-  let value = 0;
-  let shift = 0;
-  let byte;
-  do {
-    byte = bytes[at++];
-    value += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-  } while (byte & 0x80);
-  return [value, at];
-}
-
-/** `value` as unsigned LEB128 bytes. */
-function u32(value) {
-  const out = [];
-  do {
-    let byte = value & 0x7f;
-    value = Math.floor(value / 128);
-    if (value) byte |= 0x80;
-    out.push(byte);
-  } while (value);
-  return Buffer.from(out);
-}
-
-/** Reads a wasm name (length, UTF-8) at `at`: [text, the offset after it]. */
-function readName(bytes, at) {
-  const [length, start] = readU32(bytes, at);
-  return [bytes.subarray(start, start + length).toString('utf8'), start + length];
-}
-
-function name(text) {
-  const bytes = Buffer.from(text, 'utf8');
-  return Buffer.concat([u32(bytes.length), bytes]);
-}
-
-/** The offset after an import's description, whose kind byte is at `at`. */
-function skipDescription(bytes, at) {
-  const limits = (p) => {
-    const flags = bytes[p];
-    p = readU32(bytes, p + 1)[1];
-    return flags & 1 ? readU32(bytes, p)[1] : p;
-  };
-  switch (bytes[at]) {
-    case 0: return readU32(bytes, at + 1)[1]; // function: its type
-    case 1: return limits(at + 2); // table: element type, limits
-    case 2: return limits(at + 1); // memory: limits
-    case 3: return at + 3; // global: value type, mutability
-    case 4: return readU32(bytes, at + 2)[1]; // tag: attribute, type
-    default: throw new Error(`unknown import kind ${bytes[at]} at byte ${at}`);
-  }
-}
+import { orderFunctions } from './lib/order-functions.mjs';
+import { name, readName, readU32, skipDescription, u32 } from './lib/wasm.mjs';
 
 /**
  * Renames the imports of `wasm` that `js` names exactly once, as an object key (`NAME:`), to
@@ -128,7 +82,8 @@ if (dir) {
   const sri = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
   const wasm = readFileSync(join(dir, wasmFile));
   const js = readFileSync(join(dir, jsFile));
-  const [shortWasm, shortJs] = shortenImports(wasm, squeeze(js.toString('utf8')));
+  const ordered = process.env.TRUNK_PROFILE === 'release' ? orderFunctions(wasm) : wasm;
+  const [shortWasm, shortJs] = shortenImports(ordered, squeeze(js.toString('utf8')));
   const html = readFileSync(join(dir, 'index.html'), 'utf8')
     .replace(sri(wasm), sri(shortWasm))
     .replace(sri(js), sri(Buffer.from(shortJs, 'utf8')));
