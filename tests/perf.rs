@@ -13,10 +13,10 @@
 //! yielding is not counted.
 #![cfg(target_arch = "wasm32")]
 
-// The page's global allocator (src/lib.rs), so the figures are those of the code the page ships.
-use sqs_playground as _;
 use gloo_timers::future::TimeoutFuture;
 use sqs_engine::bench::{measure, Batching};
+// The page's global allocator (src/lib.rs), so the figures are those of the code the page ships.
+use sqs_playground as _;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 
