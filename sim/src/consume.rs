@@ -28,7 +28,7 @@ impl World {
         self.lanes
             .iter()
             .position(|l| *l.name == *name)
-            .ok_or_else(|| format!("There is no worker named {name:?}."))
+            .ok_or_else(|| format!("There is no worker named \"{name}\"."))
     }
 
     /// The lane with this id: where its hint says if it is still there, else a binary search
@@ -116,7 +116,7 @@ impl World {
             return Err("A worker needs a name.".into());
         }
         if self.lanes.iter().any(|l| *l.name == *name) {
-            return Err(format!("There is already a worker named {name:?}."));
+            return Err(format!("There is already a worker named \"{name}\"."));
         }
         policy.check()?;
         self.check_mapping(&policy)?;

@@ -103,7 +103,7 @@ impl World {
         }
         if self.producers.iter().any(|p| p.spec.name == spec.name) {
             return Err(format!(
-                "There is already a producer named {:?}.",
+                "There is already a producer named \"{}\".",
                 spec.name
             ));
         }
@@ -132,7 +132,7 @@ impl World {
             .producers
             .iter()
             .position(|p| p.spec.name == name)
-            .ok_or_else(|| format!("There is no producer named {name:?}."))?;
+            .ok_or_else(|| format!("There is no producer named \"{name}\"."))?;
         let producer = self.producers.remove(at);
         self.cancel(Timer::Produce {
             producer: producer.id,

@@ -163,7 +163,7 @@ impl Scenario {
             subset(
                 expected,
                 &actual,
-                &format!("performed {name:?}"),
+                &format!("performed \"{name}\""),
                 &mut misses,
             );
         }
