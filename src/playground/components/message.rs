@@ -2,8 +2,8 @@
 //! ring, lock, DLQ badge, check) and words (the accessible name). Receipt handle and receive
 //! count appear on hover and on focus.
 
-use super::icons::{icon, Icon};
-use super::markup;
+use super::icons::{icon_markup, Icon};
+use super::{class, markup};
 use crate::playground::drag::Press;
 use crate::playground::format::{abbreviate, fixed, secs_left};
 use crate::playground::stage::{Card, Look};
@@ -63,7 +63,7 @@ fn message_card(
     let tip_id = format!("tip-{}-{}", card.look.key(), card.id);
     let badge = match card.look {
         Look::InFlight => ring(card),
-        look => badge(look),
+        look => markup(badge(look)),
     };
     let countdown = card
         .left
@@ -82,7 +82,7 @@ fn message_card(
     html! {
         <li
             {key}
-            class={classes!("msg", selected.then_some("selected"), grabbable.then_some("grabbable"))}
+            class={class("msg", &[(selected, "selected"), (grabbable, "grabbable")])}
             data-look={card.look.key()}
             data-msg-id={keyed_id}
             tabindex="0"
@@ -131,16 +131,16 @@ pub fn card_list(
 }
 
 /// The shape that goes with a look, beside its colour and words (an in-flight card draws its
-/// live countdown ring instead).
-pub fn badge(look: Look) -> Html {
+/// live countdown ring instead), as markup.
+pub fn badge(look: Look) -> &'static str {
     match look {
-        Look::Visible => icon(Icon::Envelope),
-        Look::Blocked => icon(Icon::Lock),
-        Look::Delayed => icon(Icon::Clock),
-        Look::InFlight => icon(Icon::Ring),
-        Look::Stale => icon(Icon::Warning),
-        Look::DeadLetter => markup(r#"<span class="dlq-badge">DLQ</span>"#),
-        Look::Leaving => icon(Icon::Check),
+        Look::Visible => icon_markup(Icon::Envelope),
+        Look::Blocked => icon_markup(Icon::Lock),
+        Look::Delayed => icon_markup(Icon::Clock),
+        Look::InFlight => icon_markup(Icon::Ring),
+        Look::Stale => icon_markup(Icon::Warning),
+        Look::DeadLetter => r#"<span class="dlq-badge">DLQ</span>"#,
+        Look::Leaving => icon_markup(Icon::Check),
     }
 }
 

@@ -19,6 +19,7 @@ pub mod worker_lane;
 pub mod worker_policy;
 
 use crate::playground::Action;
+use std::fmt;
 use yew::{html, AttrValue, Callback, Html, MouseEvent};
 
 /// A click that sends `action`. One closure type for every such button: each closure written
@@ -32,6 +33,48 @@ pub fn on_click(dispatch: &Callback<Action>, action: Action) -> Callback<MouseEv
 /// bundle then holds its text, not code that builds it node by node.
 pub fn markup(html: &'static str) -> Html {
     Html::from_html_unchecked(AttrValue::Static(html))
+}
+
+/// Markup written at run time, for a display-only part (no handler, nothing that keeps focus or
+/// a typed value): one string in place of code that builds each element (html! writes out
+/// every element's construction where it stands). Any text from the World goes through
+/// [`Escaped`]. Yew replaces the part's nodes only when the string changes.
+pub fn markup_built(html: String) -> Html {
+    Html::from_html_unchecked(AttrValue::from(html))
+}
+
+/// Text written into markup ([`markup_built`]) as element text or a quoted attribute value.
+pub struct Escaped<'a>(pub &'a str);
+
+impl fmt::Display for Escaped<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut rest = self.0;
+        while let Some(i) = rest.find(['&', '<', '>', '"', '\'']) {
+            f.write_str(&rest[..i])?;
+            f.write_str(match rest.as_bytes()[i] {
+                b'&' => "&amp;",
+                b'<' => "&lt;",
+                b'>' => "&gt;",
+                b'"' => "&quot;",
+                _ => "&#39;",
+            })?;
+            rest = &rest[i + 1..];
+        }
+        f.write_str(rest)
+    }
+}
+
+/// A class attribute: `base`, then each class of `extra` whose flag is on. One function in place
+/// of `classes!`, whose set is built by code written out at every use.
+pub fn class(base: &'static str, extra: &[(bool, &'static str)]) -> AttrValue {
+    let mut list = base.to_string();
+    for (on, name) in extra {
+        if *on {
+            list.push(' ');
+            list.push_str(name);
+        }
+    }
+    AttrValue::from(list)
 }
 
 /// A control's error, announced when it appears; nothing when there is none.

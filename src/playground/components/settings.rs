@@ -2,7 +2,7 @@
 //! submitted (Enter or its Set button); SQS's refusal appears next to the field and the queue
 //! keeps its value. No range is checked here: the engine is SQS.
 
-use super::markup;
+use super::{class, markup};
 use crate::playground::scenarios::{SANDBOX, SANDBOX_FIFO};
 use crate::playground::stage::QueueInfo;
 use crate::playground::Action;
@@ -221,7 +221,7 @@ fn field(props: &FieldProps, settings: &SettingsProps) -> Html {
     let error_id = format!("{id}-error");
     let described = format!("{help_id} {error_id}");
     html! {
-        <form class={classes!("field", props.error.is_some().then_some("refused"))} {onsubmit}>
+        <form class={class("field", &[(props.error.is_some(), "refused")])} {onsubmit}>
             <label class="field-label" for={id.clone()}>{ props.label }</label>
             <div class="field-row">
                 <input id={id} type="number" {value} {oninput} disabled={props.on_set.is_none()}
