@@ -20,7 +20,7 @@ pub mod worker_policy;
 
 use crate::playground::Action;
 use std::fmt;
-use yew::{html, AttrValue, Callback, Html, MouseEvent};
+use yew::{AttrValue, Callback, Html, MouseEvent};
 
 /// A click that sends `action`. One closure type for every such button: each closure written
 /// out at a call site is its own code in the bundle.
@@ -79,8 +79,10 @@ pub fn class(base: &'static str, extra: &[(bool, &'static str)]) -> AttrValue {
 
 /// A control's error, announced when it appears; nothing when there is none.
 pub fn error(text: Option<&str>) -> Html {
-    text.map_or_else(
-        Html::default,
-        |e| html! { <p class="error" role="alert">{ e }</p> },
-    )
+    text.map_or_else(Html::default, |e| {
+        markup_built(format!(
+            r#"<p class="error" role="alert">{}</p>"#,
+            Escaped(e)
+        ))
+    })
 }

@@ -118,7 +118,10 @@ fn pick_bar(props: &QueueProps) -> Html {
         })
     };
     let choices = if card.look == Look::Blocked {
-        html! { <p class="why">{ blocked_reason(card) }</p> }
+        markup_built(format!(
+            r#"<p class="why">{}</p>"#,
+            Escaped(&blocked_reason(card))
+        ))
     } else if workers.is_empty() {
         markup(r#"<p class="why">There is no worker lane: add a worker first.</p>"#)
     } else {
@@ -134,7 +137,7 @@ fn pick_bar(props: &QueueProps) -> Html {
     };
     html! {
         <div class="pick-bar" role="group" aria-label={format!("Hand {} to a worker", card.body)} {onkeydown}>
-            <span class="pick-what">{ format!("{}:", card.body) }</span>
+            { markup_built(format!(r#"<span class="pick-what">{}:</span>"#, Escaped(&card.body))) }
             { choices }
             <button onclick={cancel}>{ "Cancel" }</button>
         </div>

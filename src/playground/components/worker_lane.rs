@@ -186,7 +186,7 @@ fn hand_calls(props: &LaneProps, cards: &[Card]) -> Html {
             }));
             Some(html! {
                 <div class="by-hand" key={c.id.clone()}>
-                    <span>{ &c.body }</span>
+                    { markup_built(format!("<span>{}</span>", Escaped(&c.body))) }
                     <button onclick={delete} aria-label={format!("DeleteMessage {}", c.body)}>{ "DeleteMessage" }</button>
                     <button onclick={extend} aria-label={format!("ChangeMessageVisibility {}: {EXTEND_BY} s", c.body)}>
                         { format!("+{EXTEND_BY} s") }
