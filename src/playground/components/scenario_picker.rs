@@ -43,16 +43,22 @@ pub fn scenario_picker(props: &PickerProps) -> Html {
     // A scenario from a link or a file is not in the library: it is listed first, as itself, so
     // that the picker never names another one.
     let unlisted = !props.entries.iter().any(|e| e.id == current.id);
+    // The options are written as markup ([`markup_built`]): text only.
+    let mut options = String::new();
+    for e in unlisted.then_some(current).into_iter().chain(props.entries) {
+        let _ = write!(
+            options,
+            r#"<option value="{}"{}>{}</option>"#,
+            Escaped(&e.id),
+            if e.id == current.id { " selected" } else { "" },
+            Escaped(&e.title)
+        );
+    }
     html! {
         <div class="picker">
             { markup(r#"<label for="scenario">Scenario</label>"#) }
             <select id="scenario" {onchange}>
-                if unlisted {
-                    <option value={current.id.clone()} selected=true>{ &current.title }</option>
-                }
-                { for props.entries.iter().map(|e| html! {
-                    <option value={e.id.clone()} selected={e.id == current.id}>{ &e.title }</option>
-                }) }
+                { markup_built(options) }
             </select>
             { error(props.error.as_deref()) }
         </div>
