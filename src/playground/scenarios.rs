@@ -49,7 +49,7 @@ pub fn find(id: &str) -> Option<Scenario> {
 pub fn sandbox(fifo: bool) -> Scenario {
     let (queue, dlq) = names(fifo);
     // The CreateQueue steps as JSON text: one parse in place of the code `json!` writes out per
-    // object and member.
+    // object and member (with the RedrivePolicy in `setup`: 0.55 KB gzip).
     let (attributes, dlq_attributes) = if fifo {
         (
             r#""VisibilityTimeout":"30","FifoQueue":"true","ContentBasedDeduplication":"true""#,

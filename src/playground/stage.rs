@@ -332,7 +332,8 @@ impl Stage {
 
         let mut queued = Vec::new();
         // In flight and not yet found on a lane: at most [`MAX_CARDS`], so a list (searched) in
-        // place of a hash map, whose instantiation is more code in the bundle.
+        // place of a hash map, whose instantiation is more code in the bundle (with the same
+        // change in `flip`: 1.2 KB gzip).
         let mut in_flight: Vec<&MessageView> = Vec::new();
         for m in &messages {
             match &m.state {

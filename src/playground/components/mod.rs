@@ -38,7 +38,8 @@ pub fn markup(html: &'static str) -> Html {
 /// Markup written at run time, for a display-only part (no handler, nothing that keeps focus or
 /// a typed value): one string in place of code that builds each element (html! writes out
 /// every element's construction where it stands). Any text from the World goes through
-/// [`Escaped`]. Yew replaces the part's nodes only when the string changes.
+/// [`Escaped`]. Yew replaces the part's nodes only when the string changes. (The chart, the
+/// ledger, the history, the story, the counts and a few headers written so: ~2 KB gzip less.)
 pub fn markup_built(html: String) -> Html {
     Html::from_html_unchecked(AttrValue::from(html))
 }
@@ -85,4 +86,18 @@ pub fn error(text: Option<&str>) -> Html {
             Escaped(e)
         ))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Escaped;
+
+    #[test]
+    fn escaped_text_cannot_open_a_tag_or_close_an_attribute() {
+        assert_eq!(
+            Escaped(r#"<b a="1">Tom & 'Jerry'</b>"#).to_string(),
+            "&lt;b a=&quot;1&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/b&gt;"
+        );
+        assert_eq!(Escaped("plain").to_string(), "plain");
+    }
 }
