@@ -3,11 +3,12 @@
 //! count appear on hover and on focus.
 
 use super::icons::{icon_markup, Icon};
-use super::{class, markup};
+use super::{class, markup, markup_built, Escaped};
 use crate::playground::drag::Press;
 use crate::playground::format::{abbreviate, fixed, secs_left};
 use crate::playground::stage::{Card, Look};
 use crate::playground::Action;
+use std::fmt::Write;
 use yew::prelude::*;
 
 /// The ring's radius in its 40×40 view box (its circles say `r="16"`).
@@ -65,9 +66,28 @@ fn message_card(
         Look::InFlight => ring(card),
         look => markup(badge(look)),
     };
-    let countdown = card
-        .left
-        .map(|left| html! { <span class="msg-left">{ format!("{} s", secs_left(left)) }</span> });
+    // The body, the countdown, the receive count and the tip are written as markup
+    // ([`markup_built`]): text only, changing at most once a second.
+    let mut text = format!(r#"<span class="msg-body">{}</span>"#, Escaped(&card.body));
+    if let Some(left) = card.left {
+        let _ = write!(
+            text,
+            r#"<span class="msg-left">{} s</span>"#,
+            secs_left(left)
+        );
+    }
+    if card.receive_count > 0 {
+        let _ = write!(
+            text,
+            r#"<span class="msg-count">×{}</span>"#,
+            card.receive_count
+        );
+    }
+    let tooltip = format!(
+        r#"<span class="msg-tip" id="{}" role="tooltip">{}</span>"#,
+        Escaped(&tip_id),
+        Escaped(&tip(card))
+    );
     let job = card.job.map(|done| {
         html! {
             <span class="msg-job" title="Job progress">
@@ -75,8 +95,6 @@ fn message_card(
             </span>
         }
     });
-    let count = (card.receive_count > 0)
-        .then(|| html! { <span class="msg-count">{ format!("×{}", card.receive_count) }</span> });
     let keyed_id = (card.look != Look::Stale).then(|| card.id.clone());
 
     html! {
@@ -87,17 +105,15 @@ fn message_card(
             data-msg-id={keyed_id}
             tabindex="0"
             aria-label={card.label()}
-            aria-describedby={tip_id.clone()}
+            aria-describedby={tip_id}
             {onclick}
             {onkeydown}
             {onpointerdown}
         >
             <span class="msg-badge">{ badge }</span>
-            <span class="msg-body">{ &card.body }</span>
-            { countdown }
-            { count }
+            { markup_built(text) }
             { job }
-            <span class="msg-tip" id={tip_id} role="tooltip">{ tip(card) }</span>
+            { markup_built(tooltip) }
         </li>
     }
 }
