@@ -4,7 +4,6 @@
 //! the user prefers reduced motion, and when too many cards move at once to follow.
 
 use crate::playground::format::fixed;
-use std::collections::HashMap;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 use yew::prelude::*;
@@ -14,8 +13,9 @@ const MAX_ANIMATED: u32 = 150;
 /// The glide.
 const TRANSITION: &str = "transform 700ms cubic-bezier(0.2, 0.7, 0.2, 1)";
 
-/// Where each card (by message id) was drawn, in page coordinates.
-pub type Positions = HashMap<String, (f64, f64)>;
+/// Where each card (by message id) was drawn, in page coordinates. A list, searched: there are
+/// at most a few hundred cards, and a hash map's instantiation is more code in the bundle.
+pub type Positions = Vec<(String, (f64, f64))>;
 
 /// Animates the cards (`[data-msg-id]`) under `container` from their `positions` to where they
 /// are now (which become the positions). The root calls it after a render that moved cards.
@@ -26,7 +26,7 @@ pub fn glide_under(container: &NodeRef, positions: &mut Positions) {
 }
 
 fn glide(root: &Element, before: &Positions) -> Positions {
-    let mut after = HashMap::new();
+    let mut after = Vec::new();
     let Ok(cards) = root.query_selector_all("[data-msg-id]") else {
         return after;
     };
@@ -44,7 +44,11 @@ fn glide(root: &Element, before: &Positions) -> Positions {
         };
         let rect = card.get_bounding_client_rect();
         let here = (rect.left() + sx, rect.top() + sy);
-        if let (true, Some(was)) = (animate, before.get(&id)) {
+        let was = before
+            .iter()
+            .find(|(known, _)| *known == id)
+            .map(|(_, at)| at);
+        if let (true, Some(was)) = (animate, was) {
             let (dx, dy) = (was.0 - here.0, was.1 - here.1);
             if dx.abs() + dy.abs() > 2.0 {
                 let style = card.style();
@@ -59,7 +63,7 @@ fn glide(root: &Element, before: &Positions) -> Positions {
                 let _ = style.set_property("transform", "");
             }
         }
-        after.insert(id, here);
+        after.push((id, here));
     }
     after
 }

@@ -603,20 +603,21 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         dispatch,
     });
     let ghost = match &u.gesture {
-        Gesture::Dragging(d) => html! {
-            <div class="drag-ghost" aria-hidden="true"
-                style={format!("transform: translate({}px, {}px)", d.at.0 as i32 + 8, d.at.1 as i32 + 8)}>
-                { &d.body }
-            </div>
-        },
+        // Written as markup (`components::markup_built`): it only follows the pointer.
+        Gesture::Dragging(d) => components::markup_built(format!(
+            r#"<div class="drag-ghost" aria-hidden="true" style="transform: translate({}px, {}px)">{}</div>"#,
+            d.at.0 as i32 + 8,
+            d.at.1 as i32 + 8,
+            components::Escaped(&d.body)
+        )),
         _ => html! {},
     };
 
     html! {
-        <div class={classes!("playground", (u.gesture != Gesture::Idle).then_some("dragging"))}
+        <div class={components::class("playground", &[(u.gesture != Gesture::Idle, "dragging")])}
             ref={container} {onpointermove} {onpointerup} {onpointercancel}>
             <header class="topbar">
-                <h1 class="brand">{ "SQS Playground" }</h1>
+                { components::markup(r#"<h1 class="brand">SQS Playground</h1>"#) }
                 { scenario_picker(&PickerProps { entries: catalogue, current: scenarios::Entry { id: scenario.id.clone(), title: scenario.title.clone() },
                     error: s.error(&Slot::Scenario).map(str::to_string), dispatch: dispatch.clone() }) }
                 { controls(&ControlsProps { now: stage.now, horizon: s.horizon(), playing: s.playing(), speed: s.speed(),
@@ -636,7 +637,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                 <div class="col col-stage">
                     { queue_panel(&QueueProps { queue: stage.queue.clone(), place: stage.queued.clone(), crowd: stage.crowd, leaving: stage.leaving.clone(),
                         selected: u.selected.clone(), pick, note, editable: !embed, dispatch: dispatch.clone() }) }
-                    <section class={classes!("panel", "workers", stage.crowd.is_some().then_some("crowded"))} aria-label="Workers">
+                    <section class={components::class("panel workers", &[(stage.crowd.is_some(), "crowded")])} aria-label="Workers">
                         <header class="panel-head">
                             { components::markup(r#"<h2>Workers</h2>"#) }
                             if !embed { <button onclick={add_worker}>{ "Add worker" }</button> }
@@ -658,9 +659,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                             }) }
                         </div>
                         if stage.unheld.total > 0 {
-                            <p class="note">
-                                { format!("{} in flight with no worker lane holding them (their lane was removed, or a receive by hand); they reappear when their timeout runs out.", stage.unheld.total) }
-                            </p>
+                            { components::markup_built(format!(r#"<p class="note">{} in flight with no worker lane holding them (their lane was removed, or a receive by hand); they reappear when their timeout runs out.</p>"#, stage.unheld.total)) }
                         }
                     </section>
                     { dead_letter_panel(&DlqProps { name: stage.dlq.clone(), place: stage.dead.clone(), selected: u.selected.clone(), dispatch: dispatch.clone() }) }

@@ -1,7 +1,6 @@
 //! Where sessions start: the built-in sandboxes (an empty standard or FIFO queue with its
 //! dead-letter queue and two lanes where you are the worker) and the scenario library.
 
-use serde_json::json;
 use sqs_engine::api::{SetQueueAttributesInput, ToJson};
 use sqs_engine::Request;
 use sqs_sim::command::SimAction;
@@ -49,19 +48,22 @@ pub fn find(id: &str) -> Option<Scenario> {
 /// A queue `orders` (or `orders.fifo`), its dead-letter queue, and two manual lanes.
 pub fn sandbox(fifo: bool) -> Scenario {
     let (queue, dlq) = names(fifo);
-    let mut attributes = json!({ "VisibilityTimeout": "30" });
-    let mut dlq_attributes = json!({});
-    if fifo {
-        attributes["FifoQueue"] = json!("true");
-        attributes["ContentBasedDeduplication"] = json!("true");
-        dlq_attributes["FifoQueue"] = json!("true");
-    }
+    // The CreateQueue steps as JSON text: one parse in place of the code `json!` writes out per
+    // object and member (with the RedrivePolicy in `setup`: 0.55 KB gzip).
+    let (attributes, dlq_attributes) = if fifo {
+        (
+            r#""VisibilityTimeout":"30","FifoQueue":"true","ContentBasedDeduplication":"true""#,
+            r#""FifoQueue":"true""#,
+        )
+    } else {
+        (r#""VisibilityTimeout":"30""#, "")
+    };
     let mut steps = Vec::new();
     for (name, attributes) in [(dlq, dlq_attributes), (queue, attributes)] {
-        // The attributes by index, not through `json!` (see `embed::event_message`).
-        let mut create = json!({"call": "CreateQueue", "input": {"QueueName": name}});
-        create["input"]["Attributes"] = attributes;
-        steps.push(create);
+        let create = format!(
+            r#"{{"call":"CreateQueue","input":{{"QueueName":"{name}","Attributes":{{{attributes}}}}}}}"#
+        );
+        steps.push(serde_json::from_str(&create).expect("the sandbox's CreateQueue is JSON"));
     }
     for name in ["Worker 1", "Worker 2"] {
         let add = Step::Sim(SimAction::AddWorker {
@@ -106,8 +108,10 @@ pub fn setup(scenario: &Scenario, world: &World) -> Vec<Step> {
     let (Some(queue_url), Some(arn)) = (engine.queue_url(queue), engine.queue_arn(dlq)) else {
         return Vec::new();
     };
-    let policy = json!({"deadLetterTargetArn": arn, "maxReceiveCount": SANDBOX_MAX_RECEIVES});
-    let attributes = [("RedrivePolicy".to_string(), policy.to_string())].into();
+    // The text `json!` would write (members sorted, the count a number); an ARN needs no escape.
+    let policy =
+        format!(r#"{{"deadLetterTargetArn":"{arn}","maxReceiveCount":{SANDBOX_MAX_RECEIVES}}}"#);
+    let attributes = [("RedrivePolicy".to_string(), policy)].into();
     vec![Step::Call(Request::SetQueueAttributes(
         SetQueueAttributesInput {
             queue_url,

@@ -8,7 +8,6 @@ use super::journal::Journal;
 use sqs_engine::view::{MessageState, MessageView};
 use sqs_engine::Millis;
 use sqs_sim::{WorkerPolicy, WorkerStatus, WorkerView, World};
-use std::collections::HashMap;
 
 /// More messages than this on the stage (the queue, the workers and the dead-letter queue
 /// together) are drawn as counts per state and per worker: thousands of cards can be neither
@@ -332,15 +331,16 @@ impl Stage {
         let card = |m: &MessageView, look| card(m, look, now, journal);
 
         let mut queued = Vec::new();
-        let mut in_flight: HashMap<&str, &MessageView> = HashMap::new();
+        // In flight and not yet found on a lane: at most [`MAX_CARDS`], so a list (searched) in
+        // place of a hash map, whose instantiation is more code in the bundle (with the same
+        // change in `flip`: 1.2 KB gzip).
+        let mut in_flight: Vec<&MessageView> = Vec::new();
         for m in &messages {
             match &m.state {
                 MessageState::Visible if m.blocked_by_group => queued.push(card(m, Look::Blocked)),
                 MessageState::Visible => queued.push(card(m, Look::Visible)),
                 MessageState::Delayed { .. } => queued.push(card(m, Look::Delayed)),
-                MessageState::InFlight { .. } => {
-                    in_flight.insert(&m.message_id, m);
-                }
+                MessageState::InFlight { .. } => in_flight.push(m),
             }
         }
 
@@ -355,9 +355,12 @@ impl Stage {
                     });
                     // A message a lane holds leaves `in_flight` (what is left is held by no
                     // lane); one receipt handle is held by one lane at most.
-                    match in_flight.get(held.message_id.as_str()).copied() {
-                        Some(m) if holds(m, &held.receipt_handle) => {
-                            in_flight.remove(held.message_id.as_str());
+                    match in_flight
+                        .iter()
+                        .position(|m| m.message_id == held.message_id)
+                    {
+                        Some(i) if holds(in_flight[i], &held.receipt_handle) => {
+                            let m = in_flight.swap_remove(i);
                             cards.push(Card {
                                 job,
                                 ..card(m, Look::InFlight)
@@ -397,7 +400,7 @@ impl Stage {
 
         let unheld = messages
             .iter()
-            .filter(|m| in_flight.contains_key(m.message_id.as_str()))
+            .filter(|m| in_flight.iter().any(|f| f.message_id == m.message_id))
             .map(|m| card(m, Look::InFlight))
             .collect();
         let dead = dlq

@@ -76,6 +76,43 @@ pub enum Lang {
     Rust,
 }
 
+/// A file the panel saves.
+#[derive(Clone, Copy)]
+enum Export {
+    Scenario,
+    EventsJson,
+    EventsCsv,
+    Chart,
+}
+
+impl Export {
+    /// Its button, file name and MIME type.
+    fn describe(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            Export::Scenario => (
+                "Export scenario file",
+                "sqs-playground-scenario.json",
+                "application/json",
+            ),
+            Export::EventsJson => (
+                "Export event log (JSON)",
+                "sqs-playground-events.json",
+                "application/json",
+            ),
+            Export::EventsCsv => (
+                "Export event log (CSV)",
+                "sqs-playground-events.csv",
+                "text/csv",
+            ),
+            Export::Chart => (
+                "Export depth chart (SVG)",
+                "sqs-playground-depth.svg",
+                "image/svg+xml",
+            ),
+        }
+    }
+}
+
 /// The page's address without its fragment, and with `extra` query parameters added.
 fn page_url(extra: &str) -> String {
     let location = web_sys::window().map(|w| w.location());
@@ -133,60 +170,34 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
             });
         })
     };
-    let save = |name: &'static str, mime: &'static str, text: Callback<(), String>| {
-        let change = props.change.clone();
+    // One closure for the four files: each closure written out is its own code in the bundle.
+    let save = |file: Export| {
+        let (session, scenario, change) = (
+            props.session.clone(),
+            props.scenario.clone(),
+            props.change.clone(),
+        );
+        let (events, samples) = (props.events.clone(), props.samples.clone());
         Callback::from(move |_| {
+            let text = match file {
+                // `{:#}` is `to_string_pretty`'s text through the writer `Value`'s Display has
+                // anyway.
+                Export::Scenario => {
+                    format!("{:#}", export::session_file(&session.emit(()), &scenario))
+                }
+                Export::EventsJson => export::events_json(&events.emit(())),
+                Export::EventsCsv => export::events_csv(&events.emit(())),
+                Export::Chart => export::depth_chart_svg(&samples.emit(())),
+            };
+            let (_, name, mime) = file.describe();
             change.emit(ShareChange::Status(
-                match browser::download(name, mime, &text.emit(())) {
+                match browser::download(name, mime, &text) {
                     Ok(()) => format!("Saved {name}."),
                     Err(e) => e,
                 },
             ))
         })
     };
-    let scenario_file = {
-        let (session, scenario) = (props.session.clone(), props.scenario.clone());
-        Callback::from(move |()| {
-            // `{:#}` is `to_string_pretty`'s text through the writer `Value`'s Display has anyway.
-            format!("{:#}", export::session_file(&session.emit(()), &scenario))
-        })
-    };
-    let events = props.events.clone();
-    let events_json = {
-        let e = events.clone();
-        Callback::from(move |()| export::events_json(&e.emit(())))
-    };
-    let events_csv = Callback::from(move |()| export::events_csv(&events.emit(())));
-    let samples = props.samples.clone();
-    let chart_svg = Callback::from(move |()| export::depth_chart_svg(&samples.emit(())));
-    // One button drawn four times: each button written out in markup is its own code in the
-    // bundle.
-    let exports = [
-        (
-            "Export scenario file",
-            "sqs-playground-scenario.json",
-            "application/json",
-            scenario_file,
-        ),
-        (
-            "Export event log (JSON)",
-            "sqs-playground-events.json",
-            "application/json",
-            events_json,
-        ),
-        (
-            "Export event log (CSV)",
-            "sqs-playground-events.csv",
-            "text/csv",
-            events_csv,
-        ),
-        (
-            "Export depth chart (SVG)",
-            "sqs-playground-depth.svg",
-            "image/svg+xml",
-            chart_svg,
-        ),
-    ];
 
     let on_file = {
         let (on_import, change) = (props.on_import.clone(), props.change.clone());
@@ -267,8 +278,9 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
                 </label>
             }
             <div class="row">
-                { for exports.into_iter().map(|(label, name, mime, text)| html! {
-                    <button type="button" onclick={save(name, mime, text)}>{ label }</button>
+                // One button drawn four times: each button written out in markup is its own code.
+                { for [Export::Scenario, Export::EventsJson, Export::EventsCsv, Export::Chart].map(|file| html! {
+                    <button type="button" onclick={save(file)}>{ file.describe().0 }</button>
                 }) }
             </div>
             <label class="file">{ "Import scenario file" }

@@ -1,12 +1,12 @@
 //! Queue depth by state over time, as inline SVG: one line per state, each with its own dash
 //! pattern as well as its colour, and a legend.
 
-use super::markup;
+use super::{markup, markup_built};
 use crate::playground::format::wall_clock;
 use sqs_engine::Millis;
 use sqs_sim::Sample;
 use std::fmt::Write;
-use yew::prelude::*;
+use yew::Html;
 
 /// The drawing's size in view-box units: fine enough for whole-number coordinates (they print
 /// much faster than decimals, and every point is printed again when a sample arrives). The
@@ -55,15 +55,13 @@ impl Depth {
 
 /// See the module documentation; `samples` are the points ([`Depth::series`] of the World's
 /// samples). A function, not a component (a component's lifecycle code is repeated per component
-/// in the bundle): the root keeps what it drew until the points change.
+/// in the bundle): the root keeps what it drew until the points change. Written as markup
+/// ([`markup_built`]): numbers and fixed names only, nothing to focus or type into.
 pub fn depth_chart(samples: &[Depth]) -> Html {
     let (Some(first), Some(last)) = (samples.first(), samples.last()) else {
-        return html! {
-            <section class="panel chart" aria-label="Queue depth">
-                { markup(r#"<h2>Queue depth</h2>"#) }
-                { markup(r#"<p class="empty">No samples yet.</p>"#) }
-            </section>
-        };
+        return markup(
+            r#"<section class="panel chart" aria-label="Queue depth"><h2>Queue depth</h2><p class="empty">No samples yet.</p></section>"#,
+        );
     };
     let t0 = first.at;
     let span = (last.at - t0).max(1) as f64;
@@ -74,41 +72,37 @@ pub fn depth_chart(samples: &[Depth]) -> Html {
         .unwrap_or(0)
         .max(1);
     let top = highest as f64;
-    let points = |series: usize| {
-        let mut text = String::with_capacity(samples.len() * 12);
-        for s in samples.iter() {
-            let x = (s.at - t0) as f64 / span * W;
-            let y = H - s.values[series] as f64 / top * (H - 60.0);
-            let _ = write!(text, "{},{} ", x.round() as u32, y.round() as u32);
-        }
-        text
-    };
     let now = SERIES
         .iter()
         .zip(last.values)
         .map(|((name, _), n)| format!("{n} {name}"))
         .collect::<Vec<_>>()
         .join(", ");
-    html! {
-        <section class="panel chart" aria-label="Queue depth">
-            { markup(r#"<h2>Queue depth</h2>"#) }
-            <svg viewBox="0 0 4000 1200" role="img" preserveAspectRatio="none"
-                aria-label={format!("Queue depth from {} to {}; now {now}; highest {highest}", wall_clock(t0), wall_clock(last.at))}>
-                <line class="axis" x1="0" y1="1200" x2="4000" y2="1200" />
-                { for SERIES.iter().enumerate().map(|(i, (_, class))| html! {
-                    <polyline class={*class} points={points(i)} />
-                }) }
-            </svg>
-            <ul class="legend">
-                { for SERIES.iter().zip(last.values).map(|((name, class), n)| html! {
-                    <li>
-                        <svg viewBox="0 0 24 8" aria-hidden="true"><line class={*class} x1="0" y1="4" x2="24" y2="4" /></svg>
-                        { format!("{name} {n}") }
-                    </li>
-                }) }
-            </ul>
-        </section>
+    let mut html = String::with_capacity(samples.len() * 48 + 1024);
+    let _ = write!(
+        html,
+        r#"<section class="panel chart" aria-label="Queue depth"><h2>Queue depth</h2><svg viewBox="0 0 4000 1200" role="img" preserveAspectRatio="none" aria-label="Queue depth from {} to {}; now {now}; highest {highest}"><line class="axis" x1="0" y1="1200" x2="4000" y2="1200"/>"#,
+        wall_clock(t0),
+        wall_clock(last.at)
+    );
+    for (series, (_, class)) in SERIES.iter().enumerate() {
+        let _ = write!(html, r#"<polyline class="{class}" points=""#);
+        for s in samples {
+            let x = (s.at - t0) as f64 / span * W;
+            let y = H - s.values[series] as f64 / top * (H - 60.0);
+            let _ = write!(html, "{},{} ", x.round() as u32, y.round() as u32);
+        }
+        html.push_str(r#""/>"#);
     }
+    html.push_str(r#"</svg><ul class="legend">"#);
+    for ((name, class), n) in SERIES.iter().zip(last.values) {
+        let _ = write!(
+            html,
+            r#"<li><svg viewBox="0 0 24 8" aria-hidden="true"><line class="{class}" x1="0" y1="4" x2="24" y2="4"/></svg>{name} {n}</li>"#
+        );
+    }
+    html.push_str("</ul></section>");
+    markup_built(html)
 }
 
 #[cfg(test)]

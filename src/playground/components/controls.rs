@@ -2,7 +2,7 @@
 //! Pause, Step, Speed (1× to 1000×) and the timeline to scrub back (rewind by replay).
 
 use super::icons::{icon, Icon};
-use super::{error, markup, on_click};
+use super::{class, error, markup, markup_built, on_click};
 use crate::playground::format::{decimal, elapsed, wall_clock};
 use crate::playground::session::SPEED_RANGE;
 use crate::playground::Action;
@@ -61,18 +61,20 @@ pub fn controls(props: &ControlsProps) -> Html {
         Callback::from(move |_: InputEvent| dispatch.emit(Action::Pause))
     };
     let speed_text = decimal(props.speed);
+    // The clock is written as markup ([`markup_built`]): text only.
+    let (wall, elapsed) = (wall_clock(props.now), elapsed(props.now));
+    let clock = format!(
+        r#"<div class="clock" role="timer" aria-label="Virtual time {wall}, {elapsed} elapsed"><span class="clock-wall">{wall}</span><span class="clock-elapsed">+{elapsed}</span></div>"#
+    );
     html! {
         <div class="controls" role="group" aria-label="Time">
-            <div class="clock" role="timer" aria-label={format!("Virtual time {}, {} elapsed", wall_clock(props.now), elapsed(props.now))}>
-                <span class="clock-wall">{ wall_clock(props.now) }</span>
-                <span class="clock-elapsed">{ format!("+{}", elapsed(props.now)) }</span>
-            </div>
+            { markup_built(clock) }
             <div class="transport">
                 // Play and Pause: one button drawn twice (each written out is its own code).
                 { for [(Action::Play, Icon::Play, "Play", props.playing), (Action::Pause, Icon::Pause, "Pause", !props.playing)]
                     .into_iter()
                     .map(|(action, shape, label, on)| html! {
-                        <button class={classes!("transport-button", on.then_some("active"))}
+                        <button class={class("transport-button", &[(on, "active")])}
                             aria-pressed={on.to_string()} onclick={send(action)}>
                             { icon(shape) }{ label }
                         </button>
@@ -90,7 +92,7 @@ pub fn controls(props: &ControlsProps) -> Html {
                 { for PRESETS.iter().map(|&p| {
                     let onclick = send(Action::Speed(p));
                     html! {
-                        <button class={classes!("preset", (props.speed == p).then_some("active"))}
+                        <button class={class("preset", &[(props.speed == p, "active")])}
                             aria-pressed={(props.speed == p).to_string()} {onclick}>{ format!("{}×", p as u32) }</button>
                     }
                 }) }

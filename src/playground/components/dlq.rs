@@ -2,8 +2,8 @@
 //! RedrivePolicy's maxReceiveCount allows.
 
 use super::counts::count_tiles;
-use super::markup;
 use super::message::card_list;
+use super::{markup, markup_built, Escaped};
 use crate::playground::format::plural;
 use crate::playground::stage::Place;
 use crate::playground::Action;
@@ -25,11 +25,11 @@ pub struct DlqProps {
 /// repeated per component in the bundle (~1 KB), and this one is cheap to draw every frame.
 pub fn dead_letter_panel(props: &DlqProps) -> Html {
     let body = match &props.name {
-        None => html! {
-            { markup(r#"<p class="empty">This queue has no RedrivePolicy, so no dead-letter queue: a failing message comes back forever.</p>"#) }
-        },
+        None => markup(
+            r#"<p class="empty">This queue has no RedrivePolicy, so no dead-letter queue: a failing message comes back forever.</p>"#,
+        ),
         Some(_) if props.place.aggregated() => {
-            count_tiles(&props.place.counts, "Dead-lettered messages".into())
+            count_tiles(&props.place.counts, "Dead-lettered messages")
         }
         Some(_) if props.place.cards.is_empty() => markup(r#"<p class="empty">Empty.</p>"#),
         Some(_) => card_list(
@@ -41,15 +41,19 @@ pub fn dead_letter_panel(props: &DlqProps) -> Html {
             &props.dispatch,
         ),
     };
+    // The header is written as markup ([`markup_built`]): text only.
+    let name = props
+        .name
+        .as_ref()
+        .map(|n| format!(" <code>{}</code>", Escaped(n)))
+        .unwrap_or_default();
+    let head = format!(
+        r#"<header class="panel-head"><h2><abbr title="A queue that receives messages which were received more than maxReceiveCount times without being deleted.">Dead-letter queue</abbr>{name}</h2><p class="panel-sub">{}</p></header>"#,
+        plural(props.place.total, "message")
+    );
     html! {
         <section class="panel dlq" aria-label="Dead-letter queue">
-            <header class="panel-head">
-                <h2>
-                    { markup(r#"<abbr title="A queue that receives messages which were received more than maxReceiveCount times without being deleted.">Dead-letter queue</abbr>"#) }
-                    { for props.name.as_ref().map(|n| html! { <>{ " " }<code>{ n }</code></> }) }
-                </h2>
-                <p class="panel-sub">{ plural(props.place.total, "message") }</p>
-            </header>
+            { markup_built(head) }
             { body }
         </section>
     }

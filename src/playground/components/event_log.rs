@@ -1,10 +1,11 @@
 //! The event log: what happened, newest first, in plain words naming the SQS call behind each
 //! step. A line about a message selects it (its history opens).
 
-use super::{markup, on_click};
+use super::{markup, markup_built, on_click, Escaped};
 use crate::playground::format::wall_clock;
 use crate::playground::journal::Entry;
 use crate::playground::Action;
+use std::fmt::Write;
 use yew::prelude::*;
 
 /// Lines drawn (the journal keeps more): a few screens of the panel's scroll, and few enough
@@ -36,10 +37,14 @@ fn line(entry: &Entry, dispatch: &Callback<Action>) -> Html {
         Some(onclick) => html! { <button class="link" {onclick}>{ &entry.text }</button> },
         None => html! { <span>{ &entry.text }</span> },
     };
+    // The time and the SQS action are written as markup ([`markup_built`]): text only.
+    let mut stamp = format!("<time>{}</time>", wall_clock(entry.at));
+    if let Some(action) = &entry.action {
+        let _ = write!(stamp, r#"<code class="api">{}</code>"#, Escaped(action));
+    }
     html! {
         <li key={entry.seq} data-actor={entry.actor.clone()}>
-            <time>{ wall_clock(entry.at) }</time>
-            { for entry.action.as_ref().map(|a| html! { <code class="api">{ a }</code> }) }
+            { markup_built(stamp) }
             { text }
         </li>
     }

@@ -1,11 +1,11 @@
 //! One message's whole life as a timeline across actors: a row per actor (SQS, each worker, the
 //! producer, you) with a mark at each event, and the events in words below.
 
-use super::on_click;
+use super::{markup_built, on_click, Escaped};
 use crate::playground::format::{duration, fixed, wall_clock};
 use crate::playground::journal::Entry;
 use crate::playground::Action;
-use sqs_engine::Millis;
+use std::fmt::Write;
 use yew::prelude::*;
 
 /// Properties of [`history`].
@@ -31,40 +31,46 @@ pub fn history(props: &HistoryProps) -> Html {
             actors.push(&e.actor);
         }
     }
-    let x = |at: Millis| {
-        format!(
-            "left: {}%",
-            fixed((at - first) as f64 * 100.0 / span as f64, 1)
-        )
-    };
+    // Everything but the header is written as markup ([`markup_built`]): text and marks only.
+    let mut html = format!(
+        r#"<p class="panel-sub">{} events over {}</p><div class="swimlanes" aria-hidden="true">"#,
+        props.entries.len(),
+        duration(last - first)
+    );
+    for actor in &actors {
+        let _ = write!(
+            html,
+            r#"<div class="swimlane"><span class="swimlane-name">{}</span><span class="swimlane-track">"#,
+            Escaped(actor)
+        );
+        for e in props.entries.iter().filter(|e| e.actor == *actor) {
+            let left = fixed((e.at - first) as f64 * 100.0 / span as f64, 1);
+            let _ = write!(
+                html,
+                r#"<span class="mark" style="left: {left}%" title="{}"></span>"#,
+                Escaped(&e.text)
+            );
+        }
+        html.push_str("</span></div>");
+    }
+    html.push_str(r#"</div><ol class="log">"#);
+    for e in &props.entries {
+        let _ = write!(
+            html,
+            r#"<li><time>{}</time><span class="who">{}</span><span>{}</span></li>"#,
+            wall_clock(e.at),
+            Escaped(&e.actor),
+            Escaped(&e.text)
+        );
+    }
+    html.push_str("</ol>");
     html! {
         <section class="panel history" aria-label="Message history">
             <header class="panel-head">
                 <h2>{ "History of " }<code>{ &props.title }</code></h2>
                 <button class="quiet" onclick={close}>{ "Close" }</button>
             </header>
-            <p class="panel-sub">{ format!("{} events over {}", props.entries.len(), duration(last - first)) }</p>
-            <div class="swimlanes" aria-hidden="true">
-                { for actors.iter().map(|actor| html! {
-                    <div class="swimlane">
-                        <span class="swimlane-name">{ *actor }</span>
-                        <span class="swimlane-track">
-                            { for props.entries.iter().filter(|e| e.actor == *actor).map(|e| html! {
-                                <span class="mark" style={x(e.at)} title={e.text.clone()}></span>
-                            }) }
-                        </span>
-                    </div>
-                }) }
-            </div>
-            <ol class="log">
-                { for props.entries.iter().map(|e| html! {
-                    <li key={e.seq}>
-                        <time>{ wall_clock(e.at) }</time>
-                        <span class="who">{ &e.actor }</span>
-                        <span>{ &e.text }</span>
-                    </li>
-                }) }
-            </ol>
+            { markup_built(html) }
         </section>
     }
 }

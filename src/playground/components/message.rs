@@ -2,12 +2,13 @@
 //! ring, lock, DLQ badge, check) and words (the accessible name). Receipt handle and receive
 //! count appear on hover and on focus.
 
-use super::icons::{icon, Icon};
-use super::markup;
+use super::icons::{icon_markup, Icon};
+use super::{class, markup, markup_built, Escaped};
 use crate::playground::drag::Press;
 use crate::playground::format::{abbreviate, fixed, secs_left};
 use crate::playground::stage::{Card, Look};
 use crate::playground::Action;
+use std::fmt::Write;
 use yew::prelude::*;
 
 /// The ring's radius in its 40×40 view box (its circles say `r="16"`).
@@ -63,11 +64,30 @@ fn message_card(
     let tip_id = format!("tip-{}-{}", card.look.key(), card.id);
     let badge = match card.look {
         Look::InFlight => ring(card),
-        look => badge(look),
+        look => markup(badge(look)),
     };
-    let countdown = card
-        .left
-        .map(|left| html! { <span class="msg-left">{ format!("{} s", secs_left(left)) }</span> });
+    // The body, the countdown, the receive count and the tip are written as markup
+    // ([`markup_built`]): text only, changing at most once a second.
+    let mut text = format!(r#"<span class="msg-body">{}</span>"#, Escaped(&card.body));
+    if let Some(left) = card.left {
+        let _ = write!(
+            text,
+            r#"<span class="msg-left">{} s</span>"#,
+            secs_left(left)
+        );
+    }
+    if card.receive_count > 0 {
+        let _ = write!(
+            text,
+            r#"<span class="msg-count">×{}</span>"#,
+            card.receive_count
+        );
+    }
+    let tooltip = format!(
+        r#"<span class="msg-tip" id="{}" role="tooltip">{}</span>"#,
+        Escaped(&tip_id),
+        Escaped(&tip(card))
+    );
     let job = card.job.map(|done| {
         html! {
             <span class="msg-job" title="Job progress">
@@ -75,29 +95,25 @@ fn message_card(
             </span>
         }
     });
-    let count = (card.receive_count > 0)
-        .then(|| html! { <span class="msg-count">{ format!("×{}", card.receive_count) }</span> });
     let keyed_id = (card.look != Look::Stale).then(|| card.id.clone());
 
     html! {
         <li
             {key}
-            class={classes!("msg", selected.then_some("selected"), grabbable.then_some("grabbable"))}
+            class={class("msg", &[(selected, "selected"), (grabbable, "grabbable")])}
             data-look={card.look.key()}
             data-msg-id={keyed_id}
             tabindex="0"
             aria-label={card.label()}
-            aria-describedby={tip_id.clone()}
+            aria-describedby={tip_id}
             {onclick}
             {onkeydown}
             {onpointerdown}
         >
             <span class="msg-badge">{ badge }</span>
-            <span class="msg-body">{ &card.body }</span>
-            { countdown }
-            { count }
+            { markup_built(text) }
             { job }
-            <span class="msg-tip" id={tip_id} role="tooltip">{ tip(card) }</span>
+            { markup_built(tooltip) }
         </li>
     }
 }
@@ -131,16 +147,16 @@ pub fn card_list(
 }
 
 /// The shape that goes with a look, beside its colour and words (an in-flight card draws its
-/// live countdown ring instead).
-pub fn badge(look: Look) -> Html {
+/// live countdown ring instead), as markup.
+pub fn badge(look: Look) -> &'static str {
     match look {
-        Look::Visible => icon(Icon::Envelope),
-        Look::Blocked => icon(Icon::Lock),
-        Look::Delayed => icon(Icon::Clock),
-        Look::InFlight => icon(Icon::Ring),
-        Look::Stale => icon(Icon::Warning),
-        Look::DeadLetter => markup(r#"<span class="dlq-badge">DLQ</span>"#),
-        Look::Leaving => icon(Icon::Check),
+        Look::Visible => icon_markup(Icon::Envelope),
+        Look::Blocked => icon_markup(Icon::Lock),
+        Look::Delayed => icon_markup(Icon::Clock),
+        Look::InFlight => icon_markup(Icon::Ring),
+        Look::Stale => icon_markup(Icon::Warning),
+        Look::DeadLetter => r#"<span class="dlq-badge">DLQ</span>"#,
+        Look::Leaving => icon_markup(Icon::Check),
     }
 }
 

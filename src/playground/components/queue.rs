@@ -2,9 +2,9 @@
 //! picked message to a worker by keyboard, and why a FIFO message cannot be taken.
 
 use super::counts::crowd_view;
-use super::markup;
 use super::message::card_list;
 use super::on_click;
+use super::{markup, markup_built, Escaped};
 use crate::playground::format::group;
 use crate::playground::stage::{Card, Crowd, Look, Place, QueueInfo};
 use crate::playground::Action;
@@ -46,16 +46,19 @@ pub fn blocked_reason(card: &Card) -> String {
 /// See the module documentation. A function, not a component (a component's lifecycle code is
 /// repeated per component in the bundle); the root focuses the hand-over bar when it opens.
 pub fn queue_panel(props: &QueueProps) -> Html {
+    // The header is written as markup ([`markup_built`]): text only.
     let title = match &props.queue {
-        Some(q) => html! {
-            <h2>
-                { "Queue " }<code>{ &q.name }</code>
-                <span class="queue-kind">{ if q.fifo { "FIFO" } else { "standard" } }</span>
-            </h2>
-        },
-        None => markup(r#"<h2>Queue</h2>"#),
+        Some(q) => format!(
+            r#"Queue <code>{}</code><span class="queue-kind">{}</span>"#,
+            Escaped(&q.name),
+            if q.fifo { "FIFO" } else { "standard" }
+        ),
+        None => "Queue".to_string(),
     };
-    let summary = summary(&props.place);
+    let head = format!(
+        r#"<header class="panel-head"><h2>{title}</h2><p class="panel-sub">{}</p></header>"#,
+        summary(&props.place)
+    );
     let cards = if let Some(crowd) = &props.crowd {
         crowd_view(crowd)
     } else if props.place.cards.is_empty() && props.leaving.is_empty() {
@@ -78,10 +81,7 @@ pub fn queue_panel(props: &QueueProps) -> Html {
 
     html! {
         <section class="panel queue" aria-label="Queue">
-            <header class="panel-head">
-                { title }
-                <p class="panel-sub">{ summary }</p>
-            </header>
+            { markup_built(head) }
             { pick_bar(props) }
             { for props.note.as_ref().map(|n| html! { <p class="note" role="alert">{ n }</p> }) }
             { cards }
@@ -118,7 +118,10 @@ fn pick_bar(props: &QueueProps) -> Html {
         })
     };
     let choices = if card.look == Look::Blocked {
-        html! { <p class="why">{ blocked_reason(card) }</p> }
+        markup_built(format!(
+            r#"<p class="why">{}</p>"#,
+            Escaped(&blocked_reason(card))
+        ))
     } else if workers.is_empty() {
         markup(r#"<p class="why">There is no worker lane: add a worker first.</p>"#)
     } else {
@@ -134,7 +137,7 @@ fn pick_bar(props: &QueueProps) -> Html {
     };
     html! {
         <div class="pick-bar" role="group" aria-label={format!("Hand {} to a worker", card.body)} {onkeydown}>
-            <span class="pick-what">{ format!("{}:", card.body) }</span>
+            { markup_built(format!(r#"<span class="pick-what">{}:</span>"#, Escaped(&card.body))) }
             { choices }
             <button onclick={cancel}>{ "Cancel" }</button>
         </div>

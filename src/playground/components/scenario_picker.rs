@@ -1,10 +1,11 @@
 //! The scenario picker and the story: the scenario's narrative and what to watch, so a teacher
 //! can open one and press Play.
 
-use super::{error, markup};
+use super::{error, markup, markup_built, Escaped};
 use crate::playground::scenarios::Entry;
 use crate::playground::Action;
 use sqs_sim::Scenario;
+use std::fmt::Write;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -42,16 +43,22 @@ pub fn scenario_picker(props: &PickerProps) -> Html {
     // A scenario from a link or a file is not in the library: it is listed first, as itself, so
     // that the picker never names another one.
     let unlisted = !props.entries.iter().any(|e| e.id == current.id);
+    // The options are written as markup ([`markup_built`]): text only.
+    let mut options = String::new();
+    for e in unlisted.then_some(current).into_iter().chain(props.entries) {
+        let _ = write!(
+            options,
+            r#"<option value="{}"{}>{}</option>"#,
+            Escaped(&e.id),
+            if e.id == current.id { " selected" } else { "" },
+            Escaped(&e.title)
+        );
+    }
     html! {
         <div class="picker">
             { markup(r#"<label for="scenario">Scenario</label>"#) }
             <select id="scenario" {onchange}>
-                if unlisted {
-                    <option value={current.id.clone()} selected=true>{ &current.title }</option>
-                }
-                { for props.entries.iter().map(|e| html! {
-                    <option value={e.id.clone()} selected={e.id == current.id}>{ &e.title }</option>
-                }) }
+                { markup_built(options) }
             </select>
             { error(props.error.as_deref()) }
         </div>
@@ -59,18 +66,21 @@ pub fn scenario_picker(props: &PickerProps) -> Html {
 }
 
 /// The scenario's narrative and what to watch. A function, not a component: a few lines of
-/// text, cheaper to compare as they are drawn than to copy into properties.
+/// text, cheaper to compare as they are drawn than to copy into properties. Written as markup
+/// ([`markup_built`]): text only.
 pub fn story(scenario: &Scenario) -> Html {
-    html! {
-        <section class="panel story" aria-label="Story">
-            <h2>{ &scenario.title }</h2>
-            <p>{ &scenario.narrative }</p>
-            if !scenario.watch.is_empty() {
-                <h3>{ "What to watch" }</h3>
-                <ol class="watch">
-                    { for scenario.watch.iter().map(|w| html! { <li>{ w }</li> }) }
-                </ol>
-            }
-        </section>
+    let mut html = format!(
+        r#"<section class="panel story" aria-label="Story"><h2>{}</h2><p>{}</p>"#,
+        Escaped(&scenario.title),
+        Escaped(&scenario.narrative)
+    );
+    if !scenario.watch.is_empty() {
+        html.push_str(r#"<h3>What to watch</h3><ol class="watch">"#);
+        for w in &scenario.watch {
+            let _ = write!(html, "<li>{}</li>", Escaped(w));
+        }
+        html.push_str("</ol>");
     }
+    html.push_str("</section>");
+    markup_built(html)
 }

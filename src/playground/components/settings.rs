@@ -2,7 +2,7 @@
 //! submitted (Enter or its Set button); SQS's refusal appears next to the field and the queue
 //! keeps its value. No range is checked here: the engine is SQS.
 
-use super::markup;
+use super::{class, markup, markup_built, Escaped};
 use crate::playground::scenarios::{SANDBOX, SANDBOX_FIFO};
 use crate::playground::stage::QueueInfo;
 use crate::playground::Action;
@@ -220,17 +220,22 @@ fn field(props: &FieldProps, settings: &SettingsProps) -> Html {
     let help_id = format!("{id}-help");
     let error_id = format!("{id}-error");
     let described = format!("{help_id} {error_id}");
+    // The label, the current value and the help are written as markup ([`markup_built`]).
+    let now = format!(
+        r#"<span class="field-now">now {}</span>"#,
+        Escaped(props.current.as_deref().unwrap_or("–"))
+    );
     html! {
-        <form class={classes!("field", props.error.is_some().then_some("refused"))} {onsubmit}>
-            <label class="field-label" for={id.clone()}>{ props.label }</label>
+        <form class={class("field", &[(props.error.is_some(), "refused")])} {onsubmit}>
+            { markup_built(format!(r#"<label class="field-label" for="{id}">{}</label>"#, props.label)) }
             <div class="field-row">
                 <input id={id} type="number" {value} {oninput} disabled={props.on_set.is_none()}
                     aria-invalid={props.error.is_some().to_string()}
                     aria-describedby={described} />
                 <button type="submit" disabled={props.on_set.is_none()}>{ "Set" }</button>
-                <span class="field-now">{ format!("now {}", props.current.as_deref().unwrap_or("–")) }</span>
+                { markup_built(now) }
             </div>
-            <span class="help" id={help_id}>{ props.help }</span>
+            { markup_built(format!(r#"<span class="help" id="{help_id}">{}</span>"#, props.help)) }
             // Always present (and hidden while empty), so that the refusal is announced and the
             // field before it keeps its focus.
             <span class="error" id={error_id} role="alert">{ props.error.clone().unwrap_or_default() }</span>

@@ -3,10 +3,10 @@
 //! a manual lane the DeleteMessage / ChangeMessageVisibility buttons you press as the worker.
 
 use super::counts::count_tiles;
-use super::icons::{icon, Icon};
+use super::icons::{icon_markup, Icon};
 use super::message::card_list;
 use super::worker_policy::{Editing, PolicyEditor};
-use super::{error, markup, on_click};
+use super::{class, error, markup, markup_built, on_click, Escaped};
 use crate::playground::format::decimal;
 use crate::playground::session::Slot;
 use crate::playground::stage::{Card, Lane, Look};
@@ -18,6 +18,7 @@ use sqs_engine::Request;
 use sqs_sim::command::SimAction;
 use sqs_sim::worker::{ProcessingTime, WorkerMode};
 use sqs_sim::{WorkerPolicy, WorkerStatus};
+use std::fmt::Write;
 use yew::prelude::*;
 
 /// A fault button: its words, its tooltip, the action it sends.
@@ -95,7 +96,7 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
     let dead = worker.status == WorkerStatus::Dead;
     let place = &props.lane.place;
     let held = if place.aggregated() {
-        count_tiles(&place.counts, format!("Messages {name} holds"))
+        count_tiles(&place.counts, &format!("Messages {name} holds"))
     } else if place.cards.is_empty() && props.lane.leaving.is_empty() {
         markup(if dead {
             r#"<p class="empty">Dead: holds nothing.</p>"#
@@ -115,25 +116,28 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
     let manual = matches!(worker.policy.mode, WorkerMode::Manual) && !dead && props.editable;
     let by_hand = manual.then(|| hand_calls(props, &place.cards));
     let remove = sim(|worker| SimAction::RemoveWorker { worker });
+    // The lane's header, policy and armed faults are written as markup ([`markup_built`]): text
+    // only.
+    let mut head = format!(
+        r#"<header class="lane-head"><h3>{}</h3><span class="status">{}{}</span></header><p class="lane-policy">{}</p>"#,
+        Escaped(&name),
+        if dead { icon_markup(Icon::Warning) } else { "" },
+        status_words(&worker.status),
+        Escaped(&policy_summary(&worker.policy))
+    );
+    if !worker.armed_faults.is_empty() {
+        let armed = worker.armed_faults.join(", ");
+        let _ = write!(head, r#"<p class="armed">Armed: {}</p>"#, Escaped(&armed));
+    }
 
     html! {
         <section
-            class={classes!("lane", props.over.then_some("drop-over"))}
+            class={class("lane", &[(props.over, "drop-over")])}
             aria-label={name.clone()}
             data-worker={name.clone()}
             data-status={status_key(&worker.status)}
         >
-            <header class="lane-head">
-                <h3>{ &name }</h3>
-                <span class="status">
-                    { if dead { icon(Icon::Warning) } else { html! {} } }
-                    { status_words(&worker.status) }
-                </span>
-            </header>
-            <p class="lane-policy">{ policy_summary(&worker.policy) }</p>
-            { for (!worker.armed_faults.is_empty()).then(|| html! {
-                <p class="armed">{ format!("Armed: {}", worker.armed_faults.join(", ")) }</p>
-            }) }
+            { markup_built(head) }
             { held }
             { by_hand }
             if props.editable {
@@ -182,7 +186,7 @@ fn hand_calls(props: &LaneProps, cards: &[Card]) -> Html {
             }));
             Some(html! {
                 <div class="by-hand" key={c.id.clone()}>
-                    <span>{ &c.body }</span>
+                    { markup_built(format!("<span>{}</span>", Escaped(&c.body))) }
                     <button onclick={delete} aria-label={format!("DeleteMessage {}", c.body)}>{ "DeleteMessage" }</button>
                     <button onclick={extend} aria-label={format!("ChangeMessageVisibility {}: {EXTEND_BY} s", c.body)}>
                         { format!("+{EXTEND_BY} s") }
