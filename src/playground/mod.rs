@@ -913,7 +913,7 @@ fn start_session(link: &Link) -> Session {
             let found = scenarios::find(wanted).and_then(|s| Session::open(s).ok());
             found.unwrap_or_else(|| {
                 problems.push(format!(
-                    "There is no scenario {wanted:?}: this is the sandbox."
+                    "There is no scenario \"{wanted}\": this is the sandbox."
                 ));
                 sandbox()
             })

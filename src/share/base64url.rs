@@ -28,7 +28,7 @@ pub fn decode(text: &str) -> Result<Vec<u8>, String> {
         let v = ALPHABET
             .iter()
             .position(|&a| a == c)
-            .ok_or_else(|| format!("character {} ({:?}) is not base64url", i + 1, c as char))?;
+            .ok_or_else(|| format!("character {} ('{}') is not base64url", i + 1, c as char))?;
         acc = acc << 6 | v as u32;
         bits += 6;
         if bits >= 8 {

@@ -72,7 +72,7 @@ impl HostCommand {
                 Some(id) => HostCommand::Load(id.to_string()),
                 None => return Err("load needs \"scenario\": a scenario id".into()),
             },
-            other => return Err(format!("unknown command {other:?}")),
+            other => return Err(format!("unknown command \"{other}\"")),
         }))
     }
 }

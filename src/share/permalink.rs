@@ -51,7 +51,7 @@ pub fn decode(value: &str) -> Result<Session, String> {
         .ok_or("The link is damaged: it has no format version.")?;
     let version: u32 = version
         .parse()
-        .map_err(|_| format!("The link is damaged: {version:?} is not a format version."))?;
+        .map_err(|_| format!("The link is damaged: \"{version}\" is not a format version."))?;
     if version == 0 || version > FORMAT {
         return Err(format!(
             "This link was made by a newer SQS Playground (format {version}); this one reads formats up to {FORMAT}."

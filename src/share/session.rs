@@ -98,7 +98,7 @@ impl Session {
     pub fn resolve(&self, library: impl Fn(&str) -> Option<Scenario>) -> Result<Scenario, String> {
         match &self.scenario {
             ScenarioSource::Library(id) => library(id)
-                .ok_or_else(|| format!("There is no scenario named {id:?} in the library.")),
+                .ok_or_else(|| format!("There is no scenario named \"{id}\" in the library.")),
             ScenarioSource::Inline(s) => Ok(s.clone()),
         }
     }
