@@ -89,7 +89,7 @@ setup_npm() {
   want="$(sha256sum package-lock.json | cut -d' ' -f1)"
   if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || [ ! -x node_modules/.bin/wasm-opt ] \
      || [ ! -d node_modules/playwright-core ]; then
-    timed "npm ci (binaryen, playwright-core)" \
+    timed "npm ci (binaryen, playwright-core, terser)" \
       env PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
     echo "$want" >"$stamp"
   fi
