@@ -164,7 +164,7 @@ pub(crate) fn reuse<T>(spare: &mut Vec<T>, n: usize) -> Vec<T> {
 /// Keeps `buffer`, emptied, as `spare` if it holds more than the one kept. Inlined, as
 /// [`Engine::recycle`]: a call per answer handed back, mostly to put back the buffer that
 /// [`reuse`] took.
-#[inline(always)]
+#[cfg_attr(not(target_family = "wasm"), inline(always))]
 fn keep<T>(spare: &mut Vec<T>, mut buffer: Vec<T>) {
     if buffer.capacity() > spare.capacity() {
         buffer.clear();
@@ -294,7 +294,7 @@ impl Engine {
     /// calling in a loop moves out what it keeps (`drain`) and hands the answer back. Inlined
     /// (always: the hint was declined, and a caller that builds the answer it hands back, as
     /// the benchmark's buffer of received messages, then skips the match).
-    #[inline(always)]
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
     pub fn recycle(&mut self, response: Response) {
         match response {
             Response::ReceiveMessage(ReceiveMessageOutput {
@@ -494,7 +494,7 @@ impl Engine {
     }
 
     /// The latest receipt handle of the message in `slot`. Inlined: every receive makes one.
-    #[inline(always)]
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
     pub(crate) fn handle_of(&self, q: &Queue, slot: u32) -> ReceiptHandle {
         let m = q.msg(slot);
         let receipt = Receipt {
@@ -508,7 +508,7 @@ impl Engine {
 
     /// Notes that a message became receivable in `uid`: waiting long polls get a chance.
     /// Inlined (always: the hint was declined), as every send wakes its queue.
-    #[inline(always)]
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
     pub(crate) fn wake(&mut self, uid: u32) {
         if !self.q(uid).polls.is_empty() && !self.woken.contains(&uid) {
             self.woken.push(uid);
@@ -548,7 +548,7 @@ impl Engine {
     /// Schedules the reveal of the message in `slot` at `at` (its delay or visibility end),
     /// replacing the one it had. Inlined: every receive schedules one, and the call was a
     /// fifth of the work.
-    #[inline(always)]
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
     pub(crate) fn schedule_reveal(&mut self, uid: u32, slot: u32, at: Millis) {
         let key = self.timers.key(at);
         let q = self.q_mut(uid);
@@ -572,7 +572,7 @@ impl Engine {
 
     /// Arms the queue's reveal at `key`, the earliest hidden message's (in `slot`), unless the
     /// armed one fires no later. Inlined, as [`Engine::schedule_reveal`].
-    #[inline(always)]
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
     fn arm_reveal_at(&mut self, uid: u32, slot: u32, key: TimerKey) {
         let q = self.q_mut(uid);
         if q.reveal_timer.is_none_or(|armed| key < armed) {
