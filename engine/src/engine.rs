@@ -439,7 +439,7 @@ impl Engine {
 
     /// The uid of the queue a QueueUrl names (`…/000000000000/<name>`), or QueueDoesNotExist.
     /// A URL this engine handed out names its queue without its text being read.
-    #[inline]
+    #[cfg_attr(not(target_family = "wasm"), inline)]
     pub(crate) fn resolve(&self, url: &QueueUrl) -> Result<u32, SqsError> {
         let own = self.q_opt(url.queue()).map(|q| &q.url);
         match url.issued_by(own) {
@@ -563,7 +563,7 @@ impl Engine {
     /// Makes sure the queue's armed reveal fires no later than its earliest hidden message. An
     /// armed reveal that fires earlier (its message was deleted or revealed since) re-arms when
     /// it comes up: a delete costs no timer work.
-    #[inline]
+    #[cfg_attr(not(target_family = "wasm"), inline)]
     fn arm_reveal(&mut self, uid: u32) {
         if let Some((key, slot)) = self.q(uid).hidden.first() {
             self.arm_reveal_at(uid, slot, key);
@@ -610,7 +610,7 @@ impl Engine {
     }
 
     /// Makes sure a retention timer is set for the queue's oldest message (§8).
-    #[inline]
+    #[cfg_attr(not(target_family = "wasm"), inline)]
     pub(crate) fn schedule_retention(&mut self, uid: u32) {
         let q = self.q_mut(uid);
         if let Some(at) = q.next_expiry() {

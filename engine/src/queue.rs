@@ -243,7 +243,7 @@ impl Queue {
     /// message in `slot` in flight (`duplicate` set: still receivable). It counts the move and
     /// leaves the ready set without `modify`'s general re-indexing; a duplicate stays in the
     /// ready set under its unchanged key.
-    #[inline]
+    #[cfg_attr(not(target_family = "wasm"), inline)]
     pub(crate) fn receive(&mut self, slot: u32, change: impl FnOnce(&mut Message)) {
         let msg = self.slots[slot as usize].msg.as_mut().expect("live slot");
         let visible = matches!(msg.state, State::Visible { .. });

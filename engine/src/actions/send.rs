@@ -71,7 +71,7 @@ impl From<SendMessageBatchEntry> for Outgoing {
 }
 
 /// Bytes counted against MaximumMessageSize (system attributes excluded, §3.1).
-#[inline]
+#[cfg_attr(not(target_family = "wasm"), inline)]
 fn size(body: &Body, attributes: Option<&MessageAttributes>) -> usize {
     body.len() + validate::attributes_size(attributes)
 }
