@@ -100,11 +100,19 @@ pub struct Engine {
 
 /// Emptied answer buffers, one per kind of list an answer carries, reused by the next answer of
 /// that kind: a batch of ten answers is over 1 KiB, which glibc's allocator serves slowly.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub(crate) struct Spare {
     pub messages: Vec<api::Message>,
     pub sent: Vec<SendMessageBatchResultEntry>,
     pub done: Vec<BatchResultEntry>,
+}
+
+/// A copy of an engine starts with no spare buffers: they are always empty (only their capacity
+/// counts), and copying them cost the browser bundle the clone code of three answer types.
+impl Clone for Spare {
+    fn clone(&self) -> Self {
+        Spare::default()
+    }
 }
 
 /// A `u64` per queue name, sorted by name: a list searched by halves rather than a `BTreeMap`,
@@ -156,7 +164,7 @@ pub(crate) fn reuse<T>(spare: &mut Vec<T>, n: usize) -> Vec<T> {
 /// Keeps `buffer`, emptied, as `spare` if it holds more than the one kept. Inlined, as
 /// [`Engine::recycle`]: a call per answer handed back, mostly to put back the buffer that
 /// [`reuse`] took.
-#[inline(always)]
+#[cfg_attr(not(target_family = "wasm"), inline(always))]
 fn keep<T>(spare: &mut Vec<T>, mut buffer: Vec<T>) {
     if buffer.capacity() > spare.capacity() {
         buffer.clear();
@@ -286,7 +294,7 @@ impl Engine {
     /// calling in a loop moves out what it keeps (`drain`) and hands the answer back. Inlined
     /// (always: the hint was declined, and a caller that builds the answer it hands back, as
     /// the benchmark's buffer of received messages, then skips the match).
-    #[inline(always)]
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
     pub fn recycle(&mut self, response: Response) {
         match response {
             Response::ReceiveMessage(ReceiveMessageOutput {
@@ -431,7 +439,7 @@ impl Engine {
 
     /// The uid of the queue a QueueUrl names (`…/000000000000/<name>`), or QueueDoesNotExist.
     /// A URL this engine handed out names its queue without its text being read.
-    #[inline]
+    #[cfg_attr(not(target_family = "wasm"), inline)]
     pub(crate) fn resolve(&self, url: &QueueUrl) -> Result<u32, SqsError> {
         let own = self.q_opt(url.queue()).map(|q| &q.url);
         match url.issued_by(own) {
@@ -486,7 +494,7 @@ impl Engine {
     }
 
     /// The latest receipt handle of the message in `slot`. Inlined: every receive makes one.
-    #[inline(always)]
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
     pub(crate) fn handle_of(&self, q: &Queue, slot: u32) -> ReceiptHandle {
         let m = q.msg(slot);
         let receipt = Receipt {
@@ -500,7 +508,7 @@ impl Engine {
 
     /// Notes that a message became receivable in `uid`: waiting long polls get a chance.
     /// Inlined (always: the hint was declined), as every send wakes its queue.
-    #[inline(always)]
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
     pub(crate) fn wake(&mut self, uid: u32) {
         if !self.q(uid).polls.is_empty() && !self.woken.contains(&uid) {
             self.woken.push(uid);
@@ -540,7 +548,7 @@ impl Engine {
     /// Schedules the reveal of the message in `slot` at `at` (its delay or visibility end),
     /// replacing the one it had. Inlined: every receive schedules one, and the call was a
     /// fifth of the work.
-    #[inline(always)]
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
     pub(crate) fn schedule_reveal(&mut self, uid: u32, slot: u32, at: Millis) {
         let key = self.timers.key(at);
         let q = self.q_mut(uid);
@@ -555,7 +563,7 @@ impl Engine {
     /// Makes sure the queue's armed reveal fires no later than its earliest hidden message. An
     /// armed reveal that fires earlier (its message was deleted or revealed since) re-arms when
     /// it comes up: a delete costs no timer work.
-    #[inline]
+    #[cfg_attr(not(target_family = "wasm"), inline)]
     fn arm_reveal(&mut self, uid: u32) {
         if let Some((key, slot)) = self.q(uid).hidden.first() {
             self.arm_reveal_at(uid, slot, key);
@@ -564,7 +572,7 @@ impl Engine {
 
     /// Arms the queue's reveal at `key`, the earliest hidden message's (in `slot`), unless the
     /// armed one fires no later. Inlined, as [`Engine::schedule_reveal`].
-    #[inline(always)]
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
     fn arm_reveal_at(&mut self, uid: u32, slot: u32, key: TimerKey) {
         let q = self.q_mut(uid);
         if q.reveal_timer.is_none_or(|armed| key < armed) {
@@ -602,7 +610,7 @@ impl Engine {
     }
 
     /// Makes sure a retention timer is set for the queue's oldest message (§8).
-    #[inline]
+    #[cfg_attr(not(target_family = "wasm"), inline)]
     pub(crate) fn schedule_retention(&mut self, uid: u32) {
         let q = self.q_mut(uid);
         if let Some(at) = q.next_expiry() {

@@ -69,7 +69,7 @@ impl Ordered {
     ///
     /// Inlined, as is [`Ordered::remove`]: every lifecycle makes several of each, and the run's
     /// path is a few stores, cheaper than a call; the B-tree's paths stay out of line.
-    #[inline]
+    #[cfg_attr(not(target_family = "wasm"), inline)]
     pub(crate) fn insert(&mut self, slot: u32, key: OrderKey) {
         let i = slot as usize;
         if self.links.len() <= i {
@@ -114,7 +114,7 @@ impl Ordered {
     }
 
     /// Removes `slot` if it is a member; says whether it was.
-    #[inline]
+    #[cfg_attr(not(target_family = "wasm"), inline)]
     pub(crate) fn remove(&mut self, slot: u32) -> bool {
         let Some(&link) = self.links.get(slot as usize) else {
             return false;
@@ -150,7 +150,7 @@ impl Ordered {
 
     /// Whether `slot` is a member under `key`: one read, where [`Ordered::first`] also looks
     /// into the tree.
-    #[inline]
+    #[cfg_attr(not(target_family = "wasm"), inline)]
     pub(crate) fn holds(&self, slot: u32, key: OrderKey) -> bool {
         self.links
             .get(slot as usize)
@@ -190,7 +190,7 @@ pub(crate) struct Iter<'a> {
 impl Iterator for Iter<'_> {
     type Item = (OrderKey, u32);
 
-    #[inline]
+    #[cfg_attr(not(target_family = "wasm"), inline)]
     fn next(&mut self) -> Option<(OrderKey, u32)> {
         let tree = self.tree.peek().map(|(&key, &slot)| (key, slot));
         if self.run == NIL {

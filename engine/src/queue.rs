@@ -151,7 +151,7 @@ impl Queue {
     }
 
     /// Stores a message; returns its slot.
-    #[inline(always)]
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
     pub(crate) fn insert(&mut self, msg: Message) -> u32 {
         self.insert_with(|| msg)
     }
@@ -159,7 +159,7 @@ impl Queue {
     /// Stores the message `build` makes, built in its slot: a message is ~200 bytes, and
     /// building it first and storing it after copied it once more on every send. Inlined into
     /// its callers for the same reason.
-    #[inline(always)]
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
     pub(crate) fn insert_with(&mut self, build: impl FnOnce() -> Message) -> u32 {
         let fifo = self.fifo();
         let slot = match self.free.pop() {
@@ -188,7 +188,7 @@ impl Queue {
 
     /// Removes the message in `slot` and returns its id; the message is dropped where it lies
     /// (a delete does not copy it out). Inlined: every DeleteMessage comes here.
-    #[inline(always)]
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
     pub(crate) fn delete(&mut self, slot: u32) -> MessageId {
         self.unlink(slot);
         let msg = &mut self.slots[slot as usize].msg;
@@ -208,7 +208,7 @@ impl Queue {
     /// receipt handles' slot generation; the message itself is left for the caller.
     /// The message is read once for all it tells the indexes, and the function is inlined
     /// into its two callers: every delete comes here.
-    #[inline(always)]
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
     fn unlink(&mut self, slot: u32) {
         let s = &mut self.slots[slot as usize];
         s.gen = s.gen.wrapping_add(1);
@@ -243,7 +243,7 @@ impl Queue {
     /// message in `slot` in flight (`duplicate` set: still receivable). It counts the move and
     /// leaves the ready set without `modify`'s general re-indexing; a duplicate stays in the
     /// ready set under its unchanged key.
-    #[inline]
+    #[cfg_attr(not(target_family = "wasm"), inline)]
     pub(crate) fn receive(&mut self, slot: u32, change: impl FnOnce(&mut Message)) {
         let msg = self.slots[slot as usize].msg.as_mut().expect("live slot");
         let visible = matches!(msg.state, State::Visible { .. });
@@ -270,7 +270,7 @@ impl Queue {
     }
 
     /// Inlined: every send indexes its message, and the call cost a quarter of the work.
-    #[inline(always)]
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
     fn index(&mut self, slot: u32) {
         let msg = self.msg(slot);
         let (state, key, receivable, group) =

@@ -33,7 +33,7 @@ impl Rng {
 
     /// A random version-4 UUID, as AWS formats MessageIds. Inlined into its callers (every
     /// send makes one).
-    #[inline(always)]
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
     pub(crate) fn uuid(&mut self) -> MessageId {
         let hi = (self.next_u64() & !0xF000) | 0x4000;
         let lo = (self.next_u64() & !(0xC << 60)) | (0x8 << 60);

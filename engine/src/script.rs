@@ -99,6 +99,9 @@
 //! assert_eq!(lines[2], r#"{"step":2,"t":3.5,"call":"ReceiveMessage","output":{}}"#);
 //! # Ok::<(), sqs_engine::script::ScriptError>(())
 //! ```
+//!
+//! Error messages quote names and text by hand (`"\"{key}\""`), not with `{:?}`: the same text
+//! unless it holds quotes, backslashes or control characters, which `{:?}` would escape.
 
 use crate::api::{ReceiveMessageOutput, Request, ToJson};
 use crate::engine::{Engine, PollId, Reply};
@@ -335,7 +338,7 @@ impl Bindings {
                 Value::Array(items) => segment.parse::<usize>().ok().and_then(|i| items.get(i)),
                 _ => None,
             }
-            .ok_or_else(|| format!("${{{reference}}}: {path} has no {segment:?}"))?;
+            .ok_or_else(|| format!("${{{reference}}}: {path} has no \"{segment}\""))?;
             path.push('.');
             path.push_str(segment);
         }
@@ -404,7 +407,7 @@ fn split_placeholders(text: &str) -> Result<Vec<Piece<'_>>, String> {
         literal.push_str(&rest[..at]);
         let end = rest[at..]
             .find('}')
-            .ok_or_else(|| format!("unterminated \"${{\" in {text:?}"))?;
+            .ok_or_else(|| format!("unterminated \"${{\" in \"{text}\""))?;
         if !literal.is_empty() {
             pieces.push(Piece::Text(std::mem::take(&mut literal)));
         }
@@ -517,7 +520,7 @@ fn check_step(value: &Value) -> Result<Checked, String> {
         });
     };
     if let Some(key) = map.keys().find(|key| !allowed.contains(&key.as_str())) {
-        return Err(format!("unknown field {key:?}"));
+        return Err(format!("unknown field \"{key}\""));
     }
     Ok(Checked {
         step,
@@ -617,7 +620,7 @@ fn check_repeat(
         .keys()
         .find(|key| !["repeat", "steps", "note"].contains(&key.as_str()))
     {
-        return Err(format!("unknown field {key:?}"));
+        return Err(format!("unknown field \"{key}\""));
     }
     let steps = steps
         .iter()
@@ -663,7 +666,7 @@ fn unknown_member(given: &Value, parsed: &Value, path: &str) -> Option<String> {
 pub fn parse_request(action: &str, input: Value) -> Result<Request, String> {
     let request = Request::from_input(action, input.clone()).map_err(|e| e.to_string())?;
     match unknown_member(&input, &request.to_json()["input"], "") {
-        Some(member) => Err(format!("input: unknown field {member:?}")),
+        Some(member) => Err(format!("input: unknown field \"{member}\"")),
         None => Ok(request),
     }
 }

@@ -37,7 +37,7 @@ pub(crate) fn queue_name(name: &str, fifo: bool) -> Result<(), SqsError> {
 
 /// Message bodies: at least one character, only the XML-allowed characters (§3.2). Inlined
 /// (the printable-ASCII test; the full one stays out of line): every send checks its body.
-#[inline(always)]
+#[cfg_attr(not(target_family = "wasm"), inline(always))]
 pub(crate) fn body(body: &Body) -> Result<(), SqsError> {
     if body.is_empty() {
         return Err(SqsError::missing("MessageBody"));
