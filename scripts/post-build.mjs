@@ -1,7 +1,7 @@
 // Trunk post_build hook (Trunk.toml): two rewrites of the release bundle for its size (issue 7),
 // then index.html's integrity hashes mended.
 // - The wasm's functions in an order that gzip compresses better (lib/order-functions.mjs,
-//   ~9 KB gzip less than the linker's order), release builds only: their wasm-opt keeps the
+//   8.4 KB gzip less than the linker's order), release builds only: their wasm-opt keeps the
 //   function names for it (index.html, `-g`) and this step drops them.
 // - Short import names, in the .wasm and in wasm-bindgen's JS glue alike. wasm-bindgen names
 //   each import `__wbg_<name>_<16 hex digits>` and the bundle holds every name twice (the import
