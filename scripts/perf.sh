@@ -4,11 +4,16 @@
 # never fail on a number. Run by `./check perf` after its setup; alone: scripts/perf.sh.
 #
 #   bundle_gzip_bytes           the release bundle's .wasm + .js + .css + index.html (which holds
-#                               the stylesheet and JS loader inline), each gzip -9, summed; FAILED instead of the
-#                               figure when core's float parser (dec2flt, ~13 KB with its tables)
-#                               or printer (float_to_decimal, the f64 Display/{:.N} code) is in
-#                               the wasm: the parser came back unnoticed once (a
-#                               `str::parse::<f64>`); the views print fixed-point from integers
+#                               the stylesheet and JS loader inline) as shipped gzip-compressed:
+#                               the gzip twins the build writes beside them (Zopfli,
+#                               scripts/lib/precompress.mjs), summed. FAILED when a twin is missing
+#                               or does not unpack to its file, and when core's float parser
+#                               (dec2flt, ~13 KB with its tables) or printer (float_to_decimal, the
+#                               f64 Display/{:.N} code) is in the wasm: the parser came back
+#                               unnoticed once (a `str::parse::<f64>`); the views print fixed-point
+#                               from integers
+#   bundle_gzip9_bytes          the same files each `gzip -9`: what a host that compresses on the
+#                               fly sends at best
 #   time_to_interactive_ms, frame_ms_p50, frame_ms_p95, seek_ms_max, heap_growth_mb,
 #   heap_growth_late_mb
 #                               the page in headless Chromium (e2e/perf.mjs)
@@ -43,18 +48,28 @@ run_logged() { printf '+ %s\n' "$*" >>"$LOG"; "$@" >>"$LOG" 2>&1; }
 DIST="$ROOT/target/perf-dist"
 echo "perf: building the release bundle (trunk build --release --dist target/perf-dist)"
 if run_logged trunk build --release --dist "$DIST"; then
-  total=0
+  total=0 total9=0 twins=1
   while IFS= read -r file; do
-    gz=$(gzip -9 -c "$file" | wc -c)
+    gz9=$(gzip -9 -c "$file" | wc -c)
+    total9=$((total9 + gz9))
+    if gzip -dc "$file.gz" 2>/dev/null | cmp -s - "$file"; then
+      gz=$(wc -c <"$file.gz")
+    else
+      gz=0 twins=0
+      echo "perf: FAILED: $file.gz is missing or does not unpack to $file" | tee -a "$LOG" >&2
+    fi
     total=$((total + gz))
-    printf 'perf: %-50s %9d bytes, %8d gzip -9\n' "${file#"$DIST"/}" "$(wc -c <"$file")" "$gz" | tee -a "$LOG"
+    printf 'perf: %-50s %9d bytes, %8d shipped .gz, %8d gzip -9\n' "${file#"$DIST"/}" "$(wc -c <"$file")" "$gz" "$gz9" | tee -a "$LOG"
   # index.html carries the JS loader inline: it counts as the bundle's JS.
   done < <(find "$DIST" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' -o -name '*.html' \) -not -path '*/.stage/*' | sort)
   # The name section of the wasm cargo built for trunk (wasm-opt strips names from dist's copy).
   built="${CARGO_TARGET_DIR:-$ROOT/target}/wasm32-unknown-unknown/web/sqs-playground.wasm"
   # A missing file counts as a failure: the check must not pass by not running.
   floats=$(grep -acE 'dec2flt|float_to_decimal' "$built" 2>/dev/null || true)
-  if [ "${floats:-0}" != 0 ] || [ ! -f "$built" ]; then
+  if [ "$twins" = 0 ]; then
+    figure "bundle_gzip_bytes=FAILED (a gzip twin is missing or wrong: see above)"
+    status=1
+  elif [ "${floats:-0}" != 0 ] || [ ! -f "$built" ]; then
     echo "perf: FAILED: core's float parser (dec2flt) or printer (float_to_decimal) is in $built (or it is missing); who calls it:" \
       "twiggy paths $built <a function from: twiggy top -n 100000 $built | grep -E 'dec2flt|float_to_decimal'>" | tee -a "$LOG" >&2
     figure "bundle_gzip_bytes=FAILED ($total bytes, but core's float parser dec2flt or printer float_to_decimal is back in the wasm, or the wasm to check is missing: see above)"
@@ -63,6 +78,7 @@ if run_logged trunk build --release --dist "$DIST"; then
     figure "bundle_gzip_bytes=$total"
     status=0
   fi
+  figure "bundle_gzip9_bytes=$total9"
   bundle=1
 else
   figure "bundle_gzip_bytes=unmeasured (trunk build --release failed: see $LOG)"

@@ -5,7 +5,7 @@
 #   scripts/setup.sh [PART...]     PART: rust trunk wasm-bindgen npm chromium (default: all)
 #
 # Sources: rustup (Rust toolchain and wasm32 target), crates.io (trunk, wasm-bindgen-cli),
-# npm (binaryen = wasm-opt, playwright-core), Debian (chromium, chromium-driver). Nothing else.
+# npm (binaryen = wasm-opt, terser, @gfx/zopfli, playwright-core), Debian (chromium, chromium-driver). Nothing else.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$ROOT"
@@ -89,7 +89,7 @@ setup_npm() {
   want="$(sha256sum package-lock.json | cut -d' ' -f1)"
   if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || [ ! -x node_modules/.bin/wasm-opt ] \
      || [ ! -d node_modules/playwright-core ]; then
-    timed "npm ci (binaryen, playwright-core, terser)" \
+    timed "npm ci (binaryen, playwright-core, terser, @gfx/zopfli)" \
       env PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
     echo "$want" >"$stamp"
   fi

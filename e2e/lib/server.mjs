@@ -1,6 +1,8 @@
 // A tiny static file server for the e2e tests: serves a directory (dist/) under a URL prefix
 // ("/" or a sub-path such as "/docs/playground/") on 127.0.0.1, on a free port. Anything outside
 // the prefix is a 404, so a bundle that asks for an absolute "/x.wasm" fails under a sub-path.
+// A file's gzip twin (`x.wasm.gz`, which release builds write: scripts/lib/precompress.mjs) is
+// sent instead of it to a browser that accepts gzip, as nginx's `gzip_static` would.
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -50,8 +52,16 @@ export function startServer({ dir, prefix = '/', port = 0, host = '127.0.0.1' })
       stat = fs.statSync(file, { throwIfNoEntry: false });
     }
     if (!stat?.isFile()) return send(404, {}, 'not found');
-    const type = TYPES[path.extname(file)] ?? 'application/octet-stream';
-    send(200, { 'Content-Type': type, 'Cache-Control': 'no-store' }, fs.readFileSync(file));
+    const headers = {
+      'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+      'Cache-Control': 'no-store',
+      Vary: 'Accept-Encoding',
+    };
+    const twin = `${file}.gz`;
+    if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? '') && fs.existsSync(twin)) {
+      return send(200, { ...headers, 'Content-Encoding': 'gzip' }, fs.readFileSync(twin));
+    }
+    send(200, headers, fs.readFileSync(file));
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
