@@ -169,7 +169,7 @@ async function memory(page, cdp) {
 }
 
 if (!fs.existsSync(path.join(opt.dist, 'index.html'))) {
-  console.error(`perf: ${opt.dist}/index.html not found: build the bundle first (trunk build --release)`);
+  console.error(`perf: ${opt.dist}/index.html not found: build the bundle first (scripts/build-release.sh)`);
   process.exit(1);
 }
 const server = await startServer({ dir: opt.dist, prefix: '/' });

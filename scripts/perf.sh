@@ -44,10 +44,10 @@ figure() { echo "$1" >>"$FIGURES"; echo "$1" >>"$LOG"; }
 # run_logged CMD...: runs CMD, its output to the log only.
 run_logged() { printf '+ %s\n' "$*" >>"$LOG"; "$@" >>"$LOG" 2>&1; }
 
-# Its own dist directory: a concurrent `trunk build` (./check e2e, ./play) stages in dist/.
+# Its own dist directory: a concurrent build (./check e2e, ./play) stages in dist/.
 DIST="$ROOT/target/perf-dist"
-echo "perf: building the release bundle (trunk build --release --dist target/perf-dist)"
-if run_logged trunk build --release --dist "$DIST"; then
+echo "perf: building the release bundle (scripts/build-release.sh --dist target/perf-dist)"
+if run_logged scripts/build-release.sh --dist "$DIST"; then
   total=0 total9=0 twins=1
   while IFS= read -r file; do
     gz9=$(gzip -9 -c "$file" | wc -c)
@@ -63,7 +63,7 @@ if run_logged trunk build --release --dist "$DIST"; then
   # index.html carries the JS loader inline: it counts as the bundle's JS.
   done < <(find "$DIST" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' -o -name '*.html' \) -not -path '*/.stage/*' | sort)
   # The name section of the wasm cargo built for trunk (wasm-opt strips names from dist's copy).
-  built="${CARGO_TARGET_DIR:-$ROOT/target}/wasm32-unknown-unknown/web/sqs-playground.wasm"
+  built="$ROOT/target/bundle/wasm32-unknown-unknown/web/sqs-playground.wasm"
   # A missing file counts as a failure: the check must not pass by not running.
   floats=$(grep -acE 'dec2flt|float_to_decimal' "$built" 2>/dev/null || true)
   if [ "$twins" = 0 ]; then
@@ -81,7 +81,7 @@ if run_logged trunk build --release --dist "$DIST"; then
   figure "bundle_gzip9_bytes=$total9"
   bundle=1
 else
-  figure "bundle_gzip_bytes=unmeasured (trunk build --release failed: see $LOG)"
+  figure "bundle_gzip_bytes=unmeasured (scripts/build-release.sh failed: see $LOG)"
   bundle=0
   # The float guard could not run: that fails too.
   status=1

@@ -42,12 +42,13 @@ setup_rust() {
     else
       timed "rustup toolchain install $RUST_CHANNEL" \
         rustup toolchain install "$RUST_CHANNEL" --profile minimal \
-          --component rustfmt --component clippy --target wasm32-unknown-unknown
+          --component rustfmt --component clippy --component rust-src --target wasm32-unknown-unknown
     fi
   fi
   local installed
   installed="$(rustup component list --toolchain "$RUST_CHANNEL" --installed)"
-  for c in rustfmt clippy; do
+  # rust-src: the standard library's sources, rebuilt for the release bundle (build-release.sh).
+  for c in rustfmt clippy rust-src; do
     grep -q "^$c" <<<"$installed" || timed "rustup component add $c" \
       rustup component add --toolchain "$RUST_CHANNEL" "$c"
   done

@@ -13,7 +13,7 @@ twiggy="$ROOT/target/tools/bin/twiggy"
 [ -x "$twiggy" ] || cargo install --locked --quiet twiggy --root "$ROOT/target/tools"
 out="$ROOT/target/sizes"
 mkdir -p "$out"
-wasm-bindgen --target web --out-dir "$out" "${CARGO_TARGET_DIR:-$ROOT/target}/wasm32-unknown-unknown/web/sqs-playground.wasm"
+wasm-bindgen --target web --out-dir "$out" "$ROOT/target/bundle/wasm32-unknown-unknown/web/sqs-playground.wasm"
 # The features named (not --all-features): twiggy cannot read a module that declares the others.
 wasm-opt -Oz -g --converge --zero-filled-memory --low-memory-unused --enable-bulk-memory \
   --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
