@@ -24,7 +24,7 @@ use sqs_engine::api::{
     MessageId, Output, QueueUrl, ReceiveMessageOutput, Response, SendMessageBatchInput, ToJson,
 };
 use sqs_engine::event::VisibleReason;
-use sqs_engine::script::{error_json, parse_request, Bindings};
+use sqs_engine::script::{error_json, Bindings};
 use sqs_engine::{Engine, Event, EventKind, Millis, PollId, Reply, Request};
 use std::cell::Cell;
 use std::sync::Arc;
@@ -408,9 +408,7 @@ impl World {
         let name = value.get("as").and_then(Value::as_str).map(str::to_string);
         let (step, result) = match scenario::step_kind(&value)? {
             StepKind::Call => {
-                let action = value["call"].as_str().unwrap_or_default();
-                let input = value.get("input").cloned().unwrap_or(serde_json::json!({}));
-                let request = parse_request(action, input)?;
+                let request = scenario::call_request(&value)?;
                 match self.call(Who::User, request.clone()) {
                     Reply::Done(Ok(response)) => {
                         (Some(Step::Call(request)), response_json(&response))
