@@ -50,14 +50,16 @@ impl Labels {
     }
 
     /// Labels the stored messages, (MessageId, body) each, as if they had been labelled all along.
+    /// Inserted one by one, not collected into a new map: collecting compiles a second copy of
+    /// the map's insertion into the bundle.
     pub(crate) fn rebuild<'a>(&mut self, stored: impl Iterator<Item = (MessageId, &'a str)>) {
-        let redriven = &self.redriven;
-        let label = |id: &MessageId, body: &str| {
-            body_label(body)
-                .or_else(|| redriven.get(id).cloned())
-                .unwrap_or_else(|| short_id(id))
-        };
-        self.known = stored.map(|(id, body)| (id, label(&id, body))).collect();
+        self.known = FastMap::default();
+        for (id, body) in stored {
+            let label = body_label(body)
+                .or_else(|| self.redriven.get(&id).cloned())
+                .unwrap_or_else(|| short_id(&id));
+            self.known.insert(id, label);
+        }
         self.lapsed = false;
     }
 

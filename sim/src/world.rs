@@ -863,14 +863,14 @@ impl World {
         if let Some(label) = self.labels.known(message_id) {
             return label.to_string();
         }
-        self.lanes
-            .iter()
-            .flat_map(|lane| lane.jobs.iter().flat_map(|job| job.tasks.iter()))
-            .find(|task| *task.message_id == *message_id)
-            .map_or_else(
-                || narrate::short_id(message_id),
-                |task| narrate::label_for(message_id, &task.body),
-            )
+        for lane in &self.lanes {
+            for job in &lane.jobs {
+                if let Some(task) = job.tasks.iter().find(|t| *t.message_id == *message_id) {
+                    return narrate::label_for(message_id, &task.body);
+                }
+            }
+        }
+        narrate::short_id(message_id)
     }
 
     /// Whether events are narrated now (the buffer of undrained events has room). Callers that
@@ -899,12 +899,10 @@ impl World {
         if !self.labels.lapsed() || !self.narrating() {
             return;
         }
-        let engine = &self.engine;
-        let views: Vec<_> = engine
-            .queue_names()
-            .iter()
-            .flat_map(|queue| engine.messages(queue))
-            .collect();
+        let mut views = Vec::new();
+        for queue in self.engine.queue_names() {
+            views.extend(self.engine.messages(&queue));
+        }
         let stored = views
             .iter()
             .filter_map(|m| Some((MessageId::new(&m.message_id)?, m.body.as_str())));
