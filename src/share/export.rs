@@ -160,12 +160,13 @@ pub fn polyline_points(
 
 /// The highest value of any series (at least 1), the chart's vertical scale.
 pub fn depth_top(samples: &[Sample]) -> u64 {
-    samples
-        .iter()
-        .flat_map(|s| DEPTH_SERIES.iter().map(move |(.., f)| f(s)))
-        .max()
-        .unwrap_or(0)
-        .max(1)
+    let mut top = 1;
+    for s in samples {
+        for (.., value) in &DEPTH_SERIES {
+            top = top.max(value(s));
+        }
+    }
+    top
 }
 
 /// The depth chart as a standalone SVG file (styles inline, so it renders anywhere).
