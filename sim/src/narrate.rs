@@ -165,7 +165,7 @@ pub(crate) fn plain(value: f64) -> String {
         serde_json::Number::from_f64(value.abs()).map_or_else(String::new, |n| n.to_string());
     let (mantissa, exponent) = json.split_once(['e', 'E']).unwrap_or((&json, "0"));
     let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let mut digits: Vec<u8> = whole.bytes().chain(fraction.bytes()).collect();
+    let mut digits = [whole, fraction].concat().into_bytes();
     // |value| = 0.DIGITS x 10^point
     let mut point = whole.len() as i64 + exponent.trim_start_matches('+').parse().unwrap_or(0);
     while digits.first() == Some(&b'0') {
