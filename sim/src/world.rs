@@ -520,9 +520,15 @@ impl World {
                 (Some(label), _, Response::SendMessage(output)) => {
                     self.labels.learn_label(output.message_id, label);
                 }
-                (_, Some(bodies), _) => {
-                    for (message_id, body) in sent_labels(bodies, response) {
-                        self.labels.learn(message_id, body);
+                (_, Some(bodies), Response::SendMessageBatch(output)) => {
+                    for stored in &output.successful {
+                        // The last entry with the Id, as a map collected from the entries
+                        // would hold.
+                        if let Some((_, body)) =
+                            bodies.iter().rev().find(|(id, _)| *id == stored.id)
+                        {
+                            self.labels.learn(stored.message_id, body);
+                        }
                     }
                 }
                 _ => {}
@@ -1075,26 +1081,6 @@ fn sent_bodies(input: &SendMessageBatchInput) -> Vec<(String, String)> {
         .iter()
         .map(|e| (e.id.clone(), e.message_body.to_string()))
         .collect()
-}
-
-/// (MessageId, body) of each message a SendMessageBatch stored.
-fn sent_labels<'a>(
-    bodies: &'a [(String, String)],
-    response: &Response,
-) -> Vec<(MessageId, &'a str)> {
-    // The last entry with the Id, as a map collected from the entries would hold.
-    let found = |id: &str, message_id: MessageId| {
-        let (_, body) = bodies.iter().rev().find(|(entry, _)| entry == id)?;
-        Some((message_id, body.as_str()))
-    };
-    match response {
-        Response::SendMessageBatch(output) => output
-            .successful
-            .iter()
-            .filter_map(|e| found(&e.id, e.message_id))
-            .collect(),
-        _ => Vec::new(),
-    }
 }
 
 /// The MessageId an engine event concerns.
