@@ -663,22 +663,17 @@ impl World {
             ..
         } = job.kind
         {
-            let failed: Vec<&str> = job
-                .tasks
-                .iter()
-                .filter(|t| t.outcome == Some(false))
-                .map(|t| t.message_id.as_str())
-                .collect();
-            let entries: Vec<DeleteMessageBatchEntry> = job
-                .tasks
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| t.outcome == Some(true))
-                .map(|(n, t)| DeleteMessageBatchEntry {
-                    id: n.to_string(),
-                    receipt_handle: t.receipt_handle.into(),
-                })
-                .collect();
+            let (mut failed, mut entries) = (Vec::new(), Vec::new());
+            for (n, task) in job.tasks.iter().enumerate() {
+                match task.outcome {
+                    Some(false) => failed.push(task.message_id.as_str()),
+                    Some(true) => entries.push(DeleteMessageBatchEntry {
+                        id: n.to_string(),
+                        receipt_handle: task.receipt_handle.into(),
+                    }),
+                    None => {}
+                }
+            }
             let returned = !job.aborted;
             let armed = &mut self.lanes[i].armed.bad_item_identifier;
             let bad_response = returned && report_batch_item_failures && std::mem::take(armed);
@@ -738,7 +733,10 @@ impl World {
             || hb
                 .max_total
                 .is_some_and(|max| (now - started) as f64 >= max * 1000.0);
-        let handles: Vec<ReceiptHandle> = job.unfinished().map(|t| t.receipt_handle).collect();
+        let mut handles: Vec<ReceiptHandle> = Vec::new();
+        for task in job.unfinished() {
+            handles.push(task.receipt_handle);
+        }
         let first = job.unfinished().next().map(|t| t.message_id);
         if capped {
             let text = format!("{name} stops its heartbeat: the extension cap is reached");

@@ -442,10 +442,10 @@ impl Lane {
 
     /// The held message with this id.
     pub(crate) fn task_mut(&mut self, message_id: &str) -> Option<&mut Task> {
+        let held = |t: &&mut Task| *t.message_id == *message_id && t.outcome.is_none();
         self.jobs
             .iter_mut()
-            .flat_map(|j| j.tasks.iter_mut())
-            .find(|t| *t.message_id == *message_id && t.outcome.is_none())
+            .find_map(|j| j.tasks.iter_mut().find(held))
     }
 
     /// Whether it holds messages by hand (manual mode).
@@ -480,11 +480,10 @@ impl Lane {
             Life::Alive if self.polling => WorkerStatus::Polling,
             Life::Alive => WorkerStatus::Idle,
         };
-        let holding = self
-            .jobs
-            .iter()
-            .flat_map(|job| {
-                job.unfinished().map(move |task| HeldMessage {
+        let mut holding = Vec::new();
+        for job in &self.jobs {
+            for task in job.unfinished() {
+                holding.push(HeldMessage {
                     message_id: task.message_id.to_string(),
                     receipt_handle: task.receipt_handle.to_string(),
                     started_at: task.start.unwrap_or(task.received_at),
@@ -498,20 +497,21 @@ impl Lane {
                         .collect(),
                     receive_count: task.receive_count,
                     lease_expired: task.lease_expired,
-                })
-            })
-            .collect();
+                });
+            }
+        }
         let armed = &self.armed;
-        let armed_faults = [
+        let mut armed_faults = Vec::new();
+        for &(on, name) in &[
             (armed.crash_after_commit, "CrashAfterCommit"),
             (armed.lose_delete_response, "LoseDeleteResponse"),
             (armed.fail_job, "FailJob"),
             (armed.bad_item_identifier, "BadItemIdentifier"),
-        ]
-        .into_iter()
-        .filter(|(on, _)| *on)
-        .map(|(_, name)| name.to_string())
-        .collect();
+        ] {
+            if on {
+                armed_faults.push(name.to_string());
+            }
+        }
         WorkerView {
             name: self.name.to_string(),
             policy: self.policy.clone(),

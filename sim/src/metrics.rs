@@ -136,15 +136,14 @@ impl Metrics {
     /// left out. Keyed by `String`, the map type the states' counts already use: one B-tree
     /// instantiation less in the browser bundle than `&'static str` keys.
     pub fn api_calls(&self) -> BTreeMap<String, u64> {
-        // `extend`, not `collect` (which would compile a stable sort into the browser bundle).
+        // Inserted one by one, not collected (which would compile a stable sort into the
+        // browser bundle).
         let mut calls = BTreeMap::new();
-        calls.extend(
-            Request::ACTIONS
-                .iter()
-                .zip(self.calls)
-                .filter(|&(_, n)| n > 0)
-                .map(|(&action, n)| (action.to_string(), n)),
-        );
+        for (i, &n) in self.calls.iter().enumerate() {
+            if n > 0 {
+                calls.insert(Request::ACTIONS[i].to_string(), n);
+            }
+        }
         calls
     }
 

@@ -50,14 +50,16 @@ impl Labels {
     }
 
     /// Labels the stored messages, (MessageId, body) each, as if they had been labelled all along.
+    /// Inserted one by one, not collected into a new map: collecting compiles a second copy of
+    /// the map's insertion into the bundle.
     pub(crate) fn rebuild<'a>(&mut self, stored: impl Iterator<Item = (MessageId, &'a str)>) {
-        let redriven = &self.redriven;
-        let label = |id: &MessageId, body: &str| {
-            body_label(body)
-                .or_else(|| redriven.get(id).cloned())
-                .unwrap_or_else(|| short_id(id))
-        };
-        self.known = stored.map(|(id, body)| (id, label(&id, body))).collect();
+        self.known = FastMap::default();
+        for (id, body) in stored {
+            let label = body_label(body)
+                .or_else(|| self.redriven.get(&id).cloned())
+                .unwrap_or_else(|| short_id(&id));
+            self.known.insert(id, label);
+        }
         self.lapsed = false;
     }
 
@@ -163,7 +165,7 @@ pub(crate) fn plain(value: f64) -> String {
         serde_json::Number::from_f64(value.abs()).map_or_else(String::new, |n| n.to_string());
     let (mantissa, exponent) = json.split_once(['e', 'E']).unwrap_or((&json, "0"));
     let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let mut digits: Vec<u8> = whole.bytes().chain(fraction.bytes()).collect();
+    let mut digits = [whole, fraction].concat().into_bytes();
     // |value| = 0.DIGITS x 10^point
     let mut point = whole.len() as i64 + exponent.trim_start_matches('+').parse().unwrap_or(0);
     while digits.first() == Some(&b'0') {

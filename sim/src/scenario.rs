@@ -31,7 +31,7 @@ use crate::world::World;
 use serde_json::{json, Value};
 use sqs_engine::api::FromJson;
 use sqs_engine::script::parse_request;
-use sqs_engine::Millis;
+use sqs_engine::{Millis, Request};
 
 /// A scenario file. Read by hand ([`Input`](sqs_engine::api::Input)); every member but `steps` is
 /// optional.
@@ -100,6 +100,13 @@ pub(crate) fn sim_action(step: Value) -> Result<SimAction, String> {
     SimAction::from_step(step).map_err(|e| format!("sim step: {e}"))
 }
 
+/// A `{"call": ..., "input": ...}` step as its request (no `input`: `{}`).
+pub(crate) fn call_request(step: &Value) -> Result<Request, String> {
+    let action = step["call"].as_str().unwrap_or_default();
+    let input = step.get("input").cloned().unwrap_or_else(|| json!({}));
+    parse_request(action, input)
+}
+
 impl Scenario {
     /// Parses a scenario file, naming the step at fault in any error. `id` is the file name
     /// without `.json`.
@@ -118,11 +125,7 @@ impl Scenario {
             }
             let checked = match kind {
                 StepKind::Sim => sim_action(step.clone()).map(drop),
-                StepKind::Call => {
-                    let action = step["call"].as_str().unwrap_or_default();
-                    let input = step.get("input").cloned().unwrap_or_else(|| json!({}));
-                    parse_request(action, input).map(drop)
-                }
+                StepKind::Call => call_request(step).map(drop),
                 StepKind::Advance(_) | StepKind::Await => Ok(()),
             };
             checked.map_err(|e| format!("{id}: step {index}: {e}"))?;

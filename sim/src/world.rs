@@ -24,7 +24,7 @@ use sqs_engine::api::{
     MessageId, Output, QueueUrl, ReceiveMessageOutput, Response, SendMessageBatchInput, ToJson,
 };
 use sqs_engine::event::VisibleReason;
-use sqs_engine::script::{error_json, parse_request, Bindings};
+use sqs_engine::script::{error_json, Bindings};
 use sqs_engine::{Engine, Event, EventKind, Millis, PollId, Reply, Request};
 use std::cell::Cell;
 use std::sync::Arc;
@@ -408,9 +408,7 @@ impl World {
         let name = value.get("as").and_then(Value::as_str).map(str::to_string);
         let (step, result) = match scenario::step_kind(&value)? {
             StepKind::Call => {
-                let action = value["call"].as_str().unwrap_or_default();
-                let input = value.get("input").cloned().unwrap_or(serde_json::json!({}));
-                let request = parse_request(action, input)?;
+                let request = scenario::call_request(&value)?;
                 match self.call(Who::User, request.clone()) {
                     Reply::Done(Ok(response)) => {
                         (Some(Step::Call(request)), response_json(&response))
@@ -522,9 +520,15 @@ impl World {
                 (Some(label), _, Response::SendMessage(output)) => {
                     self.labels.learn_label(output.message_id, label);
                 }
-                (_, Some(bodies), _) => {
-                    for (message_id, body) in sent_labels(bodies, response) {
-                        self.labels.learn(message_id, body);
+                (_, Some(bodies), Response::SendMessageBatch(output)) => {
+                    for stored in &output.successful {
+                        // The last entry with the Id, as a map collected from the entries
+                        // would hold.
+                        if let Some((_, body)) =
+                            bodies.iter().rev().find(|(id, _)| *id == stored.id)
+                        {
+                            self.labels.learn(stored.message_id, body);
+                        }
                     }
                 }
                 _ => {}
@@ -865,14 +869,14 @@ impl World {
         if let Some(label) = self.labels.known(message_id) {
             return label.to_string();
         }
-        self.lanes
-            .iter()
-            .flat_map(|lane| lane.jobs.iter().flat_map(|job| job.tasks.iter()))
-            .find(|task| *task.message_id == *message_id)
-            .map_or_else(
-                || narrate::short_id(message_id),
-                |task| narrate::label_for(message_id, &task.body),
-            )
+        for lane in &self.lanes {
+            for job in &lane.jobs {
+                if let Some(task) = job.tasks.iter().find(|t| *t.message_id == *message_id) {
+                    return narrate::label_for(message_id, &task.body);
+                }
+            }
+        }
+        narrate::short_id(message_id)
     }
 
     /// Whether events are narrated now (the buffer of undrained events has room). Callers that
@@ -901,12 +905,10 @@ impl World {
         if !self.labels.lapsed() || !self.narrating() {
             return;
         }
-        let engine = &self.engine;
-        let views: Vec<_> = engine
-            .queue_names()
-            .iter()
-            .flat_map(|queue| engine.messages(queue))
-            .collect();
+        let mut views = Vec::new();
+        for queue in self.engine.queue_names() {
+            views.extend(self.engine.messages(&queue));
+        }
         let stored = views
             .iter()
             .filter_map(|m| Some((MessageId::new(&m.message_id)?, m.body.as_str())));
@@ -1079,26 +1081,6 @@ fn sent_bodies(input: &SendMessageBatchInput) -> Vec<(String, String)> {
         .iter()
         .map(|e| (e.id.clone(), e.message_body.to_string()))
         .collect()
-}
-
-/// (MessageId, body) of each message a SendMessageBatch stored.
-fn sent_labels<'a>(
-    bodies: &'a [(String, String)],
-    response: &Response,
-) -> Vec<(MessageId, &'a str)> {
-    // The last entry with the Id, as a map collected from the entries would hold.
-    let found = |id: &str, message_id: MessageId| {
-        let (_, body) = bodies.iter().rev().find(|(entry, _)| entry == id)?;
-        Some((message_id, body.as_str()))
-    };
-    match response {
-        Response::SendMessageBatch(output) => output
-            .successful
-            .iter()
-            .filter_map(|e| found(&e.id, e.message_id))
-            .collect(),
-        _ => Vec::new(),
-    }
 }
 
 /// The MessageId an engine event concerns.

@@ -67,15 +67,16 @@ impl Session {
             ),
             None => return Err("missing field `scenario`".into()),
         };
-        let actions = match fields.remove("actions") {
-            None => Vec::new(),
-            Some(Value::Array(actions)) => actions
-                .into_iter()
-                .enumerate()
-                .map(|(i, a)| logged_step(a).map_err(|e| format!("actions[{i}]: {e}")))
-                .collect::<Result<_, _>>()?,
+        let mut actions = Vec::new();
+        match fields.remove("actions") {
+            None => {}
+            Some(Value::Array(entries)) => {
+                for (i, entry) in entries.into_iter().enumerate() {
+                    actions.push(logged_step(entry).map_err(|e| format!("actions[{i}]: {e}"))?);
+                }
+            }
             Some(_) => return Err("`actions` is not a list".into()),
-        };
+        }
         let playhead = match fields.remove("playhead") {
             None => 0,
             Some(v) => v

@@ -71,10 +71,12 @@ fn cli_create(name: &str, attrs: &BTreeMap<String, String>, var: &str) -> String
 /// Python with boto3.
 pub fn boto3(spec: &QueueSpec) -> String {
     let mut out = String::from("import json\nimport boto3\n\nsqs = boto3.client(\"sqs\")\n\n");
-    let quoted = |map: &BTreeMap<String, String>| -> Vec<(String, String)> {
-        map.iter()
-            .map(|(k, v)| (k.clone(), format!("\"{v}\"")))
-            .collect()
+    let quoted = |map: &BTreeMap<String, String>| {
+        let mut entries = Vec::new();
+        for (k, v) in map {
+            entries.push((k.clone(), format!("\"{v}\"")));
+        }
+        entries
     };
     let mut attrs = quoted(&spec.attributes);
     if let Some((dlq, max)) = &spec.dead_letter {
@@ -103,11 +105,12 @@ fn py_dict(entries: &[(String, String)]) -> String {
     if entries.is_empty() {
         return "{}".into();
     }
-    let body: String = entries
-        .iter()
-        .map(|(k, v)| format!("    \"{k}\": {v},\n"))
-        .collect();
-    format!("{{\n{body}}}")
+    let mut dict = String::from("{\n");
+    for (k, v) in entries {
+        dict.push_str(&format!("    \"{k}\": {v},\n"));
+    }
+    dict.push('}');
+    dict
 }
 
 /// Rust with aws-sdk-sqs (inside an async fn returning a Result).
@@ -137,9 +140,11 @@ pub fn rust_sdk(spec: &QueueSpec) -> String {
 }
 
 fn rust_attrs(map: &BTreeMap<String, String>) -> String {
-    map.iter()
-        .map(|(k, v)| format!("\n    .attributes(A::{k}, \"{v}\")"))
-        .collect()
+    let mut attrs = String::new();
+    for (k, v) in map {
+        attrs.push_str(&format!("\n    .attributes(A::{k}, \"{v}\")"));
+    }
+    attrs
 }
 
 #[cfg(test)]
