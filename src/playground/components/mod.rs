@@ -6,6 +6,7 @@ pub mod controls;
 pub mod counters;
 pub mod counts;
 pub mod dlq;
+pub mod el;
 pub mod event_log;
 pub mod history;
 pub mod icons;

@@ -1,0 +1,236 @@
+//! Elements built by calls, in place of `html!`. `html!` writes out each element's construction
+//! where it stands (the tag, boxes of attributes and listeners, the list of children, the node
+//! put behind an `Rc`), and the page's views are inlined into the root's: each element was its
+//! own few hundred bytes of the bundle. Here an element costs a call per part with a few
+//! constants: `el("button").class("quiet").on_click(close).text("Close").into()`.
+//!
+//! The methods are kept out of line on purpose (`#[inline(never)]`): at opt-level "z" a
+//! function called from one view only would be inlined into it again.
+
+use std::rc::Rc;
+use yew::html::{onchange, onclick, oninput, onkeydown, onsubmit};
+use yew::html::{onpointercancel, onpointerdown, onpointermove, onpointerup};
+use yew::virtual_dom::{AttributeOrProperty, Attributes, Key, Listener, VNode, VTag, VText};
+use yew::{AttrValue, Callback, Event, Html, InputEvent, KeyboardEvent, MouseEvent, NodeRef};
+use yew::{PointerEvent, SubmitEvent};
+
+/// Declares [`Attr`] and its names, [`NAMES`], from one list (they cannot drift apart).
+macro_rules! attributes {
+    ($($variant:ident = $name:literal,)*) => {
+        /// The attributes the views set, each named as in HTML. Every element lists the same
+        /// names ([`NAMES`]: one `Attributes::Dynamic` list with a value or none per name): a
+        /// list built per element would need Yew's map of attributes, whose code (hashing,
+        /// `get_mut_index_map`) is ~4 KB of the bundle; one shared list keeps Yew's fast
+        /// comparison (the same names, value by value).
+        #[derive(Clone, Copy)]
+        pub enum Attr {
+            $($variant,)*
+        }
+
+        /// The names of [`Attr`], in its order.
+        const NAMES: &[&str] = &[$($name,)*];
+    };
+}
+
+attributes! {
+    Class = "class",
+    Id = "id",
+    Title = "title",
+    Role = "role",
+    Type = "type",
+    For = "for",
+    Tabindex = "tabindex",
+    Style = "style",
+    Value = "value",
+    AriaLabel = "aria-label",
+    AriaDescribedby = "aria-describedby",
+    AriaPressed = "aria-pressed",
+    AriaInvalid = "aria-invalid",
+    AriaValuetext = "aria-valuetext",
+    AriaHidden = "aria-hidden",
+    AriaLive = "aria-live",
+    Disabled = "disabled",
+    Selected = "selected",
+    Reversed = "reversed",
+    Placeholder = "placeholder",
+    Min = "min",
+    Max = "max",
+    Step = "step",
+    DataWorker = "data-worker",
+    DataStatus = "data-status",
+    DataLook = "data-look",
+    DataMsgId = "data-msg-id",
+    DataActor = "data-actor",
+    DataKind = "data-kind",
+    ViewBox = "viewBox",
+    Focusable = "focusable",
+    Cx = "cx",
+    Cy = "cy",
+    R = "r",
+    StrokeDasharray = "stroke-dasharray",
+    StrokeDashoffset = "stroke-dashoffset",
+}
+
+/// An element being built (boxed: each call passes one pointer, not the element).
+pub struct El(Box<VTag>);
+
+/// A new element, `<tag>`.
+#[inline(never)]
+pub fn el(tag: &'static str) -> El {
+    let mut tag = VTag::new(tag);
+    tag.attributes = Attributes::Dynamic {
+        keys: NAMES,
+        values: vec![None; NAMES.len()].into_boxed_slice(),
+    };
+    El(Box::new(tag))
+}
+
+impl El {
+    /// Sets an attribute.
+    #[inline(never)]
+    pub fn attr(mut self, name: Attr, value: impl Into<AttrValue>) -> El {
+        if let Attributes::Dynamic { values, .. } = &mut self.0.attributes {
+            values[name as usize] = Some(AttributeOrProperty::Attribute(value.into()));
+        }
+        self
+    }
+
+    /// Sets the class attribute.
+    pub fn class(self, value: impl Into<AttrValue>) -> El {
+        self.attr(Attr::Class, value)
+    }
+
+    /// Sets an attribute when `value` is `Some`.
+    #[inline(never)]
+    pub fn attr_some(self, name: Attr, value: Option<impl Into<AttrValue>>) -> El {
+        match value {
+            Some(value) => self.attr(name, value),
+            None => self,
+        }
+    }
+
+    /// Sets a boolean attribute (`disabled`, `selected`...) when `on`, as `html!` does: present
+    /// with its own name as value, or absent.
+    #[inline(never)]
+    pub fn flag(self, name: Attr, on: bool) -> El {
+        if on {
+            self.attr(name, NAMES[name as usize])
+        } else {
+            self
+        }
+    }
+
+    /// An input's value (a property: it follows what is drawn, not only the first value).
+    #[inline(never)]
+    pub fn value(mut self, value: impl Into<AttrValue>) -> El {
+        self.0.set_value(value.into());
+        self
+    }
+
+    /// A checkbox's checked state (a property, as [`El::value`]).
+    #[inline(never)]
+    pub fn checked(mut self, on: bool) -> El {
+        self.0.set_checked(on);
+        self
+    }
+
+    /// Its key among its siblings.
+    #[inline(never)]
+    pub fn key(mut self, key: impl Into<Key>) -> El {
+        self.0.key = Some(key.into());
+        self
+    }
+
+    /// The reference that receives its DOM element.
+    #[inline(never)]
+    pub fn node_ref(mut self, node_ref: NodeRef) -> El {
+        self.0.node_ref = node_ref;
+        self
+    }
+
+    #[inline(never)]
+    fn listen(mut self, listener: Rc<dyn Listener>) -> El {
+        self.0.add_listener(listener);
+        self
+    }
+
+    /// Listens to clicks.
+    #[inline(never)]
+    pub fn on_click(self, callback: Callback<MouseEvent>) -> El {
+        self.listen(Rc::new(onclick::Wrapper::new(callback)))
+    }
+
+    /// Listens to key presses.
+    #[inline(never)]
+    pub fn on_keydown(self, callback: Callback<KeyboardEvent>) -> El {
+        self.listen(Rc::new(onkeydown::Wrapper::new(callback)))
+    }
+
+    /// Listens to a primary pointer's press.
+    #[inline(never)]
+    pub fn on_pointerdown(self, callback: Callback<PointerEvent>) -> El {
+        self.listen(Rc::new(onpointerdown::Wrapper::new(callback)))
+    }
+
+    /// Listens to a pointer's moves.
+    #[inline(never)]
+    pub fn on_pointermove(self, callback: Callback<PointerEvent>) -> El {
+        self.listen(Rc::new(onpointermove::Wrapper::new(callback)))
+    }
+
+    /// Listens to a pointer's release.
+    #[inline(never)]
+    pub fn on_pointerup(self, callback: Callback<PointerEvent>) -> El {
+        self.listen(Rc::new(onpointerup::Wrapper::new(callback)))
+    }
+
+    /// Listens to a pointer's cancellation.
+    #[inline(never)]
+    pub fn on_pointercancel(self, callback: Callback<PointerEvent>) -> El {
+        self.listen(Rc::new(onpointercancel::Wrapper::new(callback)))
+    }
+
+    /// Listens to what is typed.
+    #[inline(never)]
+    pub fn on_input(self, callback: Callback<InputEvent>) -> El {
+        self.listen(Rc::new(oninput::Wrapper::new(callback)))
+    }
+
+    /// Listens to a committed change.
+    #[inline(never)]
+    pub fn on_change(self, callback: Callback<Event>) -> El {
+        self.listen(Rc::new(onchange::Wrapper::new(callback)))
+    }
+
+    /// Listens to a form's submission.
+    #[inline(never)]
+    pub fn on_submit(self, callback: Callback<SubmitEvent>) -> El {
+        self.listen(Rc::new(onsubmit::Wrapper::new(callback)))
+    }
+
+    /// Appends a child: markup, or an element being built.
+    #[inline(never)]
+    pub fn child(mut self, child: impl Into<Html>) -> El {
+        self.0.add_child(child.into());
+        self
+    }
+
+    /// Appends a list of children (a `for` in `html!`): its own child list, so that a keyed
+    /// list stays keyed among unkeyed siblings. An `Option` appends its child or nothing.
+    pub fn children<C: Into<Html>>(self, children: impl IntoIterator<Item = C>) -> El {
+        self.child(children.into_iter().collect::<Html>())
+    }
+
+    /// Appends text.
+    #[inline(never)]
+    pub fn text(self, text: impl Into<AttrValue>) -> El {
+        self.child(VText::new(text))
+    }
+}
+
+impl From<El> for Html {
+    #[inline(never)]
+    fn from(el: El) -> Html {
+        VNode::VTag(Rc::from(el.0))
+    }
+}
