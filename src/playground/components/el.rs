@@ -10,7 +10,7 @@
 use std::rc::Rc;
 use yew::html::{onchange, onclick, oninput, onkeydown, onsubmit};
 use yew::html::{onpointercancel, onpointerdown, onpointermove, onpointerup};
-use yew::virtual_dom::{AttributeOrProperty, Attributes, Key, Listener, VNode, VTag, VText};
+use yew::virtual_dom::{AttributeOrProperty, Attributes, Key, Listener, VList, VTag, VText};
 use yew::{AttrValue, Callback, Event, Html, InputEvent, KeyboardEvent, MouseEvent, NodeRef};
 use yew::{PointerEvent, SubmitEvent};
 
@@ -72,7 +72,15 @@ attributes! {
 }
 
 /// An element being built (boxed: each call passes one pointer, not the element).
-pub struct El(Box<VTag>);
+pub struct El(Box<Parts>);
+
+/// The element, and its listeners and children so far: they become its lists when it is done
+/// (Yew's `VTag::add_listener` and `add_child` would rebuild or update them one at a time).
+struct Parts {
+    tag: VTag,
+    listeners: Vec<Option<Rc<dyn Listener>>>,
+    children: Vec<Html>,
+}
 
 /// A new element, `<tag>`.
 #[inline(never)]
@@ -82,14 +90,18 @@ pub fn el(tag: &'static str) -> El {
         keys: NAMES,
         values: vec![None; NAMES.len()].into_boxed_slice(),
     };
-    El(Box::new(tag))
+    El(Box::new(Parts {
+        tag,
+        listeners: Vec::new(),
+        children: Vec::new(),
+    }))
 }
 
 impl El {
     /// Sets an attribute.
     #[inline(never)]
     pub fn attr(mut self, name: Attr, value: impl Into<AttrValue>) -> El {
-        if let Attributes::Dynamic { values, .. } = &mut self.0.attributes {
+        if let Attributes::Dynamic { values, .. } = &mut self.0.tag.attributes {
             values[name as usize] = Some(AttributeOrProperty::Attribute(value.into()));
         }
         self
@@ -123,34 +135,34 @@ impl El {
     /// An input's value (a property: it follows what is drawn, not only the first value).
     #[inline(never)]
     pub fn value(mut self, value: impl Into<AttrValue>) -> El {
-        self.0.set_value(value.into());
+        self.0.tag.set_value(value.into());
         self
     }
 
     /// A checkbox's checked state (a property, as [`El::value`]).
     #[inline(never)]
     pub fn checked(mut self, on: bool) -> El {
-        self.0.set_checked(on);
+        self.0.tag.set_checked(on);
         self
     }
 
     /// Its key among its siblings.
     #[inline(never)]
     pub fn key(mut self, key: impl Into<Key>) -> El {
-        self.0.key = Some(key.into());
+        self.0.tag.key = Some(key.into());
         self
     }
 
     /// The reference that receives its DOM element.
     #[inline(never)]
     pub fn node_ref(mut self, node_ref: NodeRef) -> El {
-        self.0.node_ref = node_ref;
+        self.0.tag.node_ref = node_ref;
         self
     }
 
     #[inline(never)]
     fn listen(mut self, listener: Rc<dyn Listener>) -> El {
-        self.0.add_listener(listener);
+        self.0.listeners.push(Some(listener));
         self
     }
 
@@ -211,7 +223,7 @@ impl El {
     /// Appends a child: markup, or an element being built.
     #[inline(never)]
     pub fn child(mut self, child: impl Into<Html>) -> El {
-        self.0.add_child(child.into());
+        self.0.children.push(child.into());
         self
     }
 
@@ -231,6 +243,17 @@ impl El {
 impl From<El> for Html {
     #[inline(never)]
     fn from(el: El) -> Html {
-        VNode::VTag(Rc::from(el.0))
+        let Parts {
+            mut tag,
+            listeners,
+            children,
+        } = *el.0;
+        if !listeners.is_empty() {
+            tag.set_listeners(listeners.into_boxed_slice());
+        }
+        if let Some(list) = tag.children_mut() {
+            *list = VList::with_children(children, None).into();
+        }
+        tag.into()
     }
 }
