@@ -166,60 +166,6 @@ impl El {
         self
     }
 
-    /// Listens to clicks.
-    #[inline(never)]
-    pub fn on_click(self, callback: Callback<MouseEvent>) -> El {
-        self.listen(Rc::new(onclick::Wrapper::new(callback)))
-    }
-
-    /// Listens to key presses.
-    #[inline(never)]
-    pub fn on_keydown(self, callback: Callback<KeyboardEvent>) -> El {
-        self.listen(Rc::new(onkeydown::Wrapper::new(callback)))
-    }
-
-    /// Listens to a primary pointer's press.
-    #[inline(never)]
-    pub fn on_pointerdown(self, callback: Callback<PointerEvent>) -> El {
-        self.listen(Rc::new(onpointerdown::Wrapper::new(callback)))
-    }
-
-    /// Listens to a pointer's moves.
-    #[inline(never)]
-    pub fn on_pointermove(self, callback: Callback<PointerEvent>) -> El {
-        self.listen(Rc::new(onpointermove::Wrapper::new(callback)))
-    }
-
-    /// Listens to a pointer's release.
-    #[inline(never)]
-    pub fn on_pointerup(self, callback: Callback<PointerEvent>) -> El {
-        self.listen(Rc::new(onpointerup::Wrapper::new(callback)))
-    }
-
-    /// Listens to a pointer's cancellation.
-    #[inline(never)]
-    pub fn on_pointercancel(self, callback: Callback<PointerEvent>) -> El {
-        self.listen(Rc::new(onpointercancel::Wrapper::new(callback)))
-    }
-
-    /// Listens to what is typed.
-    #[inline(never)]
-    pub fn on_input(self, callback: Callback<InputEvent>) -> El {
-        self.listen(Rc::new(oninput::Wrapper::new(callback)))
-    }
-
-    /// Listens to a committed change.
-    #[inline(never)]
-    pub fn on_change(self, callback: Callback<Event>) -> El {
-        self.listen(Rc::new(onchange::Wrapper::new(callback)))
-    }
-
-    /// Listens to a form's submission.
-    #[inline(never)]
-    pub fn on_submit(self, callback: Callback<SubmitEvent>) -> El {
-        self.listen(Rc::new(onsubmit::Wrapper::new(callback)))
-    }
-
     /// Appends a child: markup, or an element being built.
     #[inline(never)]
     pub fn child(mut self, child: impl Into<Html>) -> El {
@@ -238,6 +184,42 @@ impl El {
     pub fn text(self, text: impl Into<AttrValue>) -> El {
         self.child(VText::new(text))
     }
+}
+
+/// Declares a method of [`El`] per event it listens to, each with its own callback type.
+macro_rules! listeners {
+    ($($(#[$doc:meta])* $method:ident: $kind:ident($event:ty),)*) => {
+        impl El {
+            $(
+                $(#[$doc])*
+                #[inline(never)]
+                pub fn $method(self, callback: Callback<$event>) -> El {
+                    self.listen(Rc::new($kind::Wrapper::new(callback)))
+                }
+            )*
+        }
+    };
+}
+
+listeners! {
+    /// Listens to clicks.
+    on_click: onclick(MouseEvent),
+    /// Listens to key presses.
+    on_keydown: onkeydown(KeyboardEvent),
+    /// Listens to a pointer's press.
+    on_pointerdown: onpointerdown(PointerEvent),
+    /// Listens to a pointer's moves.
+    on_pointermove: onpointermove(PointerEvent),
+    /// Listens to a pointer's release.
+    on_pointerup: onpointerup(PointerEvent),
+    /// Listens to a pointer's cancellation.
+    on_pointercancel: onpointercancel(PointerEvent),
+    /// Listens to what is typed.
+    on_input: oninput(InputEvent),
+    /// Listens to a committed change.
+    on_change: onchange(Event),
+    /// Listens to a form's submission.
+    on_submit: onsubmit(SubmitEvent),
 }
 
 impl From<El> for Html {

@@ -2,7 +2,7 @@
 //! (per-message DelaySeconds) and, on a FIFO queue, MessageGroupId and MessageDeduplicationId.
 //! SQS's refusal shows under the form.
 
-use super::el::{el, Attr};
+use super::el::{el, Attr, El};
 use super::{error, markup};
 use crate::playground::session::SendForm;
 use crate::playground::Action;
@@ -68,33 +68,37 @@ pub fn send_panel(props: &SendProps) -> Html {
             }));
         })
     };
+    // A field: its label, its input and its help (the label and the help as markup).
+    let labelled = |label: &'static str, input: El, help: &'static str| {
+        el("div")
+            .class("field")
+            .child(markup(label))
+            .child(input)
+            .child(markup(help))
+    };
+    let input =
+        |id: &'static str, kind: &'static str, value: String, set: fn(&mut SendForm, String)| {
+            el("input")
+                .attr(Attr::Id, id)
+                .attr(Attr::Type, kind)
+                .value(value)
+                .on_input(field(set))
+        };
     let fifo_fields = props.fifo.then(|| {
         [
-            el("div")
-                .class("field")
-                .child(markup(r#"<label class="field-label" for="send-group">Message group ID</label>"#))
-                .child(
-                    el("input")
-                        .attr(Attr::Id, "send-group")
-                        .attr(Attr::Type, "text")
-                        .value(form.group_id.clone())
-                        .attr(Attr::AriaDescribedby, "send-group-help")
-                        .on_input(field(|f, v| f.group_id = v)),
-                )
-                .child(markup(r#"<span class="help" id="send-group-help">MessageGroupId: a FIFO queue delivers one group's messages in order, one batch at a time.</span>"#)),
-            el("div")
-                .class("field")
-                .child(markup(r#"<label class="field-label" for="send-dedup">Deduplication ID</label>"#))
-                .child(
-                    el("input")
-                        .attr(Attr::Id, "send-dedup")
-                        .attr(Attr::Type, "text")
-                        .value(form.deduplication_id.clone())
-                        .attr(Attr::Placeholder, "content-based")
-                        .attr(Attr::AriaDescribedby, "send-dedup-help")
-                        .on_input(field(|f, v| f.deduplication_id = v)),
-                )
-                .child(markup(r#"<span class="help" id="send-dedup-help">MessageDeduplicationId: a second send with the same ID within 5 minutes is accepted but not stored.</span>"#)),
+            labelled(
+                r#"<label class="field-label" for="send-group">Message group ID</label>"#,
+                input("send-group", "text", form.group_id.clone(), |f, v| f.group_id = v)
+                    .attr(Attr::AriaDescribedby, "send-group-help"),
+                r#"<span class="help" id="send-group-help">MessageGroupId: a FIFO queue delivers one group's messages in order, one batch at a time.</span>"#,
+            ),
+            labelled(
+                r#"<label class="field-label" for="send-dedup">Deduplication ID</label>"#,
+                input("send-dedup", "text", form.deduplication_id.clone(), |f, v| f.deduplication_id = v)
+                    .attr(Attr::Placeholder, "content-based")
+                    .attr(Attr::AriaDescribedby, "send-dedup-help"),
+                r#"<span class="help" id="send-dedup-help">MessageDeduplicationId: a second send with the same ID within 5 minutes is accepted but not stored.</span>"#,
+            ),
         ]
         .into_iter()
         .collect::<Html>()
@@ -108,29 +112,15 @@ pub fn send_panel(props: &SendProps) -> Html {
             el("div")
                 .class("field")
                 .child(markup(r#"<label class="field-label" for="send-body">Message body</label>"#))
-                .child(
-                    el("input")
-                        .attr(Attr::Id, "send-body")
-                        .attr(Attr::Type, "text")
-                        .value(body)
-                        .on_input(field(|f, v| f.body = v)),
-                ),
+                .child(input("send-body", "text", body, |f, v| f.body = v)),
         )
-        .child(
-            el("div")
-                .class("field")
-                .child(markup(r#"<label class="field-label" for="send-delay">Message timer (seconds)</label>"#))
-                .child(
-                    el("input")
-                        .attr(Attr::Id, "send-delay")
-                        .attr(Attr::Type, "number")
-                        .value(form.delay.clone())
-                        .attr(Attr::Placeholder, "none")
-                        .attr(Attr::AriaDescribedby, "send-delay-help")
-                        .on_input(field(|f, v| f.delay = v)),
-                )
-                .child(markup(r#"<span class="help" id="send-delay-help">DelaySeconds on this one message: it stays hidden that long before its first receive.</span>"#)),
-        )
+        .child(labelled(
+            r#"<label class="field-label" for="send-delay">Message timer (seconds)</label>"#,
+            input("send-delay", "number", form.delay.clone(), |f, v| f.delay = v)
+                .attr(Attr::Placeholder, "none")
+                .attr(Attr::AriaDescribedby, "send-delay-help"),
+            r#"<span class="help" id="send-delay-help">DelaySeconds on this one message: it stays hidden that long before its first receive.</span>"#,
+        ))
         .children(fifo_fields)
         .child(
             el("button")

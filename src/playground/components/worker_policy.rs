@@ -230,6 +230,18 @@ fn form(
             .on_input(text(set))
     };
     let labelled = |label: &'static str, input: El| el("label").text(label).child(input);
+    // A checkbox and its label (markup).
+    let checkbox = |on: bool, set: fn(&mut Draft, bool), label: &'static str| {
+        el("label")
+            .class("check")
+            .child(
+                el("input")
+                    .attr(Attr::Type, "checkbox")
+                    .checked(on)
+                    .on_change(check(set)),
+            )
+            .child(markup(label))
+    };
     let heartbeat = d.heartbeat.then(|| {
         [
             labelled(
@@ -273,29 +285,17 @@ fn form(
                 .attr(Attr::Step, "any")
                 .attr(Attr::Placeholder, "as configured"),
         ))
-        .child(
-            el("label")
-                .class("check")
-                .child(
-                    el("input")
-                        .attr(Attr::Type, "checkbox")
-                        .checked(d.heartbeat)
-                        .on_change(check(|d, v| d.heartbeat = v)),
-                )
-                .child(markup(r#"<abbr title="While the job runs, the worker calls ChangeMessageVisibility to keep the message hidden longer.">Heartbeat</abbr>"#)),
-        )
+        .child(checkbox(
+            d.heartbeat,
+            |d, v| d.heartbeat = v,
+            r#"<abbr title="While the job runs, the worker calls ChangeMessageVisibility to keep the message hidden longer.">Heartbeat</abbr>"#,
+        ))
         .children(heartbeat)
-        .child(
-            el("label")
-                .class("check")
-                .child(
-                    el("input")
-                        .attr(Attr::Type, "checkbox")
-                        .checked(d.idempotent)
-                        .on_change(check(|d, v| d.idempotent = v)),
-                )
-                .child(markup(r#"<abbr title="Before each side effect the worker checks a durable ledger for its idempotency key, so a redelivery does not repeat it.">Idempotent side effects</abbr>"#)),
-        )
+        .child(checkbox(
+            d.idempotent,
+            |d, v| d.idempotent = v,
+            r#"<abbr title="Before each side effect the worker checks a durable ledger for its idempotency key, so a redelivery does not repeat it.">Idempotent side effects</abbr>"#,
+        ))
         .child(
             el("button")
                 .attr(Attr::Type, "submit")
