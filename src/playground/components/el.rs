@@ -1,11 +1,12 @@
 //! Elements built by calls, in place of `html!`. `html!` writes out each element's construction
 //! where it stands (the tag, boxes of attributes and listeners, the list of children, the node
-//! put behind an `Rc`), and the page's views are inlined into the root's: each element was its
-//! own few hundred bytes of the bundle. Here an element costs a call per part with a few
-//! constants: `el("button").class("quiet").on_click(close).text("Close").into()`.
+//! put behind an `Rc`), and the page's views are inlined into the root's. Here an element costs
+//! a call per part with a few constants:
+//! `el("button").class("quiet").on_click(close).text("Close")`. For the page's ~150 elements:
+//! the views' code 78.6 -> 63.8 KB raw, the bundle 5.7 KB gzip smaller.
 //!
-//! The methods are kept out of line on purpose (`#[inline(never)]`): at opt-level "z" a
-//! function called from one view only would be inlined into it again.
+//! The methods are kept out of line on purpose (`#[inline(never)]`): small as they are, the
+//! compiler would otherwise write them out again at each call.
 
 use std::rc::Rc;
 use yew::html::{onchange, onclick, oninput, onkeydown, onsubmit};
@@ -18,9 +19,9 @@ use yew::{PointerEvent, SubmitEvent};
 macro_rules! attributes {
     ($($variant:ident = $name:literal,)*) => {
         /// The attributes the views set, each named as in HTML. Every element lists the same
-        /// names ([`NAMES`]: one `Attributes::Dynamic` list with a value or none per name): a
+        /// names (`NAMES`: one `Attributes::Dynamic` list with a value or none per name): a
         /// list built per element would need Yew's map of attributes, whose code (hashing,
-        /// `get_mut_index_map`) is ~4 KB of the bundle; one shared list keeps Yew's fast
+        /// `get_mut_index_map`) is ~4.5 KB raw of the bundle; one shared list keeps Yew's fast
         /// comparison (the same names, value by value).
         #[derive(Clone, Copy)]
         pub enum Attr {
