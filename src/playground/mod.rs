@@ -25,6 +25,7 @@ use components::chart::{depth_chart, Depth};
 use components::controls::{controls, ControlsProps};
 use components::counters::{counters, Tally};
 use components::dlq::{dead_letter_panel, DlqProps};
+use components::el::{el, Attr};
 use components::event_log::event_log;
 use components::history::{history, HistoryProps};
 use components::ledger::{self, ledger_panel};
@@ -610,77 +611,150 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
             d.at.1 as i32 + 8,
             components::Escaped(&d.body)
         )),
-        _ => html! {},
+        _ => Html::default(),
     };
 
-    html! {
-        <div class={components::class("playground", &[(u.gesture != Gesture::Idle, "dragging")])}
-            ref={container} {onpointermove} {onpointerup} {onpointercancel}>
-            <header class="topbar">
-                { components::markup(r#"<h1 class="brand">SQS Playground</h1>"#) }
-                { scenario_picker(&PickerProps { entries: catalogue, current: scenarios::Entry { id: scenario.id.clone(), title: scenario.title.clone() },
-                    error: s.error(&Slot::Scenario).map(str::to_string), dispatch: dispatch.clone() }) }
-                { controls(&ControlsProps { now: stage.now, horizon: s.horizon(), playing: s.playing(), speed: s.speed(),
-                    error: s.error(&Slot::Clock).map(str::to_string), dispatch: dispatch.clone() }) }
-            </header>
-            <main class="layout">
-                <div class="col col-left">
-                    // A sandbox has no script: its producer (you) comes first. An embed shows the
-                    // story and the stage, not the editing panels.
-                    if s.end() == 0 && !embed { { send_panel.clone() } }
-                    { story(scenario) }
-                    if s.end() > 0 && !embed { { send_panel } }
-                    if !embed {
-                        { settings(&SettingsProps { queue: stage.queue.clone(), dlq_arn, errors: setting_errors, typed: &u.typed, dispatch: dispatch.clone() }) }
-                    }
-                </div>
-                <div class="col col-stage">
-                    { queue_panel(&QueueProps { queue: stage.queue.clone(), place: stage.queued.clone(), crowd: stage.crowd, leaving: stage.leaving.clone(),
-                        selected: u.selected.clone(), pick, note, editable: !embed, dispatch: dispatch.clone() }) }
-                    <section class={components::class("panel workers", &[(stage.crowd.is_some(), "crowded")])} aria-label="Workers">
-                        <header class="panel-head">
-                            { components::markup(r#"<h2>Workers</h2>"#) }
-                            if !embed { <button onclick={add_worker}>{ "Add worker" }</button> }
-                        </header>
-                        { components::error(s.error(&Slot::AddWorker)) }
-                        <div class="lanes">
-                            { for stage.lanes.iter().map(|lane| html! {
-                                <WorkerLane
-                                    key={lane.worker.name.clone()}
-                                    lane={lane.clone()}
-                                    queue_url={queue_url.clone()}
-                                    over={over.as_deref() == Some(lane.worker.name.as_str())}
-                                    selected={u.selected.clone()}
-                                    error={s.error(&Slot::Worker(lane.worker.name.clone())).map(str::to_string)}
-                                    editing={u.editing.iter().find(|e| e.worker == lane.worker.name).cloned()}
-                                    editable={!embed}
-                                    dispatch={dispatch.clone()}
-                                />
-                            }) }
-                        </div>
-                        if stage.unheld.total > 0 {
-                            { components::markup_built(format!(r#"<p class="note">{} in flight with no worker lane holding them (their lane was removed, or a receive by hand); they reappear when their timeout runs out.</p>"#, stage.unheld.total)) }
-                        }
-                    </section>
-                    { dead_letter_panel(&DlqProps { name: stage.dlq.clone(), place: stage.dead.clone(), selected: u.selected.clone(), dispatch: dispatch.clone() }) }
-                </div>
-                <div class="col col-side">
-                    { counters(&tally) }
-                    { for history }
-                    { log }
-                    { chart }
-                    { ledger }
-                    if !embed {
-                        { share_panel(&SharePanelProps { session: held.shared.clone(), scenario: scenario_rc, queue: queue_spec(stage),
-                            events: held.events.clone(), samples: held.all_samples.clone(), on_import: held.on_import.clone(),
-                            state: &u.share, change: dispatch.reform(Action::Share) }) }
-                    }
-                </div>
-            </main>
-            <div class="visually-hidden" role="status" aria-live="polite">{ s.journal.announcement() }</div>
-            { ghost }
-        </div>
-    }
+    let lanes = stage.lanes.iter().map(|lane| {
+        html! {
+            <WorkerLane
+                key={lane.worker.name.clone()}
+                lane={lane.clone()}
+                queue_url={queue_url.clone()}
+                over={over.as_deref() == Some(lane.worker.name.as_str())}
+                selected={u.selected.clone()}
+                error={s.error(&Slot::Worker(lane.worker.name.clone())).map(str::to_string)}
+                editing={u.editing.iter().find(|e| e.worker == lane.worker.name).cloned()}
+                editable={!embed}
+                dispatch={dispatch.clone()}
+            />
+        }
+    });
+    let unheld = (stage.unheld.total > 0).then(|| {
+        components::markup_built(format!(r#"<p class="note">{} in flight with no worker lane holding them (their lane was removed, or a receive by hand); they reappear when their timeout runs out.</p>"#, stage.unheld.total))
+    });
+    let workers = el("section")
+        .class(components::class(
+            "panel workers",
+            &[(stage.crowd.is_some(), "crowded")],
+        ))
+        .attr(Attr::AriaLabel, "Workers")
+        .child(
+            el("header")
+                .class("panel-head")
+                .child(components::markup(r#"<h2>Workers</h2>"#))
+                .children((!embed).then(|| el("button").on_click(add_worker).text("Add worker"))),
+        )
+        .child(components::error(s.error(&Slot::AddWorker)))
+        .child(el("div").class("lanes").children(lanes))
+        .children(unheld);
+    // A sandbox has no script: its producer (you) comes first. An embed shows the story and the
+    // stage, not the editing panels.
+    let (send_first, send_last) = match (embed, s.end() == 0) {
+        (true, _) => (None, None),
+        (false, true) => (Some(send_panel), None),
+        (false, false) => (None, Some(send_panel)),
+    };
+    let left = el("div")
+        .class("col col-left")
+        .children(send_first)
+        .child(story(scenario))
+        .children(send_last)
+        .children((!embed).then(|| {
+            settings(&SettingsProps {
+                queue: stage.queue.clone(),
+                dlq_arn,
+                errors: setting_errors,
+                typed: &u.typed,
+                dispatch: dispatch.clone(),
+            })
+        }));
+    let middle = el("div")
+        .class("col col-stage")
+        .child(queue_panel(&QueueProps {
+            queue: stage.queue.clone(),
+            place: stage.queued.clone(),
+            crowd: stage.crowd,
+            leaving: stage.leaving.clone(),
+            selected: u.selected.clone(),
+            pick,
+            note,
+            editable: !embed,
+            dispatch: dispatch.clone(),
+        }))
+        .child(workers)
+        .child(dead_letter_panel(&DlqProps {
+            name: stage.dlq.clone(),
+            place: stage.dead.clone(),
+            selected: u.selected.clone(),
+            dispatch: dispatch.clone(),
+        }));
+    let side = el("div")
+        .class("col col-side")
+        .child(counters(&tally))
+        .children(history)
+        .child(log)
+        .child(chart)
+        .child(ledger)
+        .children((!embed).then(|| {
+            share_panel(&SharePanelProps {
+                session: held.shared.clone(),
+                scenario: scenario_rc,
+                queue: queue_spec(stage),
+                events: held.events.clone(),
+                samples: held.all_samples.clone(),
+                on_import: held.on_import.clone(),
+                state: &u.share,
+                change: dispatch.reform(Action::Share),
+            })
+        }));
+    let top = el("header")
+        .class("topbar")
+        .child(components::markup(
+            r#"<h1 class="brand">SQS Playground</h1>"#,
+        ))
+        .child(scenario_picker(&PickerProps {
+            entries: catalogue,
+            current: scenarios::Entry {
+                id: scenario.id.clone(),
+                title: scenario.title.clone(),
+            },
+            error: s.error(&Slot::Scenario).map(str::to_string),
+            dispatch: dispatch.clone(),
+        }))
+        .child(controls(&ControlsProps {
+            now: stage.now,
+            horizon: s.horizon(),
+            playing: s.playing(),
+            speed: s.speed(),
+            error: s.error(&Slot::Clock).map(str::to_string),
+            dispatch: dispatch.clone(),
+        }));
+    el("div")
+        .class(components::class(
+            "playground",
+            &[(u.gesture != Gesture::Idle, "dragging")],
+        ))
+        .node_ref(container)
+        .on_pointermove(onpointermove)
+        .on_pointerup(onpointerup)
+        .on_pointercancel(onpointercancel)
+        .child(top)
+        .child(
+            el("main")
+                .class("layout")
+                .child(left)
+                .child(middle)
+                .child(side),
+        )
+        .child(
+            el("div")
+                .class("visually-hidden")
+                .attr(Attr::Role, "status")
+                .attr(Attr::AriaLive, "polite")
+                .text(s.journal.announcement()),
+        )
+        .child(ghost)
+        .into()
 }
 
 /// Applies an action; returns whether anything changed.

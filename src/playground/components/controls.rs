@@ -1,6 +1,7 @@
 //! The clock and its controls: virtual time as a wall clock and as elapsed seconds, Play,
 //! Pause, Step, Speed (1× to 1000×) and the timeline to scrub back (rewind by replay).
 
+use super::el::{el, Attr};
 use super::icons::{icon, Icon};
 use super::{class, error, markup, markup_built, on_click};
 use crate::playground::format::{decimal, elapsed, wall_clock};
@@ -66,44 +67,78 @@ pub fn controls(props: &ControlsProps) -> Html {
     let clock = format!(
         r#"<div class="clock" role="timer" aria-label="Virtual time {wall}, {elapsed} elapsed"><span class="clock-wall">{wall}</span><span class="clock-elapsed">+{elapsed}</span></div>"#
     );
-    html! {
-        <div class="controls" role="group" aria-label="Time">
-            { markup_built(clock) }
-            <div class="transport">
-                // Play and Pause: one button drawn twice (each written out is its own code).
-                { for [(Action::Play, Icon::Play, "Play", props.playing), (Action::Pause, Icon::Pause, "Pause", !props.playing)]
-                    .into_iter()
-                    .map(|(action, shape, label, on)| html! {
-                        <button class={class("transport-button", &[(on, "active")])}
-                            aria-pressed={on.to_string()} onclick={send(action)}>
-                            { icon(shape) }{ label }
-                        </button>
-                    }) }
-                <button class="transport-button" onclick={send(Action::Step)}
-                    title="Pause and jump to the next moment something happens">
-                    { icon(Icon::Step) }{ "Step" }
-                </button>
-            </div>
-            <div class="speed">
-                { markup(r#"<label for="speed">Speed</label>"#) }
-                <input id="speed" type="number" min={(SPEED_RANGE.0 as u32).to_string()} max={(SPEED_RANGE.1 as u32).to_string()}
-                    value={speed_text} onchange={on_speed} />
-                { markup(r#"<span aria-hidden="true">×</span>"#) }
-                { for PRESETS.iter().map(|&p| {
-                    let onclick = send(Action::Speed(p));
-                    html! {
-                        <button class={class("preset", &[(props.speed == p, "active")])}
-                            aria-pressed={(props.speed == p).to_string()} {onclick}>{ format!("{}×", p as u32) }</button>
-                    }
-                }) }
-            </div>
-            <div class="timeline">
-                { markup(r#"<label for="timeline">Timeline</label>"#) }
-                <input id="timeline" type="range" min="0" max={props.horizon.max(1).to_string()} step="100"
-                    value={props.now.to_string()} onchange={on_seek} oninput={pause}
-                    aria-valuetext={wall_clock(props.now)} />
-            </div>
-            { error(props.error.as_deref()) }
-        </div>
-    }
+    // Play and Pause: one button drawn twice (each written out is its own code).
+    let play_pause = [
+        (Action::Play, Icon::Play, "Play", props.playing),
+        (Action::Pause, Icon::Pause, "Pause", !props.playing),
+    ]
+    .into_iter()
+    .map(|(action, shape, label, on)| {
+        el("button")
+            .class(class("transport-button", &[(on, "active")]))
+            .attr(Attr::AriaPressed, on.to_string())
+            .on_click(send(action))
+            .child(icon(shape))
+            .text(label)
+    });
+    let presets = PRESETS.iter().map(|&p| {
+        el("button")
+            .class(class("preset", &[(props.speed == p, "active")]))
+            .attr(Attr::AriaPressed, (props.speed == p).to_string())
+            .on_click(send(Action::Speed(p)))
+            .text(format!("{}×", p as u32))
+    });
+    el("div")
+        .class("controls")
+        .attr(Attr::Role, "group")
+        .attr(Attr::AriaLabel, "Time")
+        .child(markup_built(clock))
+        .child(
+            el("div").class("transport").children(play_pause).child(
+                el("button")
+                    .class("transport-button")
+                    .on_click(send(Action::Step))
+                    .attr(
+                        Attr::Title,
+                        "Pause and jump to the next moment something happens",
+                    )
+                    .child(icon(Icon::Step))
+                    .text("Step"),
+            ),
+        )
+        .child(
+            el("div")
+                .class("speed")
+                .child(markup(r#"<label for="speed">Speed</label>"#))
+                .child(
+                    el("input")
+                        .attr(Attr::Id, "speed")
+                        .attr(Attr::Type, "number")
+                        .attr(Attr::Min, (SPEED_RANGE.0 as u32).to_string())
+                        .attr(Attr::Max, (SPEED_RANGE.1 as u32).to_string())
+                        .value(speed_text)
+                        .on_change(on_speed),
+                )
+                .child(markup(r#"<span aria-hidden="true">×</span>"#))
+                .children(presets),
+        )
+        .child(
+            el("div")
+                .class("timeline")
+                .child(markup(r#"<label for="timeline">Timeline</label>"#))
+                .child(
+                    el("input")
+                        .attr(Attr::Id, "timeline")
+                        .attr(Attr::Type, "range")
+                        .attr(Attr::Min, "0")
+                        .attr(Attr::Max, props.horizon.max(1).to_string())
+                        .attr(Attr::Step, "100")
+                        .value(props.now.to_string())
+                        .on_change(on_seek)
+                        .on_input(pause)
+                        .attr(Attr::AriaValuetext, wall_clock(props.now)),
+                ),
+        )
+        .child(error(props.error.as_deref()))
+        .into()
 }

@@ -2,6 +2,7 @@
 //! RedrivePolicy's maxReceiveCount allows.
 
 use super::counts::count_tiles;
+use super::el::{el, Attr};
 use super::message::card_list;
 use super::{markup, markup_built, Escaped};
 use crate::playground::format::plural;
@@ -51,10 +52,10 @@ pub fn dead_letter_panel(props: &DlqProps) -> Html {
         r#"<header class="panel-head"><h2><abbr title="A queue that receives messages which were received more than maxReceiveCount times without being deleted.">Dead-letter queue</abbr>{name}</h2><p class="panel-sub">{}</p></header>"#,
         plural(props.place.total, "message")
     );
-    html! {
-        <section class="panel dlq" aria-label="Dead-letter queue">
-            { markup_built(head) }
-            { body }
-        </section>
-    }
+    el("section")
+        .class("panel dlq")
+        .attr(Attr::AriaLabel, "Dead-letter queue")
+        .child(markup_built(head))
+        .child(body)
+        .into()
 }

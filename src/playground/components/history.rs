@@ -1,6 +1,7 @@
 //! One message's whole life as a timeline across actors: a row per actor (SQS, each worker, the
 //! producer, you) with a mark at each event, and the events in words below.
 
+use super::el::{el, Attr};
 use super::{markup_built, on_click, Escaped};
 use crate::playground::format::{duration, fixed, wall_clock};
 use crate::playground::journal::Entry;
@@ -64,13 +65,19 @@ pub fn history(props: &HistoryProps) -> Html {
         );
     }
     html.push_str("</ol>");
-    html! {
-        <section class="panel history" aria-label="Message history">
-            <header class="panel-head">
-                <h2>{ "History of " }<code>{ &props.title }</code></h2>
-                <button class="quiet" onclick={close}>{ "Close" }</button>
-            </header>
-            { markup_built(html) }
-        </section>
-    }
+    let title = format!(
+        r#"<h2>History of <code>{}</code></h2>"#,
+        Escaped(&props.title)
+    );
+    el("section")
+        .class("panel history")
+        .attr(Attr::AriaLabel, "Message history")
+        .child(
+            el("header")
+                .class("panel-head")
+                .child(markup_built(title))
+                .child(el("button").class("quiet").on_click(close).text("Close")),
+        )
+        .child(markup_built(html))
+        .into()
 }

@@ -2,6 +2,7 @@
 //! ring, lock, DLQ badge, check) and words (the accessible name). Receipt handle and receive
 //! count appear on hover and on focus.
 
+use super::el::{el, Attr};
 use super::icons::{icon_markup, Icon};
 use super::{class, markup, markup_built, Escaped};
 use crate::playground::drag::Press;
@@ -89,33 +90,34 @@ fn message_card(
         Escaped(&tip(card))
     );
     let job = card.job.map(|done| {
-        html! {
-            <span class="msg-job" title="Job progress">
-                <span style={format!("width: {}%", fixed(done * 100.0, 1))}></span>
-            </span>
-        }
+        el("span")
+            .class("msg-job")
+            .attr(Attr::Title, "Job progress")
+            .child(el("span").attr(Attr::Style, format!("width: {}%", fixed(done * 100.0, 1))))
     });
     let keyed_id = (card.look != Look::Stale).then(|| card.id.clone());
 
-    html! {
-        <li
-            {key}
-            class={class("msg", &[(selected, "selected"), (grabbable, "grabbable")])}
-            data-look={card.look.key()}
-            data-msg-id={keyed_id}
-            tabindex="0"
-            aria-label={card.label()}
-            aria-describedby={tip_id}
-            {onclick}
-            {onkeydown}
-            {onpointerdown}
-        >
-            <span class="msg-badge">{ badge }</span>
-            { markup_built(text) }
-            { job }
-            { markup_built(tooltip) }
-        </li>
+    let mut li = el("li")
+        .key(key)
+        .class(class(
+            "msg",
+            &[(selected, "selected"), (grabbable, "grabbable")],
+        ))
+        .attr(Attr::DataLook, card.look.key())
+        .attr_some(Attr::DataMsgId, keyed_id)
+        .attr(Attr::Tabindex, "0")
+        .attr(Attr::AriaLabel, card.label())
+        .attr(Attr::AriaDescribedby, tip_id)
+        .on_click(onclick)
+        .on_keydown(onkeydown);
+    if let Some(onpointerdown) = onpointerdown {
+        li = li.on_pointerdown(onpointerdown);
     }
+    li.child(el("span").class("msg-badge").child(badge))
+        .child(markup_built(text))
+        .children(job)
+        .child(markup_built(tooltip))
+        .into()
 }
 
 /// A place's cards, then those `leaving` it (deleted, fading out). A card is keyed by its id, so
@@ -132,18 +134,22 @@ pub fn card_list(
     let card = |key: String, card: &Card, selected: bool, grabbable: bool| {
         message_card(key, card, selected, grabbable, dispatch)
     };
-    html! {
-        <ul class="cards" aria-label={label}>
-            { for cards.iter().map(|c| {
-                let key = match c.look {
-                    Look::Stale => format!("stale-{}", c.id),
-                    _ => c.id.clone(),
-                };
-                card(key, c, selected == Some(c.id.as_str()), grabbable)
-            }) }
-            { for leaving.iter().map(|c| card(format!("leaving-{}", c.id), c, false, false)) }
-        </ul>
-    }
+    let cards = cards.iter().map(|c| {
+        let key = match c.look {
+            Look::Stale => format!("stale-{}", c.id),
+            _ => c.id.clone(),
+        };
+        card(key, c, selected == Some(c.id.as_str()), grabbable)
+    });
+    let leaving = leaving
+        .iter()
+        .map(|c| card(format!("leaving-{}", c.id), c, false, false));
+    el("ul")
+        .class("cards")
+        .attr(Attr::AriaLabel, label)
+        .children(cards)
+        .children(leaving)
+        .into()
 }
 
 /// The shape that goes with a look, beside its colour and words (an in-flight card draws its
@@ -164,35 +170,42 @@ pub fn badge(look: Look) -> &'static str {
 fn ring(card: &Card) -> Html {
     let circumference = 2.0 * std::f64::consts::PI * RING_R;
     let offset = circumference * (1.0 - card.remaining().unwrap_or(1.0));
-    html! {
-        <svg class="ring" viewBox="0 0 40 40" aria-hidden="true" focusable="false">
-            <circle class="ring-track" cx="20" cy="20" r="16" />
-            <circle
-                class="ring-left"
-                cx="20" cy="20" r="16"
-                stroke-dasharray={fixed(circumference, 2)}
-                stroke-dashoffset={fixed(offset, 2)}
-            />
-        </svg>
-    }
+    el("svg")
+        .class("ring")
+        .attr(Attr::ViewBox, "0 0 40 40")
+        .attr(Attr::AriaHidden, "true")
+        .attr(Attr::Focusable, "false")
+        .child(markup(
+            r#"<circle class="ring-track" cx="20" cy="20" r="16" />"#,
+        ))
+        .child(
+            el("circle")
+                .class("ring-left")
+                .attr(Attr::Cx, "20")
+                .attr(Attr::Cy, "20")
+                .attr(Attr::R, "16")
+                .attr(Attr::StrokeDasharray, fixed(circumference, 2))
+                .attr(Attr::StrokeDashoffset, fixed(offset, 2)),
+        )
+        .into()
 }
 
 /// The hover/focus details, in SQS's words.
 fn tip(card: &Card) -> String {
-    let mut lines = vec![format!("MessageId {}", abbreviate(&card.id, 6))];
+    // Written into one string (not parts joined): less code in the bundle.
+    let mut tip = format!("MessageId {}", abbreviate(&card.id, 6));
     if let Some(handle) = &card.receipt_handle {
-        lines.push(format!("receipt handle {}", abbreviate(handle, 6)));
+        let _ = write!(tip, " · receipt handle {}", abbreviate(handle, 6));
     }
-    lines.push(format!("ApproximateReceiveCount {}", card.receive_count));
+    let _ = write!(tip, " · ApproximateReceiveCount {}", card.receive_count);
     if let Some(group) = &card.group_id {
-        lines.push(format!("MessageGroupId {group}"));
+        let _ = write!(tip, " · MessageGroupId {group}");
     }
     if card.look == Look::Stale {
-        lines.push(
-            "the worker is still on it, but its lease is gone: the visibility timeout ran out, \
-             or another receive deleted it"
-                .into(),
+        tip.push_str(
+            " · the worker is still on it, but its lease is gone: the visibility timeout ran \
+             out, or another receive deleted it",
         );
     }
-    lines.join(" · ")
+    tip
 }

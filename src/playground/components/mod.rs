@@ -6,6 +6,7 @@ pub mod controls;
 pub mod counters;
 pub mod counts;
 pub mod dlq;
+pub mod el;
 pub mod event_log;
 pub mod history;
 pub mod icons;
@@ -36,8 +37,8 @@ pub fn markup(html: &'static str) -> Html {
 }
 
 /// Markup written at run time, for a display-only part (no handler, nothing that keeps focus or
-/// a typed value): one string in place of code that builds each element (html! writes out
-/// every element's construction where it stands). Any text from the World goes through
+/// a typed value): one string in place of code that builds each element ([`el`], or `html!`,
+/// which writes out every element's construction where it stands). Any text from the World goes through
 /// [`Escaped`]. Yew replaces the part's nodes only when the string changes. (The chart, the
 /// ledger, the history, the story, the counts and a few headers written so: ~2 KB gzip less.)
 pub fn markup_built(html: String) -> Html {

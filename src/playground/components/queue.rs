@@ -2,6 +2,7 @@
 //! picked message to a worker by keyboard, and why a FIFO message cannot be taken.
 
 use super::counts::crowd_view;
+use super::el::{el, Attr};
 use super::message::card_list;
 use super::on_click;
 use super::{markup, markup_built, Escaped};
@@ -79,17 +80,24 @@ pub fn queue_panel(props: &QueueProps) -> Html {
         )
     };
 
-    html! {
-        <section class="panel queue" aria-label="Queue">
-            { markup_built(head) }
-            { pick_bar(props) }
-            { for props.note.as_ref().map(|n| html! { <p class="note" role="alert">{ n }</p> }) }
-            { cards }
-            if props.editable {
-            { markup(r#"<p class="hint">Drag a message onto a worker, or focus it and press Enter, to make that worker call <abbr title="The SQS call a consumer makes to get messages; each one it gets is hidden from others for the visibility timeout.">ReceiveMessage</abbr>.</p>"#) }
-            }
-        </section>
-    }
+    let note = props.note.as_ref().map(|n| {
+        el("p")
+            .class("note")
+            .attr(Attr::Role, "alert")
+            .text(n.clone())
+    });
+    let hint = props.editable.then(|| {
+        markup(r#"<p class="hint">Drag a message onto a worker, or focus it and press Enter, to make that worker call <abbr title="The SQS call a consumer makes to get messages; each one it gets is hidden from others for the visibility timeout.">ReceiveMessage</abbr>.</p>"#)
+    });
+    el("section")
+        .class("panel queue")
+        .attr(Attr::AriaLabel, "Queue")
+        .child(markup_built(head))
+        .child(pick_bar(props))
+        .children(note)
+        .child(cards)
+        .children(hint)
+        .into()
 }
 
 fn summary(place: &Place) -> String {
@@ -106,7 +114,7 @@ fn summary(place: &Place) -> String {
 /// The keyboard hand-over: the picked message, a button per worker, Cancel.
 fn pick_bar(props: &QueueProps) -> Html {
     let Some((card, workers)) = &props.pick else {
-        return html! {};
+        return Html::default();
     };
     let cancel = on_click(&props.dispatch, Action::Pick(None));
     let onkeydown = {
@@ -125,21 +133,33 @@ fn pick_bar(props: &QueueProps) -> Html {
     } else if workers.is_empty() {
         markup(r#"<p class="why">There is no worker lane: add a worker first.</p>"#)
     } else {
-        html! {
-            { for workers.iter().map(|w| {
-                let onclick = on_click(&props.dispatch, Action::Deliver {
-                    worker: w.clone(),
-                    message_id: card.id.clone(),
-                });
-                html! { <button class="primary" {onclick}>{ format!("Give to {w}") }</button> }
-            }) }
-        }
+        workers
+            .iter()
+            .map(|w| {
+                let onclick = on_click(
+                    &props.dispatch,
+                    Action::Deliver {
+                        worker: w.clone(),
+                        message_id: card.id.clone(),
+                    },
+                );
+                el("button")
+                    .class("primary")
+                    .on_click(onclick)
+                    .text(format!("Give to {w}"))
+            })
+            .collect::<Html>()
     };
-    html! {
-        <div class="pick-bar" role="group" aria-label={format!("Hand {} to a worker", card.body)} {onkeydown}>
-            { markup_built(format!(r#"<span class="pick-what">{}:</span>"#, Escaped(&card.body))) }
-            { choices }
-            <button onclick={cancel}>{ "Cancel" }</button>
-        </div>
-    }
+    el("div")
+        .class("pick-bar")
+        .attr(Attr::Role, "group")
+        .attr(Attr::AriaLabel, format!("Hand {} to a worker", card.body))
+        .on_keydown(onkeydown)
+        .child(markup_built(format!(
+            r#"<span class="pick-what">{}:</span>"#,
+            Escaped(&card.body)
+        )))
+        .child(choices)
+        .child(el("button").on_click(cancel).text("Cancel"))
+        .into()
 }

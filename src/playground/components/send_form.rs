@@ -2,6 +2,7 @@
 //! (per-message DelaySeconds) and, on a FIFO queue, MessageGroupId and MessageDeduplicationId.
 //! SQS's refusal shows under the form.
 
+use super::el::{el, Attr, El};
 use super::{error, markup};
 use crate::playground::session::SendForm;
 use crate::playground::Action;
@@ -67,35 +68,66 @@ pub fn send_panel(props: &SendProps) -> Html {
             }));
         })
     };
-    html! {
-        <form class="panel send" aria-label="Producer" {onsubmit}>
-            { markup(r#"<h2>Producer</h2>"#) }
-            <div class="field">
-                { markup(r#"<label class="field-label" for="send-body">Message body</label>"#) }
-                <input id="send-body" type="text" value={body} oninput={field(|f, v| f.body = v)} />
-            </div>
-            <div class="field">
-                { markup(r#"<label class="field-label" for="send-delay">Message timer (seconds)</label>"#) }
-                <input id="send-delay" type="number" value={form.delay.clone()} placeholder="none"
-                    aria-describedby="send-delay-help" oninput={field(|f, v| f.delay = v)} />
-                { markup(r#"<span class="help" id="send-delay-help">DelaySeconds on this one message: it stays hidden that long before its first receive.</span>"#) }
-            </div>
-            if props.fifo {
-                <div class="field">
-                    { markup(r#"<label class="field-label" for="send-group">Message group ID</label>"#) }
-                    <input id="send-group" type="text" value={form.group_id.clone()} aria-describedby="send-group-help"
-                        oninput={field(|f, v| f.group_id = v)} />
-                    { markup(r#"<span class="help" id="send-group-help">MessageGroupId: a FIFO queue delivers one group's messages in order, one batch at a time.</span>"#) }
-                </div>
-                <div class="field">
-                    { markup(r#"<label class="field-label" for="send-dedup">Deduplication ID</label>"#) }
-                    <input id="send-dedup" type="text" value={form.deduplication_id.clone()} placeholder="content-based"
-                        aria-describedby="send-dedup-help" oninput={field(|f, v| f.deduplication_id = v)} />
-                    { markup(r#"<span class="help" id="send-dedup-help">MessageDeduplicationId: a second send with the same ID within 5 minutes is accepted but not stored.</span>"#) }
-                </div>
-            }
-            <button type="submit" class="primary">{ "Send message" }</button>
-            { error(props.error) }
-        </form>
-    }
+    // A field: its label, its input and its help (the label and the help as markup).
+    let labelled = |label: &'static str, input: El, help: &'static str| {
+        el("div")
+            .class("field")
+            .child(markup(label))
+            .child(input)
+            .child(markup(help))
+    };
+    let input =
+        |id: &'static str, kind: &'static str, value: String, set: fn(&mut SendForm, String)| {
+            el("input")
+                .attr(Attr::Id, id)
+                .attr(Attr::Type, kind)
+                .value(value)
+                .on_input(field(set))
+        };
+    let fifo_fields = props.fifo.then(|| {
+        [
+            labelled(
+                r#"<label class="field-label" for="send-group">Message group ID</label>"#,
+                input("send-group", "text", form.group_id.clone(), |f, v| f.group_id = v)
+                    .attr(Attr::AriaDescribedby, "send-group-help"),
+                r#"<span class="help" id="send-group-help">MessageGroupId: a FIFO queue delivers one group's messages in order, one batch at a time.</span>"#,
+            ),
+            labelled(
+                r#"<label class="field-label" for="send-dedup">Deduplication ID</label>"#,
+                input("send-dedup", "text", form.deduplication_id.clone(), |f, v| f.deduplication_id = v)
+                    .attr(Attr::Placeholder, "content-based")
+                    .attr(Attr::AriaDescribedby, "send-dedup-help"),
+                r#"<span class="help" id="send-dedup-help">MessageDeduplicationId: a second send with the same ID within 5 minutes is accepted but not stored.</span>"#,
+            ),
+        ]
+        .into_iter()
+        .collect::<Html>()
+    });
+    el("form")
+        .class("panel send")
+        .attr(Attr::AriaLabel, "Producer")
+        .on_submit(onsubmit)
+        .child(markup(r#"<h2>Producer</h2>"#))
+        .child(
+            el("div")
+                .class("field")
+                .child(markup(r#"<label class="field-label" for="send-body">Message body</label>"#))
+                .child(input("send-body", "text", body, |f, v| f.body = v)),
+        )
+        .child(labelled(
+            r#"<label class="field-label" for="send-delay">Message timer (seconds)</label>"#,
+            input("send-delay", "number", form.delay.clone(), |f, v| f.delay = v)
+                .attr(Attr::Placeholder, "none")
+                .attr(Attr::AriaDescribedby, "send-delay-help"),
+            r#"<span class="help" id="send-delay-help">DelaySeconds on this one message: it stays hidden that long before its first receive.</span>"#,
+        ))
+        .children(fifo_fields)
+        .child(
+            el("button")
+                .attr(Attr::Type, "submit")
+                .class("primary")
+                .text("Send message"),
+        )
+        .child(error(props.error))
+        .into()
 }

@@ -2,6 +2,7 @@
 //! submitted (Enter or its Set button); SQS's refusal appears next to the field and the queue
 //! keeps its value. No range is checked here: the engine is SQS.
 
+use super::el::{el, Attr, El};
 use super::{class, markup, markup_built, Escaped};
 use crate::playground::scenarios::{SANDBOX, SANDBOX_FIFO};
 use crate::playground::stage::QueueInfo;
@@ -64,7 +65,9 @@ const NUMERIC: [(&str, &str, &str); 4] = [
 /// repeated per component in the bundle (~1 KB), and this one is cheap to draw every frame.
 pub fn settings(props: &SettingsProps) -> Html {
     let Some(queue) = &props.queue else {
-        return html! { <section class="panel settings" aria-label="Queue settings">{ markup(r#"<p class="empty">No queue yet.</p>"#) }</section> };
+        return section()
+            .child(markup(r#"<p class="empty">No queue yet.</p>"#))
+            .into();
     };
     let error = |name: &str| {
         props
@@ -122,46 +125,86 @@ pub fn settings(props: &SettingsProps) -> Html {
         })
     };
 
-    html! {
-        <section class="panel settings" aria-label="Queue settings">
-            { markup(r#"<h2>Queue settings</h2>"#) }
-            <div class="field">
-                { markup(r#"<label class="field-label" for="queue-type">Queue type</label>"#) }
-                <select id="queue-type" onchange={on_type} aria-describedby="queue-type-help">
-                    <option value={SANDBOX} selected={!queue.fifo}>{ "Standard" }</option>
-                    <option value={SANDBOX_FIFO} selected={queue.fifo}>{ "FIFO" }</option>
-                </select>
-                { markup(r#"<span class="help" id="queue-type-help">SQS fixes a queue's type when it is created: changing it opens a fresh sandbox.</span>"#) }
-            </div>
-            { for NUMERIC.iter().map(|(label, name, help)| field(&FieldProps {
+    let numeric = NUMERIC.iter().map(|(label, name, help)| {
+        field(
+            &FieldProps {
                 label,
                 current: queue.attribute(name).map(str::to_string),
                 help,
                 error: error(name),
                 on_set: Some(set(name)),
-            }, props)) }
-            { field(&FieldProps {
-                label: "Max receive count",
-                current: max_receives,
-                help: if target.is_some() {
-                    "RedrivePolicy maxReceiveCount: receives allowed before SQS moves the message to the dead-letter queue."
-                } else {
-                    "This queue has no dead-letter queue to name in a RedrivePolicy."
-                },
-                error: error("RedrivePolicy"),
-                on_set: on_max_receives,
-            }, props) }
-            if queue.fifo {
-                <div class="field check">
-                    <input id="queue-cbd" type="checkbox" checked={queue.attribute("ContentBasedDeduplication") == Some("true")}
-                        onchange={on_cbd} aria-describedby="queue-cbd-help" />
-                    { markup(r#"<label class="field-label" for="queue-cbd">Content-based deduplication</label>"#) }
-                    { markup(r#"<span class="help" id="queue-cbd-help">ContentBasedDeduplication: the body's SHA-256 is the deduplication ID when a send gives none.</span>"#) }
-                    { for error("ContentBasedDeduplication").map(|e| html! { <span class="error" role="alert">{ e }</span> }) }
-                </div>
-            }
-        </section>
-    }
+            },
+            props,
+        )
+    });
+    let max_receives = field(
+        &FieldProps {
+            label: "Max receive count",
+            current: max_receives,
+            help: if target.is_some() {
+                "RedrivePolicy maxReceiveCount: receives allowed before SQS moves the message to the dead-letter queue."
+            } else {
+                "This queue has no dead-letter queue to name in a RedrivePolicy."
+            },
+            error: error("RedrivePolicy"),
+            on_set: on_max_receives,
+        },
+        props,
+    );
+    let deduplication = queue.fifo.then(|| {
+        let refused = error("ContentBasedDeduplication").map(|e| {
+            el("span")
+                .class("error")
+                .attr(Attr::Role, "alert")
+                .text(e)
+        });
+        el("div")
+            .class("field check")
+            .child(
+                el("input")
+                    .attr(Attr::Id, "queue-cbd")
+                    .attr(Attr::Type, "checkbox")
+                    .checked(queue.attribute("ContentBasedDeduplication") == Some("true"))
+                    .on_change(on_cbd)
+                    .attr(Attr::AriaDescribedby, "queue-cbd-help"),
+            )
+            .child(markup(r#"<label class="field-label" for="queue-cbd">Content-based deduplication</label>"#))
+            .child(markup(r#"<span class="help" id="queue-cbd-help">ContentBasedDeduplication: the body's SHA-256 is the deduplication ID when a send gives none.</span>"#))
+            .children(refused)
+    });
+    let option = |value: &'static str, on: bool, label: &'static str| {
+        el("option")
+            .attr(Attr::Value, value)
+            .flag(Attr::Selected, on)
+            .text(label)
+    };
+    section()
+        .child(markup(r#"<h2>Queue settings</h2>"#))
+        .child(
+            el("div")
+                .class("field")
+                .child(markup(r#"<label class="field-label" for="queue-type">Queue type</label>"#))
+                .child(
+                    el("select")
+                        .attr(Attr::Id, "queue-type")
+                        .on_change(on_type)
+                        .attr(Attr::AriaDescribedby, "queue-type-help")
+                        .child(option(SANDBOX, !queue.fifo, "Standard"))
+                        .child(option(SANDBOX_FIFO, queue.fifo, "FIFO")),
+                )
+                .child(markup(r#"<span class="help" id="queue-type-help">SQS fixes a queue's type when it is created: changing it opens a fresh sandbox.</span>"#)),
+        )
+        .children(numeric)
+        .child(max_receives)
+        .children(deduplication)
+        .into()
+}
+
+/// The panel around the settings.
+fn section() -> El {
+    el("section")
+        .class("panel settings")
+        .attr(Attr::AriaLabel, "Queue settings")
 }
 
 /// Properties of [`field`].
@@ -225,20 +268,46 @@ fn field(props: &FieldProps, settings: &SettingsProps) -> Html {
         r#"<span class="field-now">now {}</span>"#,
         Escaped(props.current.as_deref().unwrap_or("–"))
     );
-    html! {
-        <form class={class("field", &[(props.error.is_some(), "refused")])} {onsubmit}>
-            { markup_built(format!(r#"<label class="field-label" for="{id}">{}</label>"#, props.label)) }
-            <div class="field-row">
-                <input id={id} type="number" {value} {oninput} disabled={props.on_set.is_none()}
-                    aria-invalid={props.error.is_some().to_string()}
-                    aria-describedby={described} />
-                <button type="submit" disabled={props.on_set.is_none()}>{ "Set" }</button>
-                { markup_built(now) }
-            </div>
-            { markup_built(format!(r#"<span class="help" id="{help_id}">{}</span>"#, props.help)) }
-            // Always present (and hidden while empty), so that the refusal is announced and the
-            // field before it keeps its focus.
-            <span class="error" id={error_id} role="alert">{ props.error.clone().unwrap_or_default() }</span>
-        </form>
-    }
+    el("form")
+        .class(class("field", &[(props.error.is_some(), "refused")]))
+        .on_submit(onsubmit)
+        .child(markup_built(format!(
+            r#"<label class="field-label" for="{id}">{}</label>"#,
+            props.label
+        )))
+        .child(
+            el("div")
+                .class("field-row")
+                .child(
+                    el("input")
+                        .attr(Attr::Id, id)
+                        .attr(Attr::Type, "number")
+                        .value(value)
+                        .on_input(oninput)
+                        .flag(Attr::Disabled, props.on_set.is_none())
+                        .attr(Attr::AriaInvalid, props.error.is_some().to_string())
+                        .attr(Attr::AriaDescribedby, described),
+                )
+                .child(
+                    el("button")
+                        .attr(Attr::Type, "submit")
+                        .flag(Attr::Disabled, props.on_set.is_none())
+                        .text("Set"),
+                )
+                .child(markup_built(now)),
+        )
+        .child(markup_built(format!(
+            r#"<span class="help" id="{help_id}">{}</span>"#,
+            props.help
+        )))
+        // Always present (and hidden while empty), so that the refusal is announced and the
+        // field before it keeps its focus.
+        .child(
+            el("span")
+                .class("error")
+                .attr(Attr::Id, error_id)
+                .attr(Attr::Role, "alert")
+                .text(props.error.clone().unwrap_or_default()),
+        )
+        .into()
 }

@@ -3,6 +3,7 @@
 //! a manual lane the DeleteMessage / ChangeMessageVisibility buttons you press as the worker.
 
 use super::counts::count_tiles;
+use super::el::{el, Attr};
 use super::icons::{icon_markup, Icon};
 use super::message::card_list;
 use super::worker_policy::{Editing, PolicyEditor};
@@ -130,39 +131,65 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
         let _ = write!(head, r#"<p class="armed">Armed: {}</p>"#, Escaped(&armed));
     }
 
-    html! {
-        <section
-            class={class("lane", &[(props.over, "drop-over")])}
-            aria-label={name.clone()}
-            data-worker={name.clone()}
-            data-status={status_key(&worker.status)}
-        >
-            { markup_built(head) }
-            { held }
-            { by_hand }
-            if props.editable {
-            <div class="lane-actions">
-                <button class="danger" onclick={sim(|worker| SimAction::Kill { worker })}>{ "Kill" }</button>
-                <button onclick={sim(|worker| SimAction::Restart { worker })}>{ "Restart" }</button>
-                <details class="faults">
-                    <summary>{ "Faults" }</summary>
-                    <div class="fault-list">
-                        { for FAULTS.iter().chain(worker.policy.mode.reports_batch_item_failures().then_some(&BAD_ITEM_IDENTIFIER)).map(|(label, title, make)| html! {
-                            <button onclick={sim(*make)} title={*title}>{ *label }</button>
-                        }) }
-                    </div>
-                </details>
-                <details class="policy">
-                    <summary>{ "Policy" }</summary>
-                    <PolicyEditor worker={name.clone()} policy={worker.policy.clone()}
-                        editing={props.editing.clone()} dispatch={props.dispatch.clone()} />
-                </details>
-                <button class="quiet" onclick={remove}>{ "Remove" }</button>
-            </div>
-            }
-            { error(props.error.as_deref()) }
-        </section>
-    }
+    let actions = props.editable.then(|| {
+        let faults = FAULTS
+            .iter()
+            .chain(
+                worker
+                    .policy
+                    .mode
+                    .reports_batch_item_failures()
+                    .then_some(&BAD_ITEM_IDENTIFIER),
+            )
+            .map(|(label, title, make)| {
+                el("button")
+                    .on_click(sim(*make))
+                    .attr(Attr::Title, *title)
+                    .text(*label)
+            });
+        let policy = html! {
+            <PolicyEditor worker={name.clone()} policy={worker.policy.clone()}
+                editing={props.editing.clone()} dispatch={props.dispatch.clone()} />
+        };
+        el("div")
+            .class("lane-actions")
+            .child(
+                el("button")
+                    .class("danger")
+                    .on_click(sim(|worker| SimAction::Kill { worker }))
+                    .text("Kill"),
+            )
+            .child(
+                el("button")
+                    .on_click(sim(|worker| SimAction::Restart { worker }))
+                    .text("Restart"),
+            )
+            .child(
+                el("details")
+                    .class("faults")
+                    .child(el("summary").text("Faults"))
+                    .child(el("div").class("fault-list").children(faults)),
+            )
+            .child(
+                el("details")
+                    .class("policy")
+                    .child(el("summary").text("Policy"))
+                    .child(policy),
+            )
+            .child(el("button").class("quiet").on_click(remove).text("Remove"))
+    });
+
+    el("section")
+        .class(class("lane", &[(props.over, "drop-over")]))
+        .attr(Attr::AriaLabel, name.clone())
+        .attr(Attr::DataWorker, name.clone())
+        .attr(Attr::DataStatus, status_key(&worker.status))
+        .child(markup_built(head))
+        .child(held)
+        .children(by_hand)
+        .children(actions)
+        .child(error(props.error.as_deref()))
+        .into()
 }
 
 /// On a manual lane you are the worker: a DeleteMessage and an extend button per message.
@@ -172,29 +199,46 @@ fn hand_calls(props: &LaneProps, cards: &[Card]) -> Html {
         let slot = Slot::Worker(worker.clone());
         on_click(&props.dispatch, Action::Call { slot, request })
     };
-    html! {
-        { for cards.iter().filter(|c| c.look == Look::InFlight).filter_map(|c| {
+    cards
+        .iter()
+        .filter(|c| c.look == Look::InFlight)
+        .filter_map(|c| {
             let handle = AnyReceiptHandle::from(c.receipt_handle.clone()?);
             let delete = call(Request::DeleteMessage(DeleteMessageInput {
                 queue_url: props.queue_url.clone(),
                 receipt_handle: handle.clone(),
             }));
-            let extend = call(Request::ChangeMessageVisibility(ChangeMessageVisibilityInput {
-                queue_url: props.queue_url.clone(),
-                receipt_handle: handle,
-                visibility_timeout: EXTEND_BY,
-            }));
-            Some(html! {
-                <div class="by-hand" key={c.id.clone()}>
-                    { markup_built(format!("<span>{}</span>", Escaped(&c.body))) }
-                    <button onclick={delete} aria-label={format!("DeleteMessage {}", c.body)}>{ "DeleteMessage" }</button>
-                    <button onclick={extend} aria-label={format!("ChangeMessageVisibility {}: {EXTEND_BY} s", c.body)}>
-                        { format!("+{EXTEND_BY} s") }
-                    </button>
-                </div>
-            })
-        }) }
-    }
+            let extend = call(Request::ChangeMessageVisibility(
+                ChangeMessageVisibilityInput {
+                    queue_url: props.queue_url.clone(),
+                    receipt_handle: handle,
+                    visibility_timeout: EXTEND_BY,
+                },
+            ));
+            let body = &c.body;
+            Some(
+                el("div")
+                    .class("by-hand")
+                    .key(c.id.clone())
+                    .child(markup_built(format!("<span>{}</span>", Escaped(body))))
+                    .child(
+                        el("button")
+                            .on_click(delete)
+                            .attr(Attr::AriaLabel, format!("DeleteMessage {body}"))
+                            .text("DeleteMessage"),
+                    )
+                    .child(
+                        el("button")
+                            .on_click(extend)
+                            .attr(
+                                Attr::AriaLabel,
+                                format!("ChangeMessageVisibility {body}: {EXTEND_BY} s"),
+                            )
+                            .text(format!("+{EXTEND_BY} s")),
+                    ),
+            )
+        })
+        .collect()
 }
 
 fn status_key(status: &WorkerStatus) -> &'static str {

@@ -2,6 +2,7 @@
 //! Saving sends SetPolicy; the World judges the values (and SQS judges them again when the
 //! worker calls it).
 
+use super::el::{el, Attr, El};
 use super::{error, markup};
 use crate::playground::format::decimal;
 use crate::playground::Action;
@@ -216,44 +217,90 @@ fn form(
         "policy-mode-{}",
         worker.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
     );
-    html! {
-        <form class="policy-form" {onsubmit}>
-            <label for={mode_id.clone()}>{ "Mode" }</label>
-                <select id={mode_id} onchange={on_mode}>
-                    <option value="auto" selected={d.mode == "auto"}>{ "Polls by itself" }</option>
-                    <option value="manual" selected={d.mode == "manual"}>{ "You are the worker" }</option>
-                    if lambda { <option value="lambda" selected=true>{ "Lambda (as configured)" }</option> }
-                </select>
-            <label>
-                { markup(r#"<abbr title="ReceiveMessage WaitTimeSeconds: 0 is a short poll; more is a long poll that waits for a message.">Wait time</abbr>"#) }
-                { " (seconds)" }
-                <input type="number" value={d.wait.clone()} oninput={text(|d, v| d.wait = v)} />
-            </label>
-            <label>{ "Batch size" }
-                <input type="number" value={d.batch.clone()} oninput={text(|d, v| d.batch = v)} />
-            </label>
-            <label>{ "Processing time (seconds)" }
-                <input type="number" step="any" value={d.processing.clone()} placeholder="as configured"
-                    oninput={text(|d, v| d.processing = v)} />
-            </label>
-            <label class="check">
-                <input type="checkbox" checked={d.heartbeat} onchange={check(|d, v| d.heartbeat = v)} />
-                { markup(r#"<abbr title="While the job runs, the worker calls ChangeMessageVisibility to keep the message hidden longer.">Heartbeat</abbr>"#) }
-            </label>
-            if d.heartbeat {
-                <label>{ "Heartbeat every (seconds)" }
-                    <input type="number" step="any" value={d.every.clone()} oninput={text(|d, v| d.every = v)} />
-                </label>
-                <label>{ "Extend by (seconds)" }
-                    <input type="number" value={d.extend_by.clone()} oninput={text(|d, v| d.extend_by = v)} />
-                </label>
-            }
-            <label class="check">
-                <input type="checkbox" checked={d.idempotent} onchange={check(|d, v| d.idempotent = v)} />
-                { markup(r#"<abbr title="Before each side effect the worker checks a durable ledger for its idempotency key, so a redelivery does not repeat it.">Idempotent side effects</abbr>"#) }
-            </label>
-            <button type="submit">{ "Save policy" }</button>
-            { error(problem.as_deref()) }
-        </form>
-    }
+    let option = |value: &'static str, label: &'static str| {
+        el("option")
+            .attr(Attr::Value, value)
+            .flag(Attr::Selected, d.mode == value)
+            .text(label)
+    };
+    let number = |value: &String, set: fn(&mut Draft, String)| {
+        el("input")
+            .attr(Attr::Type, "number")
+            .value(value.clone())
+            .on_input(text(set))
+    };
+    let labelled = |label: &'static str, input: El| el("label").text(label).child(input);
+    // A checkbox and its label (markup).
+    let checkbox = |on: bool, set: fn(&mut Draft, bool), label: &'static str| {
+        el("label")
+            .class("check")
+            .child(
+                el("input")
+                    .attr(Attr::Type, "checkbox")
+                    .checked(on)
+                    .on_change(check(set)),
+            )
+            .child(markup(label))
+    };
+    let heartbeat = d.heartbeat.then(|| {
+        [
+            labelled(
+                "Heartbeat every (seconds)",
+                number(&d.every, |d, v| d.every = v).attr(Attr::Step, "any"),
+            ),
+            labelled(
+                "Extend by (seconds)",
+                number(&d.extend_by, |d, v| d.extend_by = v),
+            ),
+        ]
+        .into_iter()
+        .collect::<Html>()
+    });
+    el("form")
+        .class("policy-form")
+        .on_submit(onsubmit)
+        .child(
+            el("label")
+                .attr(Attr::For, mode_id.clone())
+                .text("Mode"),
+        )
+        .child(
+            el("select")
+                .attr(Attr::Id, mode_id)
+                .on_change(on_mode)
+                .child(option("auto", "Polls by itself"))
+                .child(option("manual", "You are the worker"))
+                .children(lambda.then(|| option("lambda", "Lambda (as configured)"))),
+        )
+        .child(
+            el("label")
+                .child(markup(r#"<abbr title="ReceiveMessage WaitTimeSeconds: 0 is a short poll; more is a long poll that waits for a message.">Wait time</abbr>"#))
+                .text(" (seconds)")
+                .child(number(&d.wait, |d, v| d.wait = v)),
+        )
+        .child(labelled("Batch size", number(&d.batch, |d, v| d.batch = v)))
+        .child(labelled(
+            "Processing time (seconds)",
+            number(&d.processing, |d, v| d.processing = v)
+                .attr(Attr::Step, "any")
+                .attr(Attr::Placeholder, "as configured"),
+        ))
+        .child(checkbox(
+            d.heartbeat,
+            |d, v| d.heartbeat = v,
+            r#"<abbr title="While the job runs, the worker calls ChangeMessageVisibility to keep the message hidden longer.">Heartbeat</abbr>"#,
+        ))
+        .children(heartbeat)
+        .child(checkbox(
+            d.idempotent,
+            |d, v| d.idempotent = v,
+            r#"<abbr title="Before each side effect the worker checks a durable ledger for its idempotency key, so a redelivery does not repeat it.">Idempotent side effects</abbr>"#,
+        ))
+        .child(
+            el("button")
+                .attr(Attr::Type, "submit")
+                .text("Save policy"),
+        )
+        .child(error(problem.as_deref()))
+        .into()
 }
