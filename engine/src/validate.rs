@@ -267,12 +267,22 @@ pub(crate) fn visibility_timeout(seconds: i64) -> Result<(), SqsError> {
 }
 
 /// The whole-request checks every batch action makes (§3.6): 1–10 entries, legal and distinct
-/// Ids. `entry_kind` names the entry type in the empty-batch message.
+/// Ids. `entry_kind` names the entry type in the empty-batch message. Only gathers the ids: the
+/// checks are [`batch_id_rules`], one copy for the three batch actions where this generic
+/// function is one per caller (natively it may still inline).
 pub(crate) fn batch_ids<'a>(
     ids: impl ExactSizeIterator<Item = &'a str>,
     entry_kind: &str,
 ) -> Result<(), SqsError> {
     let count = ids.len();
+    let mut texts = [""; MAX_BATCH_ENTRIES];
+    texts.iter_mut().zip(ids).for_each(|(text, id)| *text = id);
+    batch_id_rules(count, &texts[..count.min(MAX_BATCH_ENTRIES)], entry_kind)
+}
+
+/// [`batch_ids`]' checks of `count` entries, whose first ids (up to ten) are `ids`.
+#[cfg_attr(target_family = "wasm", inline(never))]
+fn batch_id_rules(count: usize, ids: &[&str], entry_kind: &str) -> Result<(), SqsError> {
     if count == 0 {
         return Err(SqsError::new(
             ErrorCode::EmptyBatchRequest,
@@ -296,10 +306,9 @@ pub(crate) fn batch_ids<'a>(
         })
     };
     let mut keys = [0u64; MAX_BATCH_ENTRIES];
-    let mut texts = [""; MAX_BATCH_ENTRIES];
     // Place → 1 + the index of the id there (0: free).
     let mut table = [0u8; 16];
-    for (i, id) in ids.enumerate() {
+    for (i, &id) in ids.iter().enumerate() {
         let legal = !id.is_empty()
             && id.len() <= 80
             && id
@@ -314,7 +323,7 @@ pub(crate) fn batch_ids<'a>(
         let k = key(id);
         let mut place = (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60) as usize;
         while let Some(j) = usize::from(table[place]).checked_sub(1) {
-            if keys[j] == k && texts[j] == id {
+            if keys[j] == k && ids[j] == id {
                 return Err(SqsError::new(
                     ErrorCode::BatchEntryIdsNotDistinct,
                     format!("Id {id} repeated."),
@@ -323,7 +332,7 @@ pub(crate) fn batch_ids<'a>(
             place = (place + 1) % table.len();
         }
         table[place] = i as u8 + 1;
-        (keys[i], texts[i]) = (k, id);
+        keys[i] = k;
     }
     Ok(())
 }
