@@ -2,6 +2,7 @@
 //! GetQueueAttributes, with AWS's defaults, ranges and error texts (semantics §2.3).
 
 use crate::api::Attributes;
+use crate::decimal::push_decimal;
 use crate::error::{ErrorCode, SqsError};
 use serde_json::Value;
 
@@ -193,33 +194,50 @@ impl QueueConfig {
     pub(crate) fn render(&self, out: &mut Attributes) {
         for ((name, ..), value) in RANGES.iter().zip(self.numbers) {
             if *name != "KmsDataKeyReusePeriodSeconds" || self.kms_key.is_some() {
-                out.insert((*name).into(), value.to_string());
+                let mut digits = String::new();
+                push_decimal(&mut digits, value.into());
+                put(out, name, &digits);
             }
         }
-        out.insert("SqsManagedSseEnabled".into(), self.sse_sqs.to_string());
-        let optional = [
-            ("Policy", self.policy.clone()),
-            ("KmsMasterKeyId", self.kms_key.clone()),
-            ("RedrivePolicy", self.redrive.as_ref().map(render_redrive)),
-            (
-                "RedriveAllowPolicy",
-                self.redrive_allow.as_ref().map(|a| a.text.clone()),
-            ),
-        ];
-        for (name, value) in optional {
-            if let Some(value) = value {
-                out.insert(name.into(), value);
-            }
+        put(out, "SqsManagedSseEnabled", boolean_text(self.sse_sqs));
+        if let Some(policy) = &self.policy {
+            put(out, "Policy", policy);
+        }
+        if let Some(key) = &self.kms_key {
+            put(out, "KmsMasterKeyId", key);
+        }
+        if let Some(redrive) = &self.redrive {
+            put(out, "RedrivePolicy", &render_redrive(redrive));
+        }
+        if let Some(allow) = &self.redrive_allow {
+            put(out, "RedriveAllowPolicy", &allow.text);
         }
         if self.fifo {
-            out.insert("FifoQueue".into(), "true".into());
-            out.insert(
-                "ContentBasedDeduplication".into(),
-                self.content_based_dedup.to_string(),
+            put(out, "FifoQueue", "true");
+            put(
+                out,
+                "ContentBasedDeduplication",
+                boolean_text(self.content_based_dedup),
             );
-            out.insert("DeduplicationScope".into(), self.dedup_scope.into());
-            out.insert("FifoThroughputLimit".into(), self.throughput_limit.into());
+            put(out, "DeduplicationScope", self.dedup_scope);
+            put(out, "FifoThroughputLimit", self.throughput_limit);
         }
+    }
+}
+
+/// Sets the attribute `name` to `value`. Out of line: each attribute written in place cost the
+/// browser bundle the code making its two strings.
+#[inline(never)]
+fn put(out: &mut Attributes, name: &str, value: &str) {
+    out.insert(name.into(), value.into());
+}
+
+/// `true` or `false`, as AWS writes a boolean attribute.
+fn boolean_text(value: bool) -> &'static str {
+    if value {
+        "true"
+    } else {
+        "false"
     }
 }
 
@@ -259,12 +277,15 @@ fn one_of(name: &str, value: &str, allowed: &[&'static str]) -> Result<&'static 
         .ok_or_else(|| SqsError::attribute_value(name, None))
 }
 
+/// The policy as JSON text, members sorted: written directly, as the ARN (a queue's, whose name
+/// is checked) needs no escaping.
 fn render_redrive(policy: &RedrivePolicy) -> String {
-    serde_json::json!({
-        "deadLetterTargetArn": policy.dead_letter_target_arn,
-        "maxReceiveCount": policy.max_receive_count,
-    })
-    .to_string()
+    let mut text = String::from("{\"deadLetterTargetArn\":\"");
+    text.push_str(&policy.dead_letter_target_arn);
+    text.push_str("\",\"maxReceiveCount\":");
+    push_decimal(&mut text, policy.max_receive_count.into());
+    text.push('}');
+    text
 }
 
 /// Parses a RedrivePolicy; `""` removes it (§2.3, §9).
