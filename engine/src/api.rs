@@ -754,12 +754,18 @@ impl<T: FromJson> FromJson for Option<T> {
     }
 }
 
+/// A plain loop: collecting into a `Result<Vec<T>, _>` cost the browser bundle ~300 bytes more
+/// per item type (its adapter and in-place collection paths).
 impl<T: FromJson> FromJson for Vec<T> {
     fn from_json(value: Value) -> Result<Self, serde_json::Error> {
-        match value {
-            Value::Array(items) => items.into_iter().map(T::from_json).collect(),
-            other => Err(invalid_type(&other, "a sequence")),
+        let Value::Array(items) = value else {
+            return Err(invalid_type(&value, "a sequence"));
+        };
+        let mut list = Vec::with_capacity(items.len());
+        for item in items {
+            list.push(T::from_json(item)?);
         }
+        Ok(list)
     }
 }
 
@@ -928,9 +934,14 @@ impl<T: ToJson> ToJson for Option<T> {
     }
 }
 
+/// A plain loop, as `Vec<T>`'s reader.
 impl<T: ToJson> ToJson for Vec<T> {
     fn to_json(&self) -> Value {
-        self.iter().map(ToJson::to_json).collect()
+        let mut items = Vec::with_capacity(self.len());
+        for item in self {
+            items.push(item.to_json());
+        }
+        Value::Array(items)
     }
 }
 
