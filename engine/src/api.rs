@@ -516,12 +516,19 @@ macro_rules! actions {
                 }
             }
 
-            /// Reads `input` as the input of the action named `action` (`"SendMessage"`).
+            /// Reads `input` as the input of the action named `action` (`"SendMessage"`): the
+            /// action's request with default members, then its members filled in place, so
+            /// that no action's input is moved into its request (a copy per action cost the
+            /// browser bundle ~1 KB).
             pub fn from_input(action: &str, input: Value) -> Result<Request, serde_json::Error> {
-                match action {
-                    $(stringify!($action) => $input::read(Input(input)).map(Request::$action),)*
-                    _ => Err(de::Error::unknown_variant(action, Self::ACTIONS)),
+                let mut request = match action {
+                    $(stringify!($action) => Request::$action(Default::default()),)*
+                    _ => return Err(de::Error::unknown_variant(action, Self::ACTIONS)),
+                };
+                match &mut request {
+                    $(Request::$action(members) => members.fill(Input(input))?,)*
                 }
+                Ok(request)
             }
         }
     };
@@ -967,12 +974,18 @@ macro_rules! members {
         $(impl $ty {
             fn read(input: $crate::api::Input) -> Result<Self, serde_json::Error> {
                 let mut value = $ty { $($field: Default::default()),* };
+                value.fill(input)?;
+                Ok(value)
+            }
+
+            /// Reads `input`'s members into this value's (each left as it is when missing and
+            /// not required).
+            fn fill(&mut self, input: $crate::api::Input) -> Result<(), serde_json::Error> {
                 $crate::api::read_members(
                     input,
                     &[$($member),*],
-                    &mut [$($crate::api::read::$how(&mut value.$field)),*],
-                )?;
-                Ok(value)
+                    &mut [$($crate::api::read::$how(&mut self.$field)),*],
+                )
             }
         }
 
