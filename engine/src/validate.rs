@@ -267,22 +267,31 @@ pub(crate) fn visibility_timeout(seconds: i64) -> Result<(), SqsError> {
 }
 
 /// The whole-request checks every batch action makes (§3.6): 1–10 entries, legal and distinct
-/// Ids. `entry_kind` names the entry type in the empty-batch message. Only gathers the ids: the
-/// checks are [`batch_id_rules`], one copy for the three batch actions where this generic
-/// function is one per caller (natively it may still inline).
+/// Ids. `entry_kind` names the entry type in the empty-batch message. The browser build first
+/// gathers the ids (at most ten), so that one copy of the checks ([`batch_id_rules`]) serves the
+/// three batch actions; natively they run on the caller's ids, inlined (gathering them cost
+/// `sqs-sim bench` 0.17% more instructions).
 pub(crate) fn batch_ids<'a>(
     ids: impl ExactSizeIterator<Item = &'a str>,
     entry_kind: &str,
 ) -> Result<(), SqsError> {
     let count = ids.len();
-    let mut texts = [""; MAX_BATCH_ENTRIES];
-    texts.iter_mut().zip(ids).for_each(|(text, id)| *text = id);
-    batch_id_rules(count, &texts[..count.min(MAX_BATCH_ENTRIES)], entry_kind)
+    #[cfg(target_family = "wasm")]
+    let ids = {
+        let mut texts = [""; MAX_BATCH_ENTRIES];
+        texts.iter_mut().zip(ids).for_each(|(text, id)| *text = id);
+        texts.into_iter().take(count)
+    };
+    batch_id_rules(count, ids, entry_kind)
 }
 
-/// [`batch_ids`]' checks of `count` entries, whose first ids (up to ten) are `ids`.
+/// [`batch_ids`]' checks of `count` entries with these `ids`.
 #[cfg_attr(target_family = "wasm", inline(never))]
-fn batch_id_rules(count: usize, ids: &[&str], entry_kind: &str) -> Result<(), SqsError> {
+fn batch_id_rules<'a>(
+    count: usize,
+    ids: impl Iterator<Item = &'a str>,
+    entry_kind: &str,
+) -> Result<(), SqsError> {
     if count == 0 {
         return Err(SqsError::new(
             ErrorCode::EmptyBatchRequest,
@@ -306,9 +315,10 @@ fn batch_id_rules(count: usize, ids: &[&str], entry_kind: &str) -> Result<(), Sq
         })
     };
     let mut keys = [0u64; MAX_BATCH_ENTRIES];
+    let mut texts = [""; MAX_BATCH_ENTRIES];
     // Place → 1 + the index of the id there (0: free).
     let mut table = [0u8; 16];
-    for (i, &id) in ids.iter().enumerate() {
+    for (i, id) in ids.enumerate() {
         let legal = !id.is_empty()
             && id.len() <= 80
             && id
@@ -323,7 +333,7 @@ fn batch_id_rules(count: usize, ids: &[&str], entry_kind: &str) -> Result<(), Sq
         let k = key(id);
         let mut place = (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60) as usize;
         while let Some(j) = usize::from(table[place]).checked_sub(1) {
-            if keys[j] == k && ids[j] == id {
+            if keys[j] == k && texts[j] == id {
                 return Err(SqsError::new(
                     ErrorCode::BatchEntryIdsNotDistinct,
                     format!("Id {id} repeated."),
@@ -332,7 +342,7 @@ fn batch_id_rules(count: usize, ids: &[&str], entry_kind: &str) -> Result<(), Sq
             place = (place + 1) % table.len();
         }
         table[place] = i as u8 + 1;
-        keys[i] = k;
+        (keys[i], texts[i]) = (k, id);
     }
     Ok(())
 }
