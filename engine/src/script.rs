@@ -331,16 +331,19 @@ impl Bindings {
             .values
             .get(name)
             .ok_or_else(|| format!("${{{reference}}}: {name} has no value (yet)"))?;
-        let mut path = name.to_string();
+        // The path read so far is the reference up to `end` (no string is built for it).
+        let mut end = name.len();
         for segment in segments {
             value = match value {
                 Value::Object(map) => map.get(segment),
                 Value::Array(items) => segment.parse::<usize>().ok().and_then(|i| items.get(i)),
                 _ => None,
             }
-            .ok_or_else(|| format!("${{{reference}}}: {path} has no \"{segment}\""))?;
-            path.push('.');
-            path.push_str(segment);
+            .ok_or_else(|| {
+                let path = &reference[..end];
+                format!("${{{reference}}}: {path} has no \"{segment}\"")
+            })?;
+            end += 1 + segment.len();
         }
         Ok(value)
     }
