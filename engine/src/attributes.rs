@@ -361,15 +361,17 @@ fn redrive_allow(text: &str) -> Result<Option<RedriveAllow>, Cow<'static, str>> 
         .and_then(Value::as_str)
         .filter(|p| ["allowAll", "denyAll", "byQueue"].contains(p))
         .ok_or_else(|| Cow::from("Invalid value for redrivePermission."))?;
-    let sources: Vec<String> = match json.get("sourceQueueArns") {
-        None => Vec::new(),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|item| item.as_str().map(String::from))
-            .collect::<Option<_>>()
-            .ok_or_else(|| Cow::from("sourceQueueArns must be a list of queue ARNs."))?,
-        Some(_) => return Err(Cow::from("sourceQueueArns must be a list of queue ARNs.")),
+    let not_arns = || Cow::from("sourceQueueArns must be a list of queue ARNs.");
+    let items = match json.get("sourceQueueArns") {
+        None => &[][..],
+        Some(Value::Array(items)) => items.as_slice(),
+        Some(_) => return Err(not_arns()),
     };
+    // A plain loop: collecting into an `Option<Vec<_>>` compiles an iterator adapter of its own.
+    let mut sources = Vec::with_capacity(items.len());
+    for item in items {
+        sources.push(item.as_str().ok_or_else(not_arns)?.to_string());
+    }
     if permission == "byQueue" && !(1..=10).contains(&sources.len()) {
         return Err(Cow::from(
             "The byQueue permission requires between 1 and 10 source queue ARNs.",
