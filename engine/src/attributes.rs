@@ -2,8 +2,10 @@
 //! GetQueueAttributes, with AWS's defaults, ranges and error texts (semantics §2.3).
 
 use crate::api::Attributes;
+use crate::decimal::push_decimal;
 use crate::error::{ErrorCode, SqsError};
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// The configurable attributes with their ranges (seconds or bytes).
 const RANGES: [(&str, u32, u32); 6] = [
@@ -160,9 +162,13 @@ impl QueueConfig {
                 "KmsMasterKeyId" => self.kms_key = Some(value.clone()).filter(|v| !v.is_empty()),
                 "SqsManagedSseEnabled" => self.sse_sqs = boolean(name, value)?,
                 "RedrivePolicy" => {
-                    self.redrive = redrive_policy(value, own_arn, self.fifo, target)?
+                    self.redrive = redrive_policy(value, own_arn, self.fifo, target)
+                        .map_err(|reason| SqsError::invalid_value(name, value, &reason))?
                 }
-                "RedriveAllowPolicy" => self.redrive_allow = redrive_allow(value)?,
+                "RedriveAllowPolicy" => {
+                    self.redrive_allow = redrive_allow(value)
+                        .map_err(|reason| SqsError::invalid_value(name, value, &reason))?
+                }
                 _ => return Err(SqsError::unknown_attribute(name)),
             }
         }
@@ -193,33 +199,50 @@ impl QueueConfig {
     pub(crate) fn render(&self, out: &mut Attributes) {
         for ((name, ..), value) in RANGES.iter().zip(self.numbers) {
             if *name != "KmsDataKeyReusePeriodSeconds" || self.kms_key.is_some() {
-                out.insert((*name).into(), value.to_string());
+                let mut digits = String::new();
+                push_decimal(&mut digits, value.into());
+                put(out, name, &digits);
             }
         }
-        out.insert("SqsManagedSseEnabled".into(), self.sse_sqs.to_string());
-        let optional = [
-            ("Policy", self.policy.clone()),
-            ("KmsMasterKeyId", self.kms_key.clone()),
-            ("RedrivePolicy", self.redrive.as_ref().map(render_redrive)),
-            (
-                "RedriveAllowPolicy",
-                self.redrive_allow.as_ref().map(|a| a.text.clone()),
-            ),
-        ];
-        for (name, value) in optional {
-            if let Some(value) = value {
-                out.insert(name.into(), value);
-            }
+        put(out, "SqsManagedSseEnabled", boolean_text(self.sse_sqs));
+        if let Some(policy) = &self.policy {
+            put(out, "Policy", policy);
+        }
+        if let Some(key) = &self.kms_key {
+            put(out, "KmsMasterKeyId", key);
+        }
+        if let Some(redrive) = &self.redrive {
+            put(out, "RedrivePolicy", &render_redrive(redrive));
+        }
+        if let Some(allow) = &self.redrive_allow {
+            put(out, "RedriveAllowPolicy", &allow.text);
         }
         if self.fifo {
-            out.insert("FifoQueue".into(), "true".into());
-            out.insert(
-                "ContentBasedDeduplication".into(),
-                self.content_based_dedup.to_string(),
+            put(out, "FifoQueue", "true");
+            put(
+                out,
+                "ContentBasedDeduplication",
+                boolean_text(self.content_based_dedup),
             );
-            out.insert("DeduplicationScope".into(), self.dedup_scope.into());
-            out.insert("FifoThroughputLimit".into(), self.throughput_limit.into());
+            put(out, "DeduplicationScope", self.dedup_scope);
+            put(out, "FifoThroughputLimit", self.throughput_limit);
         }
+    }
+}
+
+/// Sets the attribute `name` to `value`. Out of line: each attribute written in place cost the
+/// browser bundle the code making its two strings.
+#[inline(never)]
+fn put(out: &mut Attributes, name: &str, value: &str) {
+    out.insert(name.into(), value.into());
+}
+
+/// `true` or `false`, as AWS writes a boolean attribute.
+fn boolean_text(value: bool) -> &'static str {
+    if value {
+        "true"
+    } else {
+        "false"
     }
 }
 
@@ -259,34 +282,37 @@ fn one_of(name: &str, value: &str, allowed: &[&'static str]) -> Result<&'static 
         .ok_or_else(|| SqsError::attribute_value(name, None))
 }
 
+/// The policy as JSON text, members sorted: written directly, as the ARN (a queue's, whose name
+/// is checked) needs no escaping.
 fn render_redrive(policy: &RedrivePolicy) -> String {
-    serde_json::json!({
-        "deadLetterTargetArn": policy.dead_letter_target_arn,
-        "maxReceiveCount": policy.max_receive_count,
-    })
-    .to_string()
+    let mut text = String::from("{\"deadLetterTargetArn\":\"");
+    text.push_str(&policy.dead_letter_target_arn);
+    text.push_str("\",\"maxReceiveCount\":");
+    push_decimal(&mut text, policy.max_receive_count.into());
+    text.push('}');
+    text
 }
 
-/// Parses a RedrivePolicy; `""` removes it (§2.3, §9).
+/// Parses a RedrivePolicy; `""` removes it (§2.3, §9). Refused: the reason, which the caller
+/// words as the error once rather than each check.
 fn redrive_policy(
     text: &str,
     own_arn: &str,
     fifo: bool,
     target: &dyn Fn(&str) -> Option<DlqTarget>,
-) -> Result<Option<RedrivePolicy>, SqsError> {
+) -> Result<Option<RedrivePolicy>, Cow<'static, str>> {
     if text.is_empty() {
         return Ok(None);
     }
-    let invalid = |reason: &str| SqsError::invalid_value("RedrivePolicy", &text, reason);
     let json: Value = serde_json::from_str(text)
         .ok()
         .filter(Value::is_object)
-        .ok_or_else(|| invalid("Redrive policy is not a valid JSON map."))?;
+        .ok_or_else(|| Cow::from("Redrive policy is not a valid JSON map."))?;
     let arn = json
         .get("deadLetterTargetArn")
         .and_then(Value::as_str)
         .ok_or_else(|| {
-            invalid("Redrive policy does not contain mandatory attribute: deadLetterTargetArn.")
+            Cow::from("Redrive policy does not contain mandatory attribute: deadLetterTargetArn.")
         })?;
     // maxReceiveCount defaults to 10 (§2.3, the CreateQueue API reference).
     let count_text = match json.get("maxReceiveCount") {
@@ -299,18 +325,18 @@ fn redrive_policy(
         .ok()
         .filter(|n| (1..=1000).contains(n))
         .ok_or_else(|| {
-            invalid(&format!(
+            Cow::from(format!(
                 "Invalid value for maxReceiveCount: {count_text}, valid values are from 1 to 1000 both inclusive."
             ))
         })?;
-    let dlq = target(arn).ok_or_else(|| invalid("Dead letter target does not exist."))?;
+    let dlq = target(arn).ok_or_else(|| Cow::from("Dead letter target does not exist."))?;
     if dlq.fifo != fifo {
-        return Err(invalid(
+        return Err(Cow::from(
             "Dead-letter queue must be same type of queue as the source.",
         ));
     }
     if !dlq.allows_source {
-        return Err(invalid(&format!(
+        return Err(Cow::from(format!(
             "Queue {own_arn} is not allowed by the RedriveAllowPolicy of {arn} to use it as a dead-letter queue."
         )));
     }
@@ -320,37 +346,41 @@ fn redrive_policy(
     }))
 }
 
-/// Parses a RedriveAllowPolicy; `""` removes it (back to allowAll).
-fn redrive_allow(text: &str) -> Result<Option<RedriveAllow>, SqsError> {
+/// Parses a RedriveAllowPolicy; `""` removes it (back to allowAll). Refused: the reason, as
+/// [`redrive_policy`]'s.
+fn redrive_allow(text: &str) -> Result<Option<RedriveAllow>, Cow<'static, str>> {
     if text.is_empty() {
         return Ok(None);
     }
-    let invalid = |reason: &str| SqsError::invalid_value("RedriveAllowPolicy", &text, reason);
     let json: Value = serde_json::from_str(text)
         .ok()
         .filter(Value::is_object)
-        .ok_or_else(|| invalid("Redrive allow policy is not a valid JSON map."))?;
+        .ok_or_else(|| Cow::from("Redrive allow policy is not a valid JSON map."))?;
     let permission = json
         .get("redrivePermission")
         .and_then(Value::as_str)
         .filter(|p| ["allowAll", "denyAll", "byQueue"].contains(p))
-        .ok_or_else(|| invalid("Invalid value for redrivePermission."))?;
-    let sources: Vec<String> = match json.get("sourceQueueArns") {
-        None => Vec::new(),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|item| item.as_str().map(String::from))
-            .collect::<Option<_>>()
-            .ok_or_else(|| invalid("sourceQueueArns must be a list of queue ARNs."))?,
-        Some(_) => return Err(invalid("sourceQueueArns must be a list of queue ARNs.")),
+        .ok_or_else(|| Cow::from("Invalid value for redrivePermission."))?;
+    let not_arns = || Cow::from("sourceQueueArns must be a list of queue ARNs.");
+    let items = match json.get("sourceQueueArns") {
+        None => &[][..],
+        Some(Value::Array(items)) => items.as_slice(),
+        Some(_) => return Err(not_arns()),
     };
+    // A plain loop: collecting into an `Option<Vec<_>>` compiles an iterator adapter of its own.
+    let mut sources = Vec::with_capacity(items.len());
+    for item in items {
+        sources.push(item.as_str().ok_or_else(not_arns)?.to_string());
+    }
     if permission == "byQueue" && !(1..=10).contains(&sources.len()) {
-        return Err(invalid(
+        return Err(Cow::from(
             "The byQueue permission requires between 1 and 10 source queue ARNs.",
         ));
     }
     if permission != "byQueue" && !sources.is_empty() {
-        return Err(invalid("Only byQueue permission allows source queue ARNs."));
+        return Err(Cow::from(
+            "Only byQueue permission allows source queue ARNs.",
+        ));
     }
     Ok(Some(RedriveAllow {
         text: text.into(),

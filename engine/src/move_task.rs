@@ -118,11 +118,14 @@ impl Engine {
             return Err(SqsError::new(ErrorCode::OverLimit, TOO_MANY));
         }
         let id = self.rng.uuid();
-        let handle = crate::base64::encode(
-            serde_json::json!({"taskId": id, "sourceArn": input.source_arn})
-                .to_string()
-                .as_bytes(),
-        );
+        // `{"sourceArn":…,"taskId":…}` written directly (members sorted, as a JSON value writes
+        // them): neither text needs escaping (a live queue's ARN, a UUID), and `json!` cost the
+        // browser bundle a map and a value serializer here.
+        let mut json = String::from("{\"sourceArn\":\"");
+        for piece in [&*input.source_arn, "\",\"taskId\":\"", id.as_str(), "\"}"] {
+            json.push_str(piece);
+        }
+        let handle = crate::base64::encode(json.as_bytes());
         let index = self.tasks.len();
         self.tasks.push(MoveTask {
             id: id.to_string(),

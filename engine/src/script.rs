@@ -331,16 +331,19 @@ impl Bindings {
             .values
             .get(name)
             .ok_or_else(|| format!("${{{reference}}}: {name} has no value (yet)"))?;
-        let mut path = name.to_string();
+        // The path read so far is the reference up to `end` (no string is built for it).
+        let mut end = name.len();
         for segment in segments {
             value = match value {
                 Value::Object(map) => map.get(segment),
                 Value::Array(items) => segment.parse::<usize>().ok().and_then(|i| items.get(i)),
                 _ => None,
             }
-            .ok_or_else(|| format!("${{{reference}}}: {path} has no \"{segment}\""))?;
-            path.push('.');
-            path.push_str(segment);
+            .ok_or_else(|| {
+                let path = &reference[..end];
+                format!("${{{reference}}}: {path} has no \"{segment}\"")
+            })?;
+            end += 1 + segment.len();
         }
         Ok(value)
     }
@@ -370,13 +373,13 @@ impl Bindings {
 
     fn substitute_str(&self, text: &str) -> Result<Value, String> {
         let pieces = split_placeholders(text)?;
-        if let [Piece::Reference(reference)] = pieces.as_slice() {
+        if let [Piece::Text(""), Piece::Reference(reference), Piece::Text("")] = pieces.as_slice() {
             return self.resolve(reference).cloned();
         }
         let mut out = String::new();
         for piece in pieces {
             match piece {
-                Piece::Text(text) => out.push_str(&text),
+                Piece::Text(text) => out.push_str(text),
                 Piece::Reference(reference) => match self.resolve(reference)? {
                     Value::String(s) => out.push_str(s),
                     other => out.push_str(&other.to_string()),
@@ -387,37 +390,35 @@ impl Bindings {
     }
 }
 
+/// A part of a string: literal text or a `${...}` reference, both borrowed from the string.
 enum Piece<'a> {
-    Text(String),
+    Text(&'a str),
     Reference(&'a str),
 }
 
-/// Splits a string into literal text and `${...}` references (`$${` is a literal `${`).
+/// Splits a string into literal text and `${...}` references (`$${` is a literal `${`). Each
+/// reference comes between two texts, empty ones included: a string that is exactly one
+/// reference is `[Text(""), Reference(_), Text("")]`. Texts are not joined, so that no string
+/// is made.
 fn split_placeholders(text: &str) -> Result<Vec<Piece<'_>>, String> {
     let mut pieces = Vec::new();
-    let mut literal = String::new();
     let mut rest = text;
     while let Some(at) = rest.find("${") {
         if rest[..at].ends_with('$') {
-            literal.push_str(&rest[..at - 1]);
-            literal.push_str("${");
+            // The text before the `$`, then the `${` it escapes.
+            pieces.push(Piece::Text(&rest[..at - 1]));
+            pieces.push(Piece::Text(&rest[at..at + 2]));
             rest = &rest[at + 2..];
             continue;
         }
-        literal.push_str(&rest[..at]);
         let end = rest[at..]
             .find('}')
             .ok_or_else(|| format!("unterminated \"${{\" in \"{text}\""))?;
-        if !literal.is_empty() {
-            pieces.push(Piece::Text(std::mem::take(&mut literal)));
-        }
+        pieces.push(Piece::Text(&rest[..at]));
         pieces.push(Piece::Reference(&rest[at + 2..at + end]));
         rest = &rest[at + end + 1..];
     }
-    literal.push_str(rest);
-    if !literal.is_empty() {
-        pieces.push(Piece::Text(literal));
-    }
+    pieces.push(Piece::Text(rest));
     Ok(pieces)
 }
 

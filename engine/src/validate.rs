@@ -267,12 +267,31 @@ pub(crate) fn visibility_timeout(seconds: i64) -> Result<(), SqsError> {
 }
 
 /// The whole-request checks every batch action makes (§3.6): 1–10 entries, legal and distinct
-/// Ids. `entry_kind` names the entry type in the empty-batch message.
+/// Ids. `entry_kind` names the entry type in the empty-batch message. The browser build first
+/// gathers the ids (at most ten), so that one copy of the checks ([`batch_id_rules`]) serves the
+/// three batch actions; natively they run on the caller's ids, inlined (gathering them cost
+/// `sqs-sim bench` 0.17% more instructions).
 pub(crate) fn batch_ids<'a>(
     ids: impl ExactSizeIterator<Item = &'a str>,
     entry_kind: &str,
 ) -> Result<(), SqsError> {
     let count = ids.len();
+    #[cfg(target_family = "wasm")]
+    let ids = {
+        let mut texts = [""; MAX_BATCH_ENTRIES];
+        texts.iter_mut().zip(ids).for_each(|(text, id)| *text = id);
+        texts.into_iter().take(count)
+    };
+    batch_id_rules(count, ids, entry_kind)
+}
+
+/// [`batch_ids`]' checks of `count` entries with these `ids`.
+#[cfg_attr(target_family = "wasm", inline(never))]
+fn batch_id_rules<'a>(
+    count: usize,
+    ids: impl Iterator<Item = &'a str>,
+    entry_kind: &str,
+) -> Result<(), SqsError> {
     if count == 0 {
         return Err(SqsError::new(
             ErrorCode::EmptyBatchRequest,
