@@ -14,12 +14,10 @@
 # -Zbuild-std and -Cpanic=immediate-abort are unstable: RUSTC_BOOTSTRAP=1 allows them on the
 # pinned stable toolchain (rust-toolchain.toml, which adds rust-src: std's sources). A toolchain
 # bump must check that they still work. Its own target directory (target/bundle), since its
-# flags differ from every other build's.
+# flags differ from every other build's. The flags: scripts/env.sh's bundle_flags, which
+# ./check perf also builds the engine's browser benchmark with (tools/enginebench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
-export CARGO_TARGET_DIR="$ROOT/target/bundle"
-export RUSTC_BOOTSTRAP=1
-export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
-export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort"
+bundle_flags
 exec trunk build --release "$@"

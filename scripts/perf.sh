@@ -18,10 +18,13 @@
 #   heap_growth_late_mb
 #                               the page in headless Chromium (e2e/perf.mjs)
 #   fast_forward_day_ms         the day (sqs_sim::bench) run in headless Chromium (wasm
-#                               built as the page ships it, the `web` profile: tests/perf.rs),
-#                               median of 3 runs; fast_forward_day_native_ms natively (one run)
+#                               built with the page's `web` profile and engine MIR inlining:
+#                               tests/perf.rs, whose `cargo test` keeps the prebuilt std and
+#                               panic=abort), median of 3 runs; fast_forward_day_native_ms
+#                               natively (one run)
 #   lifecycles_per_sec          `sqs-sim bench` natively (batch of 10, median of 3 runs of 1M);
-#                               engine_wasm_lifecycles_per_sec the same in the browser (200k)
+#                               engine_wasm_lifecycles_per_sec the same in the browser (200k),
+#                               built exactly as the bundle's engine (tools/enginebench)
 #   seek_wasm_ms_max, seek_native_ms_max
 #                               rewinding within an hour from sqs_sim::checkpoints (the World
 #                               API; seek_ms_max above is the page's own timeline)
@@ -100,17 +103,29 @@ if [[ "$SKIP" != *" page "* ]]; then
 fi
 
 if [[ "$SKIP" != *" wasm "* ]]; then
+  echo "perf: the engine benchmark in headless Chromium (tools/enginebench, built as the bundle)"
+  if (bundle_flags && run_logged cargo build --locked --profile web --target wasm32-unknown-unknown -p sqs-enginebench); then
+    out=$(node tools/enginebench/run.mjs "$ROOT/target/bundle/wasm32-unknown-unknown/web/sqs_enginebench.wasm" 2>&1)
+    echo "$out" >>"$LOG"
+    echo "$out" | grep -E '^wasm ' | sed 's/^/perf: /'
+    rate=$(echo "$out" | sed -n 's/^engine_wasm_lifecycles_per_sec=\([0-9]*\)$/\1/p' | tail -n 1)
+    figure "engine_wasm_lifecycles_per_sec=${rate:-unmeasured (the browser run failed: see $LOG)}"
+  else
+    figure "engine_wasm_lifecycles_per_sec=unmeasured (cargo build -p sqs-enginebench failed: see $LOG)"
+  fi
   echo "perf: wasm benchmarks in headless Chromium (cargo test --profile web --test perf)"
   # The `web` profile: the code the page ships (not `release`, which is faster but not served).
-  out=$(WASM_BINDGEN_TEST_TIMEOUT=1800 cargo test --locked --profile web --target wasm32-unknown-unknown \
+  # With the bundle's MIR inlining of the engine (scripts/rustc-bundle.sh; not its std rebuild,
+  # which `cargo test` cannot do), in a target directory of its own: cargo does not rebuild
+  # when only the wrapper changes.
+  out=$(RUSTC_BOOTSTRAP=1 RUSTC_WRAPPER="$ROOT/scripts/rustc-bundle.sh" CARGO_TARGET_DIR="$ROOT/target/perf-wasm" \
+    WASM_BINDGEN_TEST_TIMEOUT=1800 cargo test --locked --profile web --target wasm32-unknown-unknown \
     -p sqs-playground --test perf -- --include-ignored --nocapture 2>&1)
   echo "$out" >>"$LOG"
   echo "$out" | grep -E '^wasm ' | sed 's/^/perf: /'
   day=$(echo "$out" | sed -n 's/^.*fast_forward_day_wasm_ms=\([0-9]*\).*$/\1/p' | tail -n 1)
-  rate=$(echo "$out" | sed -n 's/^.*engine_wasm_lifecycles_per_sec=\([0-9]*\).*$/\1/p' | tail -n 1)
   seek=$(echo "$out" | sed -n 's/^.*seek_wasm_ms_max=\([0-9]*\).*$/\1/p' | tail -n 1)
   figure "fast_forward_day_ms=${day:-unmeasured (the wasm benchmark did not finish: see $LOG)}"
-  figure "engine_wasm_lifecycles_per_sec=${rate:-unmeasured (the wasm benchmark did not finish: see $LOG)}"
   figure "seek_wasm_ms_max=${seek:-unmeasured (the wasm benchmark did not finish: see $LOG)}"
 fi
 

@@ -23,69 +23,61 @@ const PREFIX: &str = "AQEB";
 /// Length of a handle: the prefix and the base64 of 32 bytes.
 const LEN: usize = PREFIX.len() + crate::base64::encoded_len(32);
 
-fn check(secret: u64, fields: &[u8; 24]) -> u64 {
-    fields.chunks(8).fold(secret, |acc, chunk| {
-        mix(acc ^ u64::from_le_bytes(chunk.try_into().expect("8 bytes")))
-    })
+/// The keyed check of a handle's first 24 bytes, read as three little-endian words.
+fn check(secret: u64, fields: [u64; 3]) -> u64 {
+    mix(mix(mix(secret ^ fields[0]) ^ fields[1]) ^ fields[2])
 }
 
 /// A receipt handle in the shape this engine issues: the 32 bytes behind the AWS-style string
 /// (`AQEB` and their base64). A `Copy` value, so events carry it without a copy of the text;
 /// it displays and serialises as that text. Only the canonical spelling parses, so a handle
 /// parsed from a request prints back exactly as it was given.
-#[derive(Clone, Copy, Default, Eq)]
-pub struct ReceiptHandle([u8; 32]);
+///
+/// Kept as the bytes' four little-endian words: issuing and checking a handle (every receive
+/// and delete) is then word arithmetic, with no slice copies or chunk iterators, which the
+/// browser build's opt-level "z" leaves as calls.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReceiptHandle([u64; 4]);
 
-/// Word by word, as [`MessageId`](crate::api::MessageId)'s (wasm's `memcmp` is a byte loop).
-impl PartialEq for ReceiptHandle {
-    fn eq(&self, other: &Self) -> bool {
-        crate::api::same_bytes(&self.0, &other.0)
-    }
-}
-
-/// Hashes its bytes, as the derived `Hash` did (kept by hand next to the hand-written `==`).
+/// Hashes its bytes, as the derived `Hash` of the byte array it was did.
 impl std::hash::Hash for ReceiptHandle {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.0.hash(state);
+        self.bytes().hash(state);
     }
 }
 
 impl ReceiptHandle {
     /// The handle for `receipt` with random part `nonce`.
     pub(crate) fn issue(secret: u64, receipt: Receipt, nonce: u64) -> Self {
-        let mut bytes = [0u8; 32];
-        for (i, v) in [
-            receipt.queue,
-            receipt.slot,
-            receipt.slot_gen,
-            receipt.receipt_gen,
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            bytes[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
-        }
-        bytes[16..24].copy_from_slice(&nonce.to_le_bytes());
-        let fields: [u8; 24] = bytes[..24].try_into().expect("24 bytes");
-        bytes[24..].copy_from_slice(&check(secret, &fields).to_le_bytes());
-        ReceiptHandle(bytes)
+        let fields = [
+            u64::from(receipt.queue) | u64::from(receipt.slot) << 32,
+            u64::from(receipt.slot_gen) | u64::from(receipt.receipt_gen) << 32,
+            nonce,
+        ];
+        ReceiptHandle([fields[0], fields[1], fields[2], check(secret, fields)])
     }
 
     /// The receipt this handle points to, or `None` if an engine with `secret` never issued it.
     pub(crate) fn receipt(&self, secret: u64) -> Option<Receipt> {
-        let bytes = &self.0;
-        let fields: [u8; 24] = bytes[..24].try_into().expect("24 bytes");
-        if check(secret, &fields).to_le_bytes() != bytes[24..] {
+        let [place, generations, nonce, sum] = self.0;
+        if check(secret, [place, generations, nonce]) != sum {
             return None;
         }
-        let word =
-            |i: usize| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"));
         Some(Receipt {
-            queue: word(0),
-            slot: word(1),
-            slot_gen: word(2),
-            receipt_gen: word(3),
+            queue: place as u32,
+            slot: (place >> 32) as u32,
+            slot_gen: generations as u32,
+            receipt_gen: (generations >> 32) as u32,
         })
+    }
+
+    /// The 32 bytes.
+    fn bytes(&self) -> [u8; 32] {
+        let mut bytes = [0; 32];
+        for (i, byte) in bytes.iter_mut().enumerate() {
+            *byte = (self.0[i / 8] >> (i % 8 * 8)) as u8;
+        }
+        bytes
     }
 
     /// The text, as a response carries it (without going through `fmt`: every receive).
@@ -96,7 +88,7 @@ impl ReceiptHandle {
     fn ascii(&self) -> [u8; LEN] {
         let mut text = [0u8; LEN];
         text[..PREFIX.len()].copy_from_slice(PREFIX.as_bytes());
-        crate::base64::encode_to(&self.0, &mut text[PREFIX.len()..]);
+        crate::base64::encode_to(&self.bytes(), &mut text[PREFIX.len()..]);
         text
     }
 }
@@ -116,9 +108,12 @@ impl FromStr for ReceiptHandle {
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let base64 = text.strip_prefix(PREFIX).ok_or(NotAReceiptHandle)?;
-        crate::base64::decode_array(base64)
-            .map(ReceiptHandle)
-            .ok_or(NotAReceiptHandle)
+        let bytes: [u8; 32] = crate::base64::decode_array(base64).ok_or(NotAReceiptHandle)?;
+        let mut words = [0; 4];
+        for (i, &byte) in bytes.iter().enumerate() {
+            words[i / 8] |= u64::from(byte) << (i % 8 * 8);
+        }
+        Ok(ReceiptHandle(words))
     }
 }
 
