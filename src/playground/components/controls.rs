@@ -1,7 +1,7 @@
 //! The clock and its controls: virtual time as a wall clock and as elapsed seconds, Play,
 //! Pause, Step, Speed (1× to 1000×) and the timeline to scrub back (rewind by replay).
 
-use super::el::{el, Attr};
+use super::el::{el, labelled, Attr};
 use super::icons::{icon, Icon};
 use super::{class, error, markup, markup_built, on_click};
 use crate::playground::format::{decimal, elapsed, wall_clock};
@@ -107,38 +107,34 @@ pub fn controls(props: &ControlsProps) -> Html {
             ),
         )
         .child(
-            el("div")
-                .class("speed")
-                .child(markup(r#"<label for="speed">Speed</label>"#))
-                .child(
-                    el("input")
-                        .attr(Attr::Id, "speed")
-                        .attr(Attr::Type, "number")
-                        .attr(Attr::Min, (SPEED_RANGE.0 as u32).to_string())
-                        .attr(Attr::Max, (SPEED_RANGE.1 as u32).to_string())
-                        .value(speed_text)
-                        .on_change(on_speed),
-                )
-                .child(markup(r#"<span aria-hidden="true">×</span>"#))
-                .children(presets),
+            labelled(
+                "speed",
+                "speed",
+                "Speed",
+                el("input")
+                    .attr(Attr::Type, "number")
+                    .attr(Attr::Min, (SPEED_RANGE.0 as u32).to_string())
+                    .attr(Attr::Max, (SPEED_RANGE.1 as u32).to_string())
+                    .value(speed_text)
+                    .on_change(on_speed),
+            )
+            .child(markup(r#"<span aria-hidden="true">×</span>"#))
+            .children(presets),
         )
-        .child(
-            el("div")
-                .class("timeline")
-                .child(markup(r#"<label for="timeline">Timeline</label>"#))
-                .child(
-                    el("input")
-                        .attr(Attr::Id, "timeline")
-                        .attr(Attr::Type, "range")
-                        .attr(Attr::Min, "0")
-                        .attr(Attr::Max, props.horizon.max(1).to_string())
-                        .attr(Attr::Step, "100")
-                        .value(props.now.to_string())
-                        .on_change(on_seek)
-                        .on_input(pause)
-                        .attr(Attr::AriaValuetext, wall_clock(props.now)),
-                ),
-        )
+        .child(labelled(
+            "timeline",
+            "timeline",
+            "Timeline",
+            el("input")
+                .attr(Attr::Type, "range")
+                .attr(Attr::Min, "0")
+                .attr(Attr::Max, props.horizon.max(1).to_string())
+                .attr(Attr::Step, "100")
+                .value(props.now.to_string())
+                .on_change(on_seek)
+                .on_input(pause)
+                .attr(Attr::AriaValuetext, wall_clock(props.now)),
+        ))
         .child(error(props.error.as_deref()))
         .into()
 }

@@ -187,6 +187,15 @@ impl El {
     }
 }
 
+/// A `<div class="{class}">` holding `<label for="{id}">{label}</label>` and `control`, given
+/// that id: the top bar's labelled controls (speed, timeline, scenario picker).
+pub fn labelled(class: &'static str, id: &'static str, label: &'static str, control: El) -> El {
+    el("div")
+        .class(class)
+        .child(el("label").attr(Attr::For, id).text(label))
+        .child(control.attr(Attr::Id, id))
+}
+
 /// Declares a method of [`El`] per event it listens to, each with its own callback type.
 macro_rules! listeners {
     ($($(#[$doc:meta])* $method:ident: $kind:ident($event:ty),)*) => {

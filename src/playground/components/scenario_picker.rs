@@ -1,8 +1,8 @@
 //! The scenario picker and the story: the scenario's narrative and what to watch, so a teacher
 //! can open one and press Play.
 
-use super::el::{el, Attr};
-use super::{error, markup, markup_built, Escaped};
+use super::el::{el, labelled};
+use super::{error, markup_built, Escaped};
 use crate::playground::scenarios::Entry;
 use crate::playground::Action;
 use sqs_sim::Scenario;
@@ -55,17 +55,16 @@ pub fn scenario_picker(props: &PickerProps) -> Html {
             Escaped(&e.title)
         );
     }
-    el("div")
-        .class("picker")
-        .child(markup(r#"<label for="scenario">Scenario</label>"#))
-        .child(
-            el("select")
-                .attr(Attr::Id, "scenario")
-                .on_change(onchange)
-                .child(markup_built(options)),
-        )
-        .child(error(props.error.as_deref()))
-        .into()
+    labelled(
+        "picker",
+        "scenario",
+        "Scenario",
+        el("select")
+            .on_change(onchange)
+            .child(markup_built(options)),
+    )
+    .child(error(props.error.as_deref()))
+    .into()
 }
 
 /// The scenario's narrative and what to watch. A function, not a component: a few lines of
