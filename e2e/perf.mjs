@@ -6,11 +6,17 @@
 //
 //   node e2e/perf.mjs [--dist DIR] [--frames-seconds 10] [--heap-seconds 60] [--only PARTS]
 //
-// --only takes a comma-separated list of parts (tti, frames, seek, heap) and runs just those.
+// --only takes a comma-separated list of parts (tti, throttled, frames, seek, heap) and runs just
+// those.
 //
 // Figures (medians of the runs noted; the machine is whatever runs it):
 //   time_to_interactive_ms  cold cache (a fresh browser context), navigation start to the
 //                           Play button being enabled, median of 3 loads.
+//   first_paint_ms,         the same loads throttled as Lighthouse's mobile profile sets them
+//   interactive_ms          (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up, 4x CPU slowdown),
+//                           served with the gzip twins: navigation start to the first paint
+//                           (index.html's frame), and to the Play button being enabled; median
+//                           of 3.
 //   frame_ms_p50/p95        rAF-to-rAF intervals over --frames-seconds of play at 1000x with
 //                           5,000 messages and 50 workers (a permalink with an inline scenario),
 //                           in a browser without the 60 Hz cap (--disable-frame-rate-limit,
@@ -36,7 +42,7 @@ import { permalink } from './lib/permalink.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
 const args = process.argv.slice(2);
-const PARTS = ['tti', 'frames', 'seek', 'heap'];
+const PARTS = ['tti', 'throttled', 'frames', 'seek', 'heap'];
 const opt = { dist: path.join(repo, 'dist'), framesSeconds: 10, heapSeconds: 60, only: PARTS };
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--dist') opt.dist = path.resolve(args[++i]);
@@ -169,7 +175,7 @@ async function memory(page, cdp) {
 }
 
 if (!fs.existsSync(path.join(opt.dist, 'index.html'))) {
-  console.error(`perf: ${opt.dist}/index.html not found: build the bundle first (scripts/build-release.sh)`);
+  console.error(`perf: ${opt.dist}/index.html not found: build the bundle first (trunk build --release)`);
   process.exit(1);
 }
 const server = await startServer({ dir: opt.dist, prefix: '/' });
@@ -195,6 +201,36 @@ if (runs('tti')) try {
   figure('time_to_interactive_ms', Math.round(median(times)));
 } catch (e) {
   unmeasured('time_to_interactive_ms', e.message);
+}
+
+// First paint and interactive on a slow phone's network and CPU (Lighthouse's mobile profile).
+if (runs('throttled')) try {
+  const paints = [];
+  const ready = [];
+  for (let run = 0; run < 3; run++) {
+    const { context, page } = await fresh();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 150,
+      downloadThroughput: (1.6 * 1024 * 1024) / 8,
+      uploadThroughput: (750 * 1024) / 8,
+    });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await page.goto(server.url, { waitUntil: 'commit' });
+    ready.push(await interactive(page));
+    paints.push(
+      await page.evaluate(() => performance.getEntriesByName('first-paint')[0]?.startTime ?? NaN),
+    );
+    await context.close();
+  }
+  figure('first_paint_ms', Math.round(median(paints)));
+  figure('interactive_ms', Math.round(median(ready)));
+  console.error(`perf: throttled loads: first paint ${paints.map(Math.round).join(', ')} ms; interactive ${ready.map(Math.round).join(', ')} ms`);
+} catch (e) {
+  unmeasured('first_paint_ms', e.message);
+  unmeasured('interactive_ms', e.message);
 }
 
 // Frames: 5,000 messages, 50 workers, 1000x.

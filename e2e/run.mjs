@@ -36,7 +36,7 @@ fs.mkdirSync(shotDir, { recursive: true });
 const slug = (s) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
 
 if (!fs.existsSync(path.join(opt.dist, 'index.html'))) {
-  console.error(`e2e: ${opt.dist}/index.html not found: build the bundle first (scripts/build-release.sh)`);
+  console.error(`e2e: ${opt.dist}/index.html not found: build the bundle first (trunk build --release)`);
   console.log('0 passed, 1 failed');
   process.exit(1);
 }

@@ -33,17 +33,6 @@ export WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/scripts/webdriver.json"
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 export CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
 
-# bundle_flags: the release bundle's build environment (scripts/build-release.sh says why): the
-# standard library rebuilt for panic=immediate-abort, the engine's MIR inlined
-# (scripts/rustc-bundle.sh), in a target directory of its own.
-bundle_flags() {
-  export CARGO_TARGET_DIR="$ROOT/target/bundle"
-  export RUSTC_WRAPPER="$ROOT/scripts/rustc-bundle.sh"
-  export RUSTC_BOOTSTRAP=1
-  export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
-  export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort"
-}
-
 # The Rust toolchain named in rust-toolchain.toml (e.g. 1.95.0).
 RUST_CHANNEL="$(sed -n 's/^[[:space:]]*channel[[:space:]]*=[[:space:]]*"\(.*\)".*/\1/p' "$ROOT/rust-toolchain.toml")"
 export RUST_CHANNEL

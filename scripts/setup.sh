@@ -5,7 +5,7 @@
 #   scripts/setup.sh [PART...]     PART: rust trunk wasm-bindgen npm chromium (default: all)
 #
 # Sources: rustup (Rust toolchain and wasm32 target), crates.io (trunk, wasm-bindgen-cli),
-# npm (binaryen = wasm-opt, terser, @gfx/zopfli, playwright-core), Debian (chromium, chromium-driver). Nothing else.
+# npm (binaryen = wasm-opt, @gfx/zopfli, playwright-core), Debian (chromium, chromium-driver). Nothing else.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$ROOT"
@@ -42,13 +42,12 @@ setup_rust() {
     else
       timed "rustup toolchain install $RUST_CHANNEL" \
         rustup toolchain install "$RUST_CHANNEL" --profile minimal \
-          --component rustfmt --component clippy --component rust-src --target wasm32-unknown-unknown
+          --component rustfmt --component clippy --target wasm32-unknown-unknown
     fi
   fi
   local installed
   installed="$(rustup component list --toolchain "$RUST_CHANNEL" --installed)"
-  # rust-src: the standard library's sources, rebuilt for the release bundle (build-release.sh).
-  for c in rustfmt clippy rust-src; do
+  for c in rustfmt clippy; do
     grep -q "^$c" <<<"$installed" || timed "rustup component add $c" \
       rustup component add --toolchain "$RUST_CHANNEL" "$c"
   done
@@ -68,18 +67,29 @@ wasm-bindgen = \"=$WASM_BINDGEN_VERSION\" in Cargo.toml, or change versions.env 
   cargo fetch --locked --quiet
 }
 
+# cargo_install ARGS...: `cargo install` of a build tool, compiled for a quick install rather than
+# for the last per cent of its speed: trunk's own release profile asks for fat LTO and one
+# codegen unit, which triples its build on 2 cores; these tools spend their time waiting on
+# cargo and wasm-opt, not in their own code.
+cargo_install() {
+  CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+    cargo install --quiet "$@"
+}
+
 setup_trunk() {
+  # No default features: they are the self-update check and TLS for downloads, and this
+  # project's Trunk never downloads (Trunk.toml: offline).
   [ "$(trunk --version 2>/dev/null)" = "trunk $TRUNK_VERSION" ] \
-    || timed "cargo install trunk $TRUNK_VERSION (about 6 min on 2 cores)" \
-      cargo install --locked trunk --version "$TRUNK_VERSION"
+    || timed "cargo install trunk $TRUNK_VERSION" \
+      cargo_install --locked trunk --version "$TRUNK_VERSION" --no-default-features
 }
 
 setup_wasm_bindgen() {
   # NOT --locked: wasm-bindgen-cli 0.2.130's own lock pins a webpki-roots crates.io no longer has.
   if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ] \
      || [ "$(wasm-bindgen-test-runner --version 2>/dev/null)" != "wasm-bindgen-test-runner $WASM_BINDGEN_VERSION" ]; then
-    timed "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 min)" \
-      cargo install --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+    timed "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION" \
+      cargo_install --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
   fi
 }
 
@@ -90,7 +100,7 @@ setup_npm() {
   want="$(sha256sum package-lock.json | cut -d' ' -f1)"
   if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || [ ! -x node_modules/.bin/wasm-opt ] \
      || [ ! -d node_modules/playwright-core ]; then
-    timed "npm ci (binaryen, playwright-core, terser, @gfx/zopfli)" \
+    timed "npm ci (binaryen, playwright-core, @gfx/zopfli)" \
       env PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
     echo "$want" >"$stamp"
   fi
@@ -115,7 +125,9 @@ setup_chromium() {
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(rust trunk wasm-bindgen npm chromium)
 start=$SECONDS
+timings=()
 for part in "${parts[@]}"; do
+  part_start=$SECONDS
   case "$part" in
     rust) setup_rust ;;
     trunk) setup_trunk ;;
@@ -124,5 +136,7 @@ for part in "${parts[@]}"; do
     chromium) setup_chromium ;;
     *) die "unknown part '$part' (rust trunk wasm-bindgen npm chromium)" ;;
   esac
+  timings+=("$part $((SECONDS - part_start)) s")
 done
+say "parts: $(IFS=,; echo "${timings[*]}" | sed 's/,/, /g')"
 say "ready (${parts[*]}) in $((SECONDS - start)) s"

@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
-# scripts/sizes.sh [TOP]: where the release bundle's bytes are (issue 7). Builds the bundle
-# (scripts/perf.sh, bundle only) and prints bundle_gzip_bytes, then the `web` wasm optimised as
-# the page's (wasm-opt -Oz) but with its names kept, grouped by origin, and its TOP (default 25)
+# scripts/sizes.sh [TOP]: where the release bundle's bytes are. Builds the bundle (scripts/perf.sh,
+# bundle only) and prints its sizes, then the `web` wasm optimised as the page's (wasm-opt -Oz)
+# but with its names kept, grouped by origin, and its TOP (default 25)
 # largest functions and data segments. twiggy (crates.io) is installed into target/tools on first
 # use. Every function: target/sizes/top.csv; `target/tools/bin/twiggy paths target/sizes/opt.wasm
 # <name>` tells who calls it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
-PERF_SKIP="page wasm native" scripts/perf.sh | grep -E 'gzip|bundle_gzip'
+PERF_SKIP="page wasm native" scripts/perf.sh | grep -E 'gzip|brotli'
 twiggy="$ROOT/target/tools/bin/twiggy"
 [ -x "$twiggy" ] || cargo install --locked --quiet twiggy --root "$ROOT/target/tools"
 out="$ROOT/target/sizes"
 mkdir -p "$out"
-wasm-bindgen --target web --out-dir "$out" "$ROOT/target/bundle/wasm32-unknown-unknown/web/sqs-playground.wasm"
+wasm-bindgen --target web --out-dir "$out" "${CARGO_TARGET_DIR:-$ROOT/target}/wasm32-unknown-unknown/web/sqs-playground.wasm"
 # The features named (not --all-features): twiggy cannot read a module that declares the others.
-wasm-opt -Oz -g --converge --zero-filled-memory --low-memory-unused --enable-bulk-memory \
+wasm-opt -Oz -g --enable-bulk-memory \
   --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
   "$out/sqs-playground_bg.wasm" -o "$out/opt.wasm"
 "$twiggy" top -n 100000 --format csv "$out/opt.wasm" >"$out/top.csv"

@@ -1,7 +1,6 @@
 //! Panics must not leave a blank or frozen page. The box that shows them is index.html's
-//! `sqsPlaygroundCrashed` (one place for release and debug builds): release builds abort at a
-//! panic without running any hook (scripts/build-release.sh), and index.html catches the trap;
-//! debug builds get the panic's message there through the hook installed by [`install`].
+//! `sqsPlaygroundCrashed`; the hook installed by [`install`] gives it the panic's message and
+//! source location, in release builds as in debug ones, and the page stays drawn beneath it.
 
 use wasm_bindgen::prelude::wasm_bindgen;
 

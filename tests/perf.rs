@@ -1,9 +1,6 @@
 //! Performance figures measured in headless Chromium (wasm): benchmarks that print figures, not
 //! timed tests. They are `#[ignore]`d, so `./check wasm` lists them without running them;
-//! `./check perf` (scripts/perf.sh) runs them built with the page's `web` profile and its engine
-//! MIR inlining (scripts/rustc-bundle.sh), but the prebuilt std and panic=abort: `cargo test`
-//! cannot rebuild std for immediate-abort as the bundle does (the engine's own benchmark is
-//! therefore tools/enginebench):
+//! `./check perf` (scripts/perf.sh) runs them built as the page ships (the `web` profile):
 //!
 //! ```sh
 //! WASM_BINDGEN_TEST_TIMEOUT=1800 cargo test --profile web --target wasm32-unknown-unknown \
@@ -17,6 +14,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use gloo_timers::future::TimeoutFuture;
+use sqs_engine::bench::{measure, Batching};
 // The page's global allocator (src/lib.rs), so the figures are those of the code the page ships.
 use sqs_playground as _;
 use wasm_bindgen::prelude::*;
@@ -39,6 +37,28 @@ fn clock() -> f64 {
 /// Lets the browser's event loop run (the test runner polls the page).
 async fn breathe() {
     TimeoutFuture::new(0).await;
+}
+
+/// Lifecycles per run (the native default is 1,000,000; a browser run is kept shorter).
+const LIFECYCLES: u64 = 200_000;
+
+#[wasm_bindgen_test]
+#[ignore = "benchmark: run by ./check perf"]
+async fn engine_lifecycles_per_second() {
+    let mut last = 0.0;
+    for batching in [Batching::Single, Batching::Ten] {
+        // Three runs, one at a time (a yield between them), median as `measure` takes it.
+        let mut secs = Vec::new();
+        for _ in 0..3 {
+            secs.push(measure(LIFECYCLES, batching, 1, clock).median_secs);
+            breathe().await;
+        }
+        secs.sort_by(f64::total_cmp);
+        let rate = LIFECYCLES as f64 / secs[1];
+        console_log!("wasm {batching}: lifecycles={LIFECYCLES} runs_s={secs:.3?} lifecycles_per_sec={rate:.0}");
+        last = rate;
+    }
+    console_log!("engine_wasm_lifecycles_per_sec={last:.0}");
 }
 
 /// Days run for the figure: one run varies by ±12% on this machine, the median of three less.

@@ -1,14 +1,14 @@
 // Gzip twins of the release bundle's files (`index.html.gz` beside `index.html`, ...), made with
 // Zopfli: a gzip encoder that spends seconds searching for a shorter encoding of the same
-// deflate format, so every browser and gzip reads it. The wasm's twin is ~12 KB (4.3%) smaller
-// than `gzip -9` of it (issue 7's bundle budget). A host that serves precompressed files sends
+// deflate format, so every browser and gzip reads it, about 4% smaller than `gzip -9`. A host
+// that serves precompressed files sends
 // these bytes as they are (nginx `gzip_static on;`, Caddy `file_server { precompressed gzip }`,
 // ./play and the test servers); others compress on the fly and never look at them.
 import { gzipAsync } from '@gfx/zopfli';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 
-/** Zopfli's own advice for files under a few MB; 50 iterations saved 22 bytes more in twice the time. */
+/** Zopfli's own advice for files under a few MB. */
 const ITERATIONS = 15;
 
 /** Writes `<path>.gz` for each of `paths`, after checking that it unpacks to the same bytes. */
