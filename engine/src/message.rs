@@ -312,6 +312,13 @@ mod tests {
         };
         assert_eq!(names(&[]), None);
         assert_eq!(names(&["Unknown"]), None);
+        // No wildcard or prefix forms, and names are case-sensitive: §4.1 lists only `All` and
+        // the names, so anything else selects nothing (the engine's choice; AWS's answer to
+        // these is not recorded).
+        assert_eq!(
+            names(&[".*", "*", "Approximate.*", "all", "senderid"]),
+            None
+        );
         // Asked for but absent on this message (a standard one, never received before).
         assert_eq!(names(&["MessageGroupId", "AWSTraceHeader"]), None);
         assert_eq!(
