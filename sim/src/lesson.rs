@@ -1,0 +1,921 @@
+//! Lessons that ask before they show: a scenario's questions, each asked at a virtual instant
+//! and answered by what the world does by a later one.
+//!
+//! The player stops the clock at a question's `at` (the world advanced to it: everything due by
+//! then has happened), asks the prompt and offers the choices; once the learner picks, the clock
+//! plays on to `reveal_at`, the moment that answers it, and the player shows the correct choice,
+//! `why`, and highlights `points_at` on the stage. Every choice carries a [`Claim`]: a fact about
+//! the world that [`Claim::holds`] checks. At `reveal_at` the correct choice's claim holds and
+//! every other choice's does not (the library's tests assert it for every question), so a
+//! question can never teach something the engine contradicts.
+//!
+//! # Format
+//!
+//! A scenario file's `questions` member, in time order (each asked no earlier than the one
+//! before it is revealed); times are seconds from the start, as `advance` counts them (the page
+//! shows 60 as 12:01:00):
+//!
+//! ```json
+//! {"at": 55, "reveal_at": 60,
+//!  "prompt": "At 12:01:00 the visibility timeout runs out while Worker 1 is still working. What does Worker 2's long poll get?",
+//!  "choices": [
+//!    {"text": "Nothing: Worker 1 still has it",
+//!     "claim": {"kind": "Message", "message": "R-022", "state": "InFlight", "holder": "Worker 1"}},
+//!    {"text": "R-022, with ApproximateReceiveCount 2",
+//!     "claim": {"kind": "Message", "message": "R-022", "state": "InFlight", "holder": "Worker 2", "receive_count": 2}}
+//!  ],
+//!  "correct": 1,
+//!  "why": "The visibility timeout is a lease, not a lock: ...",
+//!  "points_at": {"message": "R-022", "worker": "Worker 2"}}
+//! ```
+//!
+//! * `at`, `reveal_at`: seconds, `at` < `reveal_at` <= the scenario's duration;
+//! * `prompt`, `why`: non-empty text; `choices`: 2 to 4, each `{"text", "claim"}`;
+//! * `correct`: the index of the correct choice, from 0;
+//! * `points_at`: what on the stage proves the answer, any of `message` (a body), `worker` (a
+//!   lane) and `queue` (e.g. the dead-letter queue), at least one.
+//!
+//! Claims, by `kind` (members not listed are refused, so a misspelt one is an error, not a
+//! weaker claim):
+//! * `{"kind": "Message", "message": BODY, "queue"?, "state"?, "holder"?, "receive_count"?,
+//!   "until"?}`: some message with that body (in `queue`, if given) has all the given facts.
+//!   `state`: `Delayed`, `Visible`, `InFlight` (the engine's state, wherever it is stored),
+//!   `DeadLettered` (stored in a dead-letter queue) or `Deleted` (no message with that body is
+//!   stored, in `queue` if given; no other facts then). `holder`: the worker it is in flight
+//!   with (`InFlight` only); `receive_count`: its ApproximateReceiveCount; `until`: when its
+//!   delay or visibility timeout ends, in seconds (`Delayed` or `InFlight` only).
+//! * `{"kind": "Performed", "effect": NAME, "times": N}`: the ledger performed that effect N times
+//!   (prevented repeats not counted).
+//! * `{"kind": "Counter", "counter": NAME, "value": N}`: a whole-number field of the run's
+//!   [`Summary`](crate::Summary) (`deliveries`, `duplicate_effects`, `prevented_effects`, ...).
+//! * `{"kind": "Worker", "worker": NAME, "status"?, "deliveries"?, "holding"?, "api_calls"?,
+//!   "empty_receives"?}`: the lane's [`WorkerView`](crate::WorkerView) has those values
+//!   (`status`: `Idle`, `Polling`, `Processing`, `Dead`, `Hung`; `holding`: how many messages
+//!   it holds); at least one.
+//! * `{"kind": "Queue", "queue": NAME, "visible"?, "in_flight"?, "delayed"?}`: the queue's
+//!   messages per state, as GetQueueAttributes counts them; at least one.
+//! * `{"kind": "All", "claims": [CLAIM, ...]}`: every one of them.
+//!
+//! [`Questions::check`] (run by [`Scenario::parse`]) refuses a bad question with an error that
+//! names it ("question 2 (at 60 s): `correct` is 4 but there are 3 choices"), including a claim
+//! or pointer naming a worker, queue, effect or message the scenario never has.
+
+use crate::narrate::secs;
+use crate::producer::Template;
+use crate::scenario::Scenario;
+use crate::world::World;
+use crate::{Summary, WorkerStatus};
+use serde::de::Error as _;
+use serde_json::Value;
+use sqs_engine::api::{FromJson, Input, Output, ToJson};
+use sqs_engine::script::seconds;
+use sqs_engine::view::MessageState;
+use sqs_engine::Millis;
+use std::ops::Deref;
+
+/// A scenario's questions, in time order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Questions(Vec<Question>);
+
+/// One question: asked at `at`, answered by the world at `reveal_at`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Question {
+    /// When the player stops the clock and asks.
+    pub at: Millis,
+    /// When the world has answered it: the player plays on to here before revealing.
+    pub reveal_at: Millis,
+    /// The question.
+    pub prompt: String,
+    /// Two to four answers to pick from.
+    pub choices: Vec<Choice>,
+    /// The index of the correct choice.
+    pub correct: usize,
+    /// Why the correct choice is correct, in SQS's words.
+    pub why: String,
+    /// What on the stage proves it.
+    pub points_at: PointsAt,
+}
+
+/// One answer: its text and what the world shows at the reveal if it is the right one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    /// What the learner reads.
+    pub text: String,
+    /// The fact it claims.
+    pub claim: Claim,
+}
+
+/// What on the stage proves an answer (at least one is given).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PointsAt {
+    /// A message, by body ([`PointsAt::message_ids`] finds it).
+    pub message: Option<String>,
+    /// A worker lane, by name.
+    pub worker: Option<String>,
+    /// A queue, by name (e.g. the dead-letter queue).
+    pub queue: Option<String>,
+}
+
+/// A fact about the world that [`Claim::holds`] checks (see the module documentation).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Claim {
+    /// A message with this body (in `queue`, if given) has all the given facts.
+    Message {
+        /// Its body.
+        message: String,
+        /// The queue it is stored in.
+        queue: Option<String>,
+        /// Where it is in its lifecycle.
+        state: Option<MessageStatus>,
+        /// The worker it is in flight with.
+        holder: Option<String>,
+        /// Its ApproximateReceiveCount.
+        receive_count: Option<u32>,
+        /// When its delay or visibility timeout ends.
+        until: Option<Millis>,
+    },
+    /// The ledger performed an effect this many times.
+    Performed {
+        /// The effect's name.
+        effect: String,
+        /// How many times.
+        times: u64,
+    },
+    /// A whole-number field of the [`Summary`] has this value.
+    Counter {
+        /// The field's name.
+        counter: String,
+        /// Its value.
+        value: u64,
+    },
+    /// A worker lane's view has the given values.
+    Worker {
+        /// The lane's name.
+        worker: String,
+        /// What it is doing.
+        status: Option<WorkerStatus>,
+        /// Messages it received.
+        deliveries: Option<u64>,
+        /// How many messages it holds.
+        holding: Option<u64>,
+        /// SQS requests it made.
+        api_calls: Option<u64>,
+        /// Its ReceiveMessage calls that returned nothing.
+        empty_receives: Option<u64>,
+    },
+    /// A queue's messages per state.
+    Queue {
+        /// The queue's name.
+        queue: String,
+        /// ApproximateNumberOfMessages.
+        visible: Option<u64>,
+        /// ApproximateNumberOfMessagesNotVisible.
+        in_flight: Option<u64>,
+        /// ApproximateNumberOfMessagesDelayed.
+        delayed: Option<u64>,
+    },
+    /// Every one of these.
+    All(Vec<Claim>),
+}
+
+/// Where a message is, as a [`Claim::Message`] names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MessageStatus {
+    /// Hidden by a delay.
+    Delayed,
+    /// Receivable.
+    Visible,
+    /// Received and hidden by its visibility timeout.
+    InFlight,
+    /// Stored in a dead-letter queue.
+    DeadLettered,
+    /// Not stored any more.
+    Deleted,
+}
+
+/// The names of [`MessageStatus`] in JSON.
+const MESSAGE_STATUSES: [(&str, MessageStatus); 5] = [
+    ("Delayed", MessageStatus::Delayed),
+    ("Visible", MessageStatus::Visible),
+    ("InFlight", MessageStatus::InFlight),
+    ("DeadLettered", MessageStatus::DeadLettered),
+    ("Deleted", MessageStatus::Deleted),
+];
+
+/// The names of [`WorkerStatus`] in JSON (as it serializes).
+const WORKER_STATUSES: [(&str, WorkerStatus); 5] = [
+    ("Idle", WorkerStatus::Idle),
+    ("Polling", WorkerStatus::Polling),
+    ("Processing", WorkerStatus::Processing),
+    ("Dead", WorkerStatus::Dead),
+    ("Hung", WorkerStatus::Hung),
+];
+
+const CLAIM_KINDS: &str = "Message, Performed, Counter, Worker, Queue or All";
+
+impl Deref for Questions {
+    type Target = [Question];
+
+    fn deref(&self) -> &[Question] {
+        &self.0
+    }
+}
+
+impl From<Vec<Question>> for Questions {
+    fn from(questions: Vec<Question>) -> Self {
+        Questions(questions)
+    }
+}
+
+impl Question {
+    /// Which choices' claims hold in `world` (at `reveal_at`: only the correct one's).
+    pub fn truths(&self, world: &World) -> Vec<bool> {
+        self.choices.iter().map(|c| c.claim.holds(world)).collect()
+    }
+}
+
+impl Claim {
+    /// Whether the world shows this fact now.
+    pub fn holds(&self, world: &World) -> bool {
+        match self {
+            Claim::Message {
+                message,
+                queue,
+                state: Some(MessageStatus::Deleted),
+                ..
+            } => stored(world, message, queue.as_deref()).is_empty(),
+            Claim::Message {
+                message,
+                queue,
+                state,
+                holder,
+                receive_count,
+                until,
+            } => {
+                let dead_letter_queues = world.dead_letter_queues();
+                stored(world, message, queue.as_deref())
+                    .iter()
+                    .any(|(queue, m)| {
+                        let (status, ends) = match m.state {
+                            _ if dead_letter_queues.contains(queue) => {
+                                (MessageStatus::DeadLettered, None)
+                            }
+                            MessageState::Delayed { until } => {
+                                (MessageStatus::Delayed, Some(until))
+                            }
+                            MessageState::Visible => (MessageStatus::Visible, None),
+                            MessageState::InFlight { until, .. } => {
+                                (MessageStatus::InFlight, Some(until))
+                            }
+                        };
+                        state.is_none_or(|s| s == status)
+                            && holder
+                                .as_ref()
+                                .is_none_or(|h| world.holder_of(&m.message_id) == Some(h.as_str()))
+                            && receive_count.is_none_or(|n| n == m.receive_count)
+                            && until.is_none_or(|t| ends == Some(t))
+                    })
+            }
+            Claim::Performed { effect, times } => world.ledger().performed_named(effect) == *times,
+            Claim::Counter { counter, value } => {
+                let summary = serde_json::to_value(world.summary()).unwrap_or_default();
+                summary.get(counter).and_then(Value::as_u64) == Some(*value)
+            }
+            Claim::Worker {
+                worker,
+                status,
+                deliveries,
+                holding,
+                api_calls,
+                empty_receives,
+            } => world.workers().iter().any(|view| {
+                view.name == *worker
+                    && status.as_ref().is_none_or(|s| *s == view.status)
+                    && deliveries.is_none_or(|n| n == view.deliveries)
+                    && holding.is_none_or(|n| n == view.holding.len() as u64)
+                    && api_calls.is_none_or(|n| n == view.api_calls)
+                    && empty_receives.is_none_or(|n| n == view.empty_receives)
+            }),
+            Claim::Queue {
+                queue,
+                visible,
+                in_flight,
+                delayed,
+            } => {
+                let depth = world.queue_depth(queue);
+                [
+                    ("visible", visible),
+                    ("in_flight", in_flight),
+                    ("delayed", delayed),
+                ]
+                .iter()
+                .all(|(state, n)| n.is_none_or(|n| depth.get(*state) == Some(&n)))
+            }
+            Claim::All(claims) => claims.iter().all(|c| c.holds(world)),
+        }
+    }
+}
+
+impl PointsAt {
+    /// The MessageIds of the stored messages [`PointsAt::message`] names (in
+    /// [`PointsAt::queue`], if given), for the stage to highlight: none when there is no message
+    /// or it is gone (deleted).
+    pub fn message_ids(&self, world: &World) -> Vec<String> {
+        let Some(body) = &self.message else {
+            return Vec::new();
+        };
+        let found = stored(world, body, self.queue.as_deref());
+        found.into_iter().map(|(_, m)| m.message_id).collect()
+    }
+}
+
+/// The stored messages with this body, with their queue's name (only `queue`'s, if given).
+fn stored(
+    world: &World,
+    body: &str,
+    queue: Option<&str>,
+) -> Vec<(String, sqs_engine::view::MessageView)> {
+    let mut found = Vec::new();
+    for name in world.engine().queue_names() {
+        if queue.is_some_and(|q| q != name) {
+            continue;
+        }
+        for message in world.engine().messages(&name) {
+            if message.body == body {
+                found.push((name.clone(), message));
+            }
+        }
+    }
+    found
+}
+
+/// "question 2 (at 60 s)": question `index` (from 0) as errors name it, counted from 1.
+fn label(index: usize, at: Option<Millis>) -> String {
+    match at {
+        Some(at) => format!("question {} (at {})", index + 1, secs(at)),
+        None => format!("question {}", index + 1),
+    }
+}
+
+impl Questions {
+    /// Refuses a bad question, naming it: see the module documentation. `scenario` holds them
+    /// (its duration and the names its steps introduce).
+    pub fn check(&self, scenario: &Scenario) -> Result<(), String> {
+        let end = scenario.duration();
+        let names = Names::of(&scenario.steps);
+        let mut revealed: Millis = 0;
+        for (index, question) in self.iter().enumerate() {
+            question
+                .check(end, revealed, &names)
+                .map_err(|e| format!("{}: {e}", label(index, Some(question.at))))?;
+            revealed = question.reveal_at;
+        }
+        Ok(())
+    }
+}
+
+impl Question {
+    /// What is wrong with this question, if anything, in a scenario that ends at `end`, after a
+    /// question revealed at `revealed`.
+    fn check(&self, end: Millis, revealed: Millis, names: &Names) -> Result<(), String> {
+        let n = self.choices.len();
+        if self.prompt.trim().is_empty() {
+            return Err("the prompt is empty".into());
+        }
+        if self.why.trim().is_empty() {
+            return Err("`why` is empty".into());
+        }
+        if !(2..=4).contains(&n) {
+            return Err(format!("a question has 2 to 4 choices, this one {n}"));
+        }
+        if self.correct >= n {
+            return Err(format!(
+                "`correct` is {} but there are {n} choices (counted from 0)",
+                self.correct
+            ));
+        }
+        if self.reveal_at <= self.at {
+            return Err(format!(
+                "`reveal_at` ({}) must come after `at`",
+                secs(self.reveal_at)
+            ));
+        }
+        if self.reveal_at > end {
+            return Err(format!(
+                "`reveal_at` ({}) is after the scenario's end ({})",
+                secs(self.reveal_at),
+                secs(end)
+            ));
+        }
+        if self.at < revealed {
+            return Err(format!(
+                "asked before the question before it is revealed (at {}): questions go in time order",
+                secs(revealed)
+            ));
+        }
+        for (i, choice) in self.choices.iter().enumerate() {
+            if choice.text.trim().is_empty() {
+                return Err(format!("choices[{i}] has no text"));
+            }
+            choice
+                .claim
+                .check(names)
+                .map_err(|e| format!("choices[{i}]: {e}"))?;
+        }
+        self.points_at
+            .check(names)
+            .map_err(|e| format!("`points_at`: {e}"))
+    }
+}
+
+impl Claim {
+    /// What is wrong with this claim, if anything: a name the scenario never has, facts that
+    /// cannot go together, or no fact at all.
+    fn check(&self, names: &Names) -> Result<(), String> {
+        match self {
+            Claim::Message {
+                message,
+                queue,
+                state,
+                holder,
+                receive_count,
+                until,
+            } => {
+                names.message(message)?;
+                if let Some(queue) = queue {
+                    names.queue(queue)?;
+                }
+                if let Some(holder) = holder {
+                    names.worker(holder)?;
+                }
+                let (deleted, in_flight) = (
+                    *state == Some(MessageStatus::Deleted),
+                    *state == Some(MessageStatus::InFlight),
+                );
+                if deleted && (holder.is_some() || receive_count.is_some() || until.is_some()) {
+                    return Err("a deleted message has no holder, receive count or `until`".into());
+                }
+                if holder.is_some() && !in_flight {
+                    return Err("a `holder` goes with the state InFlight".into());
+                }
+                if until.is_some() && !(in_flight || *state == Some(MessageStatus::Delayed)) {
+                    return Err("`until` goes with the state InFlight or Delayed".into());
+                }
+                Ok(())
+            }
+            Claim::Performed { effect, .. } => names.effect(effect),
+            Claim::Counter { counter, .. } => {
+                let summary = serde_json::to_value(Summary::default()).unwrap_or_default();
+                match summary.get(counter) {
+                    Some(value) if value.is_u64() => Ok(()),
+                    _ => Err(format!("no counter `{counter}` in the summary")),
+                }
+            }
+            Claim::Worker {
+                worker,
+                status,
+                deliveries,
+                holding,
+                api_calls,
+                empty_receives,
+            } => {
+                names.worker(worker)?;
+                let facts = [deliveries, holding, api_calls, empty_receives];
+                if status.is_none() && facts.iter().all(|f| f.is_none()) {
+                    return Err(format!("the claim on worker {worker} states nothing"));
+                }
+                Ok(())
+            }
+            Claim::Queue {
+                queue,
+                visible,
+                in_flight,
+                delayed,
+            } => {
+                names.queue(queue)?;
+                if [visible, in_flight, delayed].iter().all(|n| n.is_none()) {
+                    return Err(format!("the claim on queue {queue} states nothing"));
+                }
+                Ok(())
+            }
+            Claim::All(claims) if claims.is_empty() => Err("`All` has no claims".into()),
+            Claim::All(claims) => claims.iter().try_for_each(|c| c.check(names)),
+        }
+    }
+}
+
+impl PointsAt {
+    fn check(&self, names: &Names) -> Result<(), String> {
+        if self.message.is_none() && self.worker.is_none() && self.queue.is_none() {
+            return Err("it names no message, worker or queue".into());
+        }
+        if let Some(message) = &self.message {
+            names.message(message)?;
+        }
+        if let Some(worker) = &self.worker {
+            names.worker(worker)?;
+        }
+        if let Some(queue) = &self.queue {
+            names.queue(queue)?;
+        }
+        Ok(())
+    }
+}
+
+/// The names a scenario's steps introduce: its workers (AddWorker), queues (CreateQueue),
+/// effects (the workers' policies) and message bodies (SendMessage, SendMessageBatch and the
+/// producers' templates).
+#[derive(Default)]
+struct Names {
+    workers: Vec<String>,
+    queues: Vec<String>,
+    effects: Vec<String>,
+    messages: Vec<String>,
+    /// Whether `messages` are all the bodies there will be: not when a body is computed
+    /// (`${...}`) or a producer sends without end.
+    all_messages: bool,
+}
+
+/// The most messages a producer's template is expanded to for [`Names`]: beyond, its bodies
+/// are not checked.
+const EXPANDED: u64 = 10_000;
+
+impl Names {
+    fn of(steps: &[Value]) -> Self {
+        let mut names = Names {
+            all_messages: true,
+            ..Names::default()
+        };
+        let text = |value: &Value| value.as_str().map(str::to_string);
+        for step in steps {
+            let input = &step["input"];
+            let action = step.get("call").or(step.get("sim")).and_then(Value::as_str);
+            match action.unwrap_or_default() {
+                "CreateQueue" => names.queues.extend(text(&input["QueueName"])),
+                "AddWorker" | "SetPolicy" => {
+                    names.workers.extend(text(&input["name"]));
+                    let effects = input["policy"]["effects"].as_array().into_iter().flatten();
+                    names
+                        .effects
+                        .extend(effects.filter_map(|e| text(&e["name"])));
+                }
+                "SendMessage" => names.body(text(&input["MessageBody"])),
+                "SendMessageBatch" => {
+                    for entry in input["Entries"].as_array().into_iter().flatten() {
+                        names.body(text(&entry["MessageBody"]));
+                    }
+                }
+                "AddProducer" => match (text(&input["body"]), input["count"].as_u64()) {
+                    (Some(body), Some(count)) if count <= EXPANDED => {
+                        let template = Template::parse(&body);
+                        names
+                            .messages
+                            .extend((1..=count).map(|n| template.render(n)));
+                    }
+                    _ => names.all_messages = false,
+                },
+                _ => {}
+            }
+        }
+        names
+    }
+
+    /// Notes a body sent (None, or one computed when the step runs: not known here).
+    fn body(&mut self, body: Option<String>) {
+        match body {
+            Some(body) if !body.contains("${") => self.messages.push(body),
+            _ => self.all_messages = false,
+        }
+    }
+
+    fn worker(&self, name: &str) -> Result<(), String> {
+        known(&self.workers, name, "worker")
+    }
+
+    fn queue(&self, name: &str) -> Result<(), String> {
+        known(&self.queues, name, "queue")
+    }
+
+    fn effect(&self, name: &str) -> Result<(), String> {
+        known(&self.effects, name, "effect")
+    }
+
+    fn message(&self, body: &str) -> Result<(), String> {
+        if !self.all_messages {
+            return Ok(());
+        }
+        known(&self.messages, body, "message")
+    }
+}
+
+/// Whether `name` is among the `kind`s the scenario has, as an error naming it.
+fn known(names: &[String], name: &str, kind: &str) -> Result<(), String> {
+    if names.iter().any(|n| n == name) {
+        Ok(())
+    } else {
+        Err(format!("the scenario has no {kind} \"{name}\""))
+    }
+}
+
+// Reading and writing, by hand (see `sqs_engine::api::Input`): times in seconds, and members
+// not listed refused.
+
+/// Seconds (a number >= 0) as milliseconds, rounded as `advance` steps are.
+fn millis(seconds: f64) -> Option<Millis> {
+    (seconds.is_finite() && seconds >= 0.0).then(|| (seconds * 1000.0).round() as Millis)
+}
+
+/// The member `name`, in seconds (None when it is missing and not `required`).
+fn time(
+    input: &mut Input,
+    name: &'static str,
+    required: bool,
+) -> Result<Option<Millis>, serde_json::Error> {
+    let value: Option<f64> = if required {
+        Some(input.field(name)?)
+    } else {
+        input.field_or_default(name)?
+    };
+    value
+        .map(|s| millis(s).ok_or_else(|| custom(format!("`{name}` must be seconds >= 0"))))
+        .transpose()
+}
+
+/// The member `name`, one of `table`'s names (None when it is missing).
+fn named<T: Clone>(
+    input: &mut Input,
+    name: &'static str,
+    table: &[(&str, T)],
+) -> Result<Option<T>, serde_json::Error> {
+    let Some(text) = input.field_or_default::<Option<String>>(name)? else {
+        return Ok(None);
+    };
+    match table.iter().find(|(known, _)| *known == text) {
+        Some((_, value)) => Ok(Some(value.clone())),
+        None => {
+            let known: Vec<&str> = table.iter().map(|(known, _)| *known).collect();
+            Err(custom(format!(
+                "unknown {name} `{text}` (expected {})",
+                known.join(", ")
+            )))
+        }
+    }
+}
+
+/// The name of `value` in `table`.
+fn name_of<T: PartialEq>(table: &[(&'static str, T)], value: &T) -> &'static str {
+    table
+        .iter()
+        .find(|(_, known)| known == value)
+        .map_or("", |(name, _)| name)
+}
+
+/// Refuses the members left in `input` once a reader took its own.
+fn finish(input: Input) -> Result<(), serde_json::Error> {
+    match input.0.as_object().and_then(|rest| rest.keys().next()) {
+        Some(name) => Err(custom(format!("unknown member `{name}`"))),
+        None => Ok(()),
+    }
+}
+
+fn custom(message: String) -> serde_json::Error {
+    serde_json::Error::custom(message)
+}
+
+impl Questions {
+    fn read(input: Input) -> Result<Self, serde_json::Error> {
+        let Value::Array(items) = input.0 else {
+            return Err(custom("`questions` must be a list".into()));
+        };
+        let mut questions = Vec::with_capacity(items.len());
+        for (index, item) in items.into_iter().enumerate() {
+            let at = item.get("at").and_then(Value::as_f64).and_then(millis);
+            let question = Question::from_json(item)
+                .map_err(|e| custom(format!("{}: {e}", label(index, at))))?;
+            questions.push(question);
+        }
+        Ok(Questions(questions))
+    }
+}
+
+impl Question {
+    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
+        let at = time(&mut input, "at", true)?.unwrap_or_default();
+        let reveal_at = time(&mut input, "reveal_at", true)?.unwrap_or_default();
+        let prompt = input.field("prompt")?;
+        let mut choices = Vec::new();
+        for (i, choice) in input
+            .field::<Vec<Value>>("choices")?
+            .into_iter()
+            .enumerate()
+        {
+            let choice =
+                Choice::from_json(choice).map_err(|e| custom(format!("choices[{i}]: {e}")))?;
+            choices.push(choice);
+        }
+        let correct: u64 = input.field("correct")?;
+        let question = Question {
+            at,
+            reveal_at,
+            prompt,
+            choices,
+            correct: usize::try_from(correct).unwrap_or(usize::MAX),
+            why: input.field("why")?,
+            points_at: input.field("points_at")?,
+        };
+        finish(input)?;
+        Ok(question)
+    }
+}
+
+impl Choice {
+    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
+        let choice = Choice {
+            text: input.field("text")?,
+            claim: input.field("claim")?,
+        };
+        finish(input)?;
+        Ok(choice)
+    }
+}
+
+impl PointsAt {
+    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
+        let points_at = PointsAt {
+            message: input.field_or_default("message")?,
+            worker: input.field_or_default("worker")?,
+            queue: input.field_or_default("queue")?,
+        };
+        finish(input)?;
+        Ok(points_at)
+    }
+}
+
+impl Claim {
+    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
+        let kind: String = input.field("kind")?;
+        let claim = match kind.as_str() {
+            "Message" => Claim::Message {
+                message: input.field("message")?,
+                queue: input.field_or_default("queue")?,
+                state: named(&mut input, "state", &MESSAGE_STATUSES)?,
+                holder: input.field_or_default("holder")?,
+                receive_count: input.field_or_default("receive_count")?,
+                until: time(&mut input, "until", false)?,
+            },
+            "Performed" => Claim::Performed {
+                effect: input.field("effect")?,
+                times: input.field("times")?,
+            },
+            "Counter" => Claim::Counter {
+                counter: input.field("counter")?,
+                value: input.field("value")?,
+            },
+            "Worker" => Claim::Worker {
+                worker: input.field("worker")?,
+                status: named(&mut input, "status", &WORKER_STATUSES)?,
+                deliveries: input.field_or_default("deliveries")?,
+                holding: input.field_or_default("holding")?,
+                api_calls: input.field_or_default("api_calls")?,
+                empty_receives: input.field_or_default("empty_receives")?,
+            },
+            "Queue" => Claim::Queue {
+                queue: input.field("queue")?,
+                visible: input.field_or_default("visible")?,
+                in_flight: input.field_or_default("in_flight")?,
+                delayed: input.field_or_default("delayed")?,
+            },
+            "All" => Claim::All(input.field("claims")?),
+            _ => {
+                return Err(custom(format!(
+                    "unknown claim kind `{kind}` (expected {CLAIM_KINDS})"
+                )))
+            }
+        };
+        finish(input)?;
+        Ok(claim)
+    }
+}
+
+sqs_engine::read_by_hand!(Questions, Question, Choice, PointsAt, Claim);
+sqs_engine::write_by_hand!(Questions, Question, Choice, PointsAt, Claim);
+
+/// Writes `value` as the member `name` when it is `Some`.
+fn put<T: ToJson>(out: &mut Output, name: &'static str, value: &Option<T>) {
+    if let Some(value) = value {
+        out.field(name, value);
+    }
+}
+
+impl ToJson for Questions {
+    fn to_json(&self) -> Value {
+        self.0.to_json()
+    }
+}
+
+impl ToJson for Question {
+    fn to_json(&self) -> Value {
+        let mut out = Output::default();
+        out.value("at", seconds(self.at));
+        out.value("reveal_at", seconds(self.reveal_at));
+        out.field("prompt", &self.prompt);
+        out.field("choices", &self.choices);
+        out.field("correct", &self.correct);
+        out.field("why", &self.why);
+        out.field("points_at", &self.points_at);
+        out.into()
+    }
+}
+
+impl ToJson for Choice {
+    fn to_json(&self) -> Value {
+        let mut out = Output::default();
+        out.field("text", &self.text);
+        out.field("claim", &self.claim);
+        out.into()
+    }
+}
+
+impl ToJson for PointsAt {
+    fn to_json(&self) -> Value {
+        let mut out = Output::default();
+        put(&mut out, "message", &self.message);
+        put(&mut out, "worker", &self.worker);
+        put(&mut out, "queue", &self.queue);
+        out.into()
+    }
+}
+
+impl ToJson for Claim {
+    fn to_json(&self) -> Value {
+        let mut out = Output::default();
+        let kind = match self {
+            Claim::Message {
+                message,
+                queue,
+                state,
+                holder,
+                receive_count,
+                until,
+            } => {
+                out.field("message", message);
+                put(&mut out, "queue", queue);
+                if let Some(state) = state {
+                    out.field("state", name_of(&MESSAGE_STATUSES, state));
+                }
+                put(&mut out, "holder", holder);
+                put(&mut out, "receive_count", receive_count);
+                if let Some(until) = until {
+                    out.value("until", seconds(*until));
+                }
+                "Message"
+            }
+            Claim::Performed { effect, times } => {
+                out.field("effect", effect);
+                out.field("times", times);
+                "Performed"
+            }
+            Claim::Counter { counter, value } => {
+                out.field("counter", counter);
+                out.field("value", value);
+                "Counter"
+            }
+            Claim::Worker {
+                worker,
+                status,
+                deliveries,
+                holding,
+                api_calls,
+                empty_receives,
+            } => {
+                out.field("worker", worker);
+                if let Some(status) = status {
+                    out.field("status", name_of(&WORKER_STATUSES, status));
+                }
+                put(&mut out, "deliveries", deliveries);
+                put(&mut out, "holding", holding);
+                put(&mut out, "api_calls", api_calls);
+                put(&mut out, "empty_receives", empty_receives);
+                "Worker"
+            }
+            Claim::Queue {
+                queue,
+                visible,
+                in_flight,
+                delayed,
+            } => {
+                out.field("queue", queue);
+                put(&mut out, "visible", visible);
+                put(&mut out, "in_flight", in_flight);
+                put(&mut out, "delayed", delayed);
+                "Queue"
+            }
+            Claim::All(claims) => {
+                out.field("claims", claims);
+                "All"
+            }
+        };
+        out.field("kind", kind);
+        out.into()
+    }
+}
