@@ -617,8 +617,8 @@ fn known(names: &[String], name: &str, kind: &str) -> Result<(), String> {
     }
 }
 
-// Reading and writing, by hand (see `sqs_engine::api::Input`): times in seconds, and members
-// not listed refused.
+// Reading and writing, by hand (see `sqs_engine::api::Input`): times in seconds, and the
+// members a question or claim does not list refused.
 
 /// Seconds (a number >= 0) as milliseconds, rounded as `advance` steps are.
 fn millis(seconds: f64) -> Option<Millis> {
@@ -670,11 +670,15 @@ fn name_of<T: PartialEq>(table: &[(&'static str, T)], value: &T) -> &'static str
         .map_or("", |(name, _)| name)
 }
 
-/// Refuses the members left in `input` once a reader took its own.
-fn finish(input: Input) -> Result<(), serde_json::Error> {
+/// Reads `input` with `read`, then refuses the members it left.
+fn strictly<T>(
+    mut input: Input,
+    read: impl FnOnce(&mut Input) -> Result<T, serde_json::Error>,
+) -> Result<T, serde_json::Error> {
+    let value = read(&mut input)?;
     match input.0.as_object().and_then(|rest| rest.keys().next()) {
         Some(name) => Err(custom(format!("unknown member `{name}`"))),
-        None => Ok(()),
+        None => Ok(value),
     }
 }
 
@@ -699,69 +703,69 @@ impl Questions {
 }
 
 impl Question {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        let at = time(&mut input, "at", true)?.unwrap_or_default();
-        let reveal_at = time(&mut input, "reveal_at", true)?.unwrap_or_default();
-        let prompt = input.field("prompt")?;
-        let mut choices = Vec::new();
-        for (i, choice) in input
-            .field::<Vec<Value>>("choices")?
-            .into_iter()
-            .enumerate()
-        {
-            let choice =
-                Choice::from_json(choice).map_err(|e| custom(format!("choices[{i}]: {e}")))?;
-            choices.push(choice);
-        }
-        let correct: u64 = input.field("correct")?;
-        let question = Question {
-            at,
-            reveal_at,
-            prompt,
-            choices,
-            correct: usize::try_from(correct).unwrap_or(usize::MAX),
-            why: input.field("why")?,
-            points_at: input.field("points_at")?,
-        };
-        finish(input)?;
-        Ok(question)
+    fn read(input: Input) -> Result<Self, serde_json::Error> {
+        strictly(input, |input| {
+            let at = time(input, "at", true)?.unwrap_or_default();
+            let reveal_at = time(input, "reveal_at", true)?.unwrap_or_default();
+            let prompt = input.field("prompt")?;
+            let mut choices = Vec::new();
+            for (i, choice) in input
+                .field::<Vec<Value>>("choices")?
+                .into_iter()
+                .enumerate()
+            {
+                let choice =
+                    Choice::from_json(choice).map_err(|e| custom(format!("choices[{i}]: {e}")))?;
+                choices.push(choice);
+            }
+            let correct: u64 = input.field("correct")?;
+            Ok(Question {
+                at,
+                reveal_at,
+                prompt,
+                choices,
+                correct: usize::try_from(correct).unwrap_or(usize::MAX),
+                why: input.field("why")?,
+                points_at: input.field("points_at")?,
+            })
+        })
     }
 }
 
 impl Choice {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        let choice = Choice {
-            text: input.field("text")?,
-            claim: input.field("claim")?,
-        };
-        finish(input)?;
-        Ok(choice)
+    fn read(input: Input) -> Result<Self, serde_json::Error> {
+        strictly(input, |input| {
+            Ok(Choice {
+                text: input.field("text")?,
+                claim: input.field("claim")?,
+            })
+        })
     }
 }
 
-impl PointsAt {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
-        let points_at = PointsAt {
-            message: input.field_or_default("message")?,
-            worker: input.field_or_default("worker")?,
-            queue: input.field_or_default("queue")?,
-        };
-        finish(input)?;
-        Ok(points_at)
+sqs_engine::members! {
+    PointsAt {
+        message: optional("message"),
+        worker: optional("worker"),
+        queue: optional("queue"),
     }
 }
 
 impl Claim {
-    fn read(mut input: Input) -> Result<Self, serde_json::Error> {
+    fn read(input: Input) -> Result<Self, serde_json::Error> {
+        strictly(input, Claim::read_members)
+    }
+
+    fn read_members(input: &mut Input) -> Result<Self, serde_json::Error> {
         let kind: String = input.field("kind")?;
-        let claim = match kind.as_str() {
+        Ok(match kind.as_str() {
             "Message" => Claim::Message {
                 message: input.field("message")?,
                 queue: input.field_or_default("queue")?,
-                state: named(&mut input, "state", &MESSAGE_STATUSES)?,
+                state: named(input, "state", &MESSAGE_STATUSES)?,
                 holder: input.field_or_default("holder")?,
                 receive_count: input.field_or_default("receive_count")?,
-                until: time(&mut input, "until", false)?,
+                until: time(input, "until", false)?,
             },
             "Performed" => Claim::Performed {
                 effect: input.field("effect")?,
@@ -773,7 +777,7 @@ impl Claim {
             },
             "Worker" => Claim::Worker {
                 worker: input.field("worker")?,
-                status: named(&mut input, "status", &WORKER_STATUSES)?,
+                status: named(input, "status", &WORKER_STATUSES)?,
                 deliveries: input.field_or_default("deliveries")?,
                 holding: input.field_or_default("holding")?,
                 api_calls: input.field_or_default("api_calls")?,
@@ -791,14 +795,12 @@ impl Claim {
                     "unknown claim kind `{kind}` (expected {CLAIM_KINDS})"
                 )))
             }
-        };
-        finish(input)?;
-        Ok(claim)
+        })
     }
 }
 
-sqs_engine::read_by_hand!(Questions, Question, Choice, PointsAt, Claim);
-sqs_engine::write_by_hand!(Questions, Question, Choice, PointsAt, Claim);
+sqs_engine::read_by_hand!(Questions, Question, Choice, Claim);
+sqs_engine::write_by_hand!(Questions, Question, Claim);
 
 /// Writes `value` as the member `name` when it is `Some`.
 fn put<T: ToJson>(out: &mut Output, name: &'static str, value: &Option<T>) {
@@ -827,23 +829,8 @@ impl ToJson for Question {
     }
 }
 
-impl ToJson for Choice {
-    fn to_json(&self) -> Value {
-        let mut out = Output::default();
-        out.field("text", &self.text);
-        out.field("claim", &self.claim);
-        out.into()
-    }
-}
-
-impl ToJson for PointsAt {
-    fn to_json(&self) -> Value {
-        let mut out = Output::default();
-        put(&mut out, "message", &self.message);
-        put(&mut out, "worker", &self.worker);
-        put(&mut out, "queue", &self.queue);
-        out.into()
-    }
+sqs_engine::writers! {
+    Choice { text: field("text"), claim: field("claim") }
 }
 
 impl ToJson for Claim {
