@@ -35,8 +35,8 @@
 //! * `points_at`: what on the stage proves the answer, any of `message` (a body), `worker` (a
 //!   lane) and `queue` (e.g. the dead-letter queue), at least one.
 //!
-//! Claims, by `kind` (members not listed are refused, so a misspelt one is an error, not a
-//! weaker claim):
+//! Claims, by `kind` (the members a question, choice or claim does not list are refused, so a
+//! misspelt one is an error, not a weaker claim):
 //! * `{"kind": "Message", "message": BODY, "queue"?, "state"?, "holder"?, "receive_count"?,
 //!   "until"?}`: some message with that body (in `queue`, if given) has all the given facts.
 //!   `state`: `Delayed`, `Visible`, `InFlight` (the engine's state, wherever it is stored),
@@ -47,7 +47,7 @@
 //! * `{"kind": "Performed", "effect": NAME, "times": N}`: the ledger performed that effect N times
 //!   (prevented repeats not counted).
 //! * `{"kind": "Counter", "counter": NAME, "value": N}`: a whole-number field of the run's
-//!   [`Summary`](crate::Summary) (`deliveries`, `duplicate_effects`, `prevented_effects`, ...).
+//!   [`Summary`] (`deliveries`, `duplicate_effects`, `prevented_effects`, ...).
 //! * `{"kind": "Worker", "worker": NAME, "status"?, "deliveries"?, "holding"?, "api_calls"?,
 //!   "empty_receives"?}`: the lane's [`WorkerView`](crate::WorkerView) has those values
 //!   (`status`: `Idle`, `Polling`, `Processing`, `Dead`, `Hung`; `holding`: how many messages
@@ -59,6 +59,20 @@
 //! [`Questions::check`] (run by [`Scenario::parse`]) refuses a bad question with an error that
 //! names it ("question 2 (at 60 s): `correct` is 4 but there are 3 choices"), including a claim
 //! or pointer naming a worker, queue, effect or message the scenario never has.
+//!
+//! # Playing them
+//!
+//! * `scenario.questions` lists them in time order. The frame loop never advances past the next
+//!   unasked question: `advance_to(target.min(question.at))`; when the clock is at `at`, pause
+//!   and ask.
+//! * After the pick, play on to `reveal_at` (at the chosen speed or at once), then show
+//!   `choices[correct]`, `why`, and highlight `points_at`: the worker lane and queue by name,
+//!   the message through [`PointsAt::message_ids`] (empty when it is gone, e.g. deleted: then
+//!   the lane or the ledger shows it). The score is the number of picks equal to `correct`.
+//! * [`Question::truths`] says which choices' claims hold now. For library questions at
+//!   `reveal_at` it is exactly the correct one, unless the learner changed the world in between
+//!   (killed a worker, say); an imported file's questions are not tested, so the player may use
+//!   it to say what the world actually did.
 
 use crate::narrate::secs;
 use crate::producer::Template;

@@ -19,6 +19,7 @@ const TOLD: &[&str] = &[
     "r-023-ledger",
     "heartbeat",
     "crash-before-delete",
+    "slow-worker",
     "lost-delete-response",
     "delay-vs-visibility",
     "short-vs-long-polling",
