@@ -39,9 +39,9 @@
 //! misspelt one is an error, not a weaker claim):
 //! * `{"kind": "Message", "message": BODY, "queue"?, "state"?, "holder"?, "receive_count"?,
 //!   "until"?}`: some message with that body (in `queue`, if given) has all the given facts.
-//!   `state`: `Delayed`, `Visible`, `InFlight` (the engine's state, wherever it is stored),
-//!   `DeadLettered` (stored in a dead-letter queue) or `Deleted` (no message with that body is
-//!   stored, in `queue` if given; no other facts then). `holder`: the worker it is in flight
+//!   `state`: `Delayed`, `Visible`, `InFlight` (in a queue that is not a dead-letter queue),
+//!   `DeadLettered` (stored in a dead-letter queue, in any state) or `Deleted` (no message with
+//!   that body is stored, in `queue` if given; no other facts then). `holder`: the worker it is in flight
 //!   with (`InFlight` only); `receive_count`: its ApproximateReceiveCount; `until`: when its
 //!   delay or visibility timeout ends, in seconds (`Delayed` or `InFlight` only).
 //! * `{"kind": "Performed", "effect": NAME, "times": N}`: the ledger performed that effect N times
@@ -195,7 +195,7 @@ pub enum Claim {
 /// Where a message is, as a [`Claim::Message`] names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MessageStatus {
-    /// Hidden by a delay.
+    /// Hidden by a delay (in a queue that is not a dead-letter queue, as the next two).
     Delayed,
     /// Receivable.
     Visible,
@@ -244,7 +244,11 @@ impl From<Vec<Question>> for Questions {
 impl Question {
     /// Which choices' claims hold in `world` (at `reveal_at`: only the correct one's).
     pub fn truths(&self, world: &World) -> Vec<bool> {
-        self.choices.iter().map(|c| c.claim.holds(world)).collect()
+        let mut truths = Vec::with_capacity(self.choices.len());
+        for choice in &self.choices {
+            truths.push(choice.claim.holds(world));
+        }
+        truths
     }
 }
 
@@ -338,8 +342,11 @@ impl PointsAt {
         let Some(body) = &self.message else {
             return Vec::new();
         };
-        let found = stored(world, body, self.queue.as_deref());
-        found.into_iter().map(|(_, m)| m.message_id).collect()
+        let mut ids = Vec::new();
+        for (_, message) in stored(world, body, self.queue.as_deref()) {
+            ids.push(message.message_id);
+        }
+        ids
     }
 }
 
@@ -568,10 +575,9 @@ impl Names {
                 "CreateQueue" => names.queues.extend(text(&input["QueueName"])),
                 "AddWorker" | "SetPolicy" => {
                     names.workers.extend(text(&input["name"]));
-                    let effects = input["policy"]["effects"].as_array().into_iter().flatten();
-                    names
-                        .effects
-                        .extend(effects.filter_map(|e| text(&e["name"])));
+                    for effect in input["policy"]["effects"].as_array().into_iter().flatten() {
+                        names.effects.extend(text(&effect["name"]));
+                    }
                 }
                 "SendMessage" => names.body(text(&input["MessageBody"])),
                 "SendMessageBatch" => {
@@ -582,9 +588,9 @@ impl Names {
                 "AddProducer" => match (text(&input["body"]), input["count"].as_u64()) {
                     (Some(body), Some(count)) if count <= EXPANDED => {
                         let template = Template::parse(&body);
-                        names
-                            .messages
-                            .extend((1..=count).map(|n| template.render(n)));
+                        for n in 1..=count {
+                            names.messages.push(template.render(n));
+                        }
                     }
                     _ => names.all_messages = false,
                 },
@@ -667,10 +673,13 @@ fn named<T: Clone>(
     match table.iter().find(|(known, _)| *known == text) {
         Some((_, value)) => Ok(Some(value.clone())),
         None => {
-            let known: Vec<&str> = table.iter().map(|(known, _)| *known).collect();
+            let mut known = String::new();
+            for (i, (option, _)) in table.iter().enumerate() {
+                known += if i == 0 { "" } else { ", " };
+                known += option;
+            }
             Err(custom(format!(
-                "unknown {name} `{text}` (expected {})",
-                known.join(", ")
+                "unknown {name} `{text}` (expected {known})"
             )))
         }
     }
