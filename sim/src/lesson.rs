@@ -133,21 +133,8 @@ pub struct PointsAt {
 /// A fact about the world that [`Claim::holds`] checks (see the module documentation).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Claim {
-    /// A message with this body (in `queue`, if given) has all the given facts.
-    Message {
-        /// Its body.
-        message: String,
-        /// The queue it is stored in.
-        queue: Option<String>,
-        /// Where it is in its lifecycle.
-        state: Option<MessageStatus>,
-        /// The worker it is in flight with.
-        holder: Option<String>,
-        /// Its ApproximateReceiveCount.
-        receive_count: Option<u32>,
-        /// When its delay or visibility timeout ends.
-        until: Option<Millis>,
-    },
+    /// A message has all the given facts.
+    Message(MessageFacts),
     /// The ledger performed an effect this many times.
     Performed {
         /// The effect's name.
@@ -163,33 +150,59 @@ pub enum Claim {
         value: u64,
     },
     /// A worker lane's view has the given values.
-    Worker {
-        /// The lane's name.
-        worker: String,
-        /// What it is doing.
-        status: Option<WorkerStatus>,
-        /// Messages it received.
-        deliveries: Option<u64>,
-        /// How many messages it holds.
-        holding: Option<u64>,
-        /// SQS requests it made.
-        api_calls: Option<u64>,
-        /// Its ReceiveMessage calls that returned nothing.
-        empty_receives: Option<u64>,
-    },
+    Worker(WorkerFacts),
     /// A queue's messages per state.
-    Queue {
-        /// The queue's name.
-        queue: String,
-        /// ApproximateNumberOfMessages.
-        visible: Option<u64>,
-        /// ApproximateNumberOfMessagesNotVisible.
-        in_flight: Option<u64>,
-        /// ApproximateNumberOfMessagesDelayed.
-        delayed: Option<u64>,
-    },
+    Queue(QueueFacts),
     /// Every one of these.
     All(Vec<Claim>),
+}
+
+/// A [`Claim::Message`]: some message with this body (in `queue`, if given) has every fact
+/// given (`None`: not claimed).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MessageFacts {
+    /// Its body.
+    pub message: String,
+    /// The queue it is stored in.
+    pub queue: Option<String>,
+    /// Where it is in its lifecycle.
+    pub state: Option<MessageStatus>,
+    /// The worker it is in flight with.
+    pub holder: Option<String>,
+    /// Its ApproximateReceiveCount.
+    pub receive_count: Option<u32>,
+    /// When its delay or visibility timeout ends.
+    pub until: Option<Millis>,
+}
+
+/// A [`Claim::Worker`]: the lane's view has every value given (`None`: not claimed).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WorkerFacts {
+    /// The lane's name.
+    pub worker: String,
+    /// What it is doing.
+    pub status: Option<WorkerStatus>,
+    /// Messages it received.
+    pub deliveries: Option<u64>,
+    /// How many messages it holds.
+    pub holding: Option<u64>,
+    /// SQS requests it made.
+    pub api_calls: Option<u64>,
+    /// Its ReceiveMessage calls that returned nothing.
+    pub empty_receives: Option<u64>,
+}
+
+/// A [`Claim::Queue`]: the queue has every count given (`None`: not claimed).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct QueueFacts {
+    /// The queue's name.
+    pub queue: String,
+    /// ApproximateNumberOfMessages.
+    pub visible: Option<u64>,
+    /// ApproximateNumberOfMessagesNotVisible.
+    pub in_flight: Option<u64>,
+    /// ApproximateNumberOfMessagesDelayed.
+    pub delayed: Option<u64>,
 }
 
 /// Where a message is, as a [`Claim::Message`] names it.
@@ -256,81 +269,68 @@ impl Claim {
     /// Whether the world shows this fact now.
     pub fn holds(&self, world: &World) -> bool {
         match self {
-            Claim::Message {
-                message,
-                queue,
-                state: Some(MessageStatus::Deleted),
-                ..
-            } => stored(world, message, queue.as_deref()).is_empty(),
-            Claim::Message {
-                message,
-                queue,
-                state,
-                holder,
-                receive_count,
-                until,
-            } => {
-                let dead_letter_queues = world.dead_letter_queues();
-                stored(world, message, queue.as_deref())
-                    .iter()
-                    .any(|(queue, m)| {
-                        let (status, ends) = match m.state {
-                            _ if dead_letter_queues.contains(queue) => {
-                                (MessageStatus::DeadLettered, None)
-                            }
-                            MessageState::Delayed { until } => {
-                                (MessageStatus::Delayed, Some(until))
-                            }
-                            MessageState::Visible => (MessageStatus::Visible, None),
-                            MessageState::InFlight { until, .. } => {
-                                (MessageStatus::InFlight, Some(until))
-                            }
-                        };
-                        state.is_none_or(|s| s == status)
-                            && holder
-                                .as_ref()
-                                .is_none_or(|h| world.holder_of(&m.message_id) == Some(h.as_str()))
-                            && receive_count.is_none_or(|n| n == m.receive_count)
-                            && until.is_none_or(|t| ends == Some(t))
-                    })
-            }
+            Claim::Message(facts) => facts.holds(world),
             Claim::Performed { effect, times } => world.ledger().performed_named(effect) == *times,
             Claim::Counter { counter, value } => {
                 let summary = serde_json::to_value(world.summary()).unwrap_or_default();
                 summary.get(counter).and_then(Value::as_u64) == Some(*value)
             }
-            Claim::Worker {
-                worker,
-                status,
-                deliveries,
-                holding,
-                api_calls,
-                empty_receives,
-            } => world.workers().iter().any(|view| {
-                view.name == *worker
-                    && status.as_ref().is_none_or(|s| *s == view.status)
-                    && deliveries.is_none_or(|n| n == view.deliveries)
-                    && holding.is_none_or(|n| n == view.holding.len() as u64)
-                    && api_calls.is_none_or(|n| n == view.api_calls)
-                    && empty_receives.is_none_or(|n| n == view.empty_receives)
-            }),
-            Claim::Queue {
-                queue,
-                visible,
-                in_flight,
-                delayed,
-            } => {
-                let depth = world.queue_depth(queue);
-                [
-                    ("visible", visible),
-                    ("in_flight", in_flight),
-                    ("delayed", delayed),
-                ]
-                .iter()
-                .all(|(state, n)| n.is_none_or(|n| depth.get(*state) == Some(&n)))
-            }
+            Claim::Worker(facts) => facts.holds(world),
+            Claim::Queue(facts) => facts.holds(world),
             Claim::All(claims) => claims.iter().all(|c| c.holds(world)),
         }
+    }
+}
+
+impl MessageFacts {
+    fn holds(&self, world: &World) -> bool {
+        let found = stored(world, &self.message, self.queue.as_deref());
+        if self.state == Some(MessageStatus::Deleted) {
+            return found.is_empty();
+        }
+        let dead_letter_queues = world.dead_letter_queues();
+        found.iter().any(|(queue, m)| {
+            let (status, ends) = match m.state {
+                _ if dead_letter_queues.contains(queue) => (MessageStatus::DeadLettered, None),
+                MessageState::Delayed { until } => (MessageStatus::Delayed, Some(until)),
+                MessageState::Visible => (MessageStatus::Visible, None),
+                MessageState::InFlight { until, .. } => (MessageStatus::InFlight, Some(until)),
+            };
+            self.state.is_none_or(|s| s == status)
+                && self
+                    .holder
+                    .as_ref()
+                    .is_none_or(|h| world.holder_of(&m.message_id) == Some(h.as_str()))
+                && self.receive_count.is_none_or(|n| n == m.receive_count)
+                && self.until.is_none_or(|t| ends == Some(t))
+        })
+    }
+}
+
+impl WorkerFacts {
+    fn holds(&self, world: &World) -> bool {
+        world.workers().iter().any(|view| {
+            view.name == self.worker
+                && self.status.as_ref().is_none_or(|s| *s == view.status)
+                && self.deliveries.is_none_or(|n| n == view.deliveries)
+                && self.holding.is_none_or(|n| n == view.holding.len() as u64)
+                && self.api_calls.is_none_or(|n| n == view.api_calls)
+                && self.empty_receives.is_none_or(|n| n == view.empty_receives)
+        })
+    }
+}
+
+impl QueueFacts {
+    fn holds(&self, world: &World) -> bool {
+        let depth = world.queue_depth(&self.queue);
+        let counts = [
+            ("visible", self.visible),
+            ("in_flight", self.in_flight),
+            ("delayed", self.delayed),
+        ];
+        counts
+            .iter()
+            .all(|(state, n)| n.is_none_or(|n| depth.get(*state) == Some(&n)))
     }
 }
 
@@ -454,36 +454,7 @@ impl Claim {
     /// cannot go together, or no fact at all.
     fn check(&self, names: &Names) -> Result<(), String> {
         match self {
-            Claim::Message {
-                message,
-                queue,
-                state,
-                holder,
-                receive_count,
-                until,
-            } => {
-                names.message(message)?;
-                if let Some(queue) = queue {
-                    names.queue(queue)?;
-                }
-                if let Some(holder) = holder {
-                    names.worker(holder)?;
-                }
-                let (deleted, in_flight) = (
-                    *state == Some(MessageStatus::Deleted),
-                    *state == Some(MessageStatus::InFlight),
-                );
-                if deleted && (holder.is_some() || receive_count.is_some() || until.is_some()) {
-                    return Err("a deleted message has no holder, receive count or `until`".into());
-                }
-                if holder.is_some() && !in_flight {
-                    return Err("a `holder` goes with the state InFlight".into());
-                }
-                if until.is_some() && !(in_flight || *state == Some(MessageStatus::Delayed)) {
-                    return Err("`until` goes with the state InFlight or Delayed".into());
-                }
-                Ok(())
-            }
+            Claim::Message(facts) => facts.check(names),
             Claim::Performed { effect, .. } => names.effect(effect),
             Claim::Counter { counter, .. } => {
                 let summary = serde_json::to_value(Summary::default()).unwrap_or_default();
@@ -492,36 +463,57 @@ impl Claim {
                     _ => Err(format!("no counter `{counter}` in the summary")),
                 }
             }
-            Claim::Worker {
-                worker,
-                status,
-                deliveries,
-                holding,
-                api_calls,
-                empty_receives,
-            } => {
-                names.worker(worker)?;
-                let facts = [deliveries, holding, api_calls, empty_receives];
-                if status.is_none() && facts.iter().all(|f| f.is_none()) {
-                    return Err(format!("the claim on worker {worker} states nothing"));
+            Claim::Worker(facts) => {
+                names.worker(&facts.worker)?;
+                let counts = [
+                    facts.deliveries,
+                    facts.holding,
+                    facts.api_calls,
+                    facts.empty_receives,
+                ];
+                if facts.status.is_none() && counts.iter().all(Option::is_none) {
+                    return Err(format!(
+                        "the claim on worker {} states nothing",
+                        facts.worker
+                    ));
                 }
                 Ok(())
             }
-            Claim::Queue {
-                queue,
-                visible,
-                in_flight,
-                delayed,
-            } => {
-                names.queue(queue)?;
-                if [visible, in_flight, delayed].iter().all(|n| n.is_none()) {
-                    return Err(format!("the claim on queue {queue} states nothing"));
+            Claim::Queue(facts) => {
+                names.queue(&facts.queue)?;
+                let counts = [facts.visible, facts.in_flight, facts.delayed];
+                if counts.iter().all(Option::is_none) {
+                    return Err(format!("the claim on queue {} states nothing", facts.queue));
                 }
                 Ok(())
             }
             Claim::All(claims) if claims.is_empty() => Err("`All` has no claims".into()),
             Claim::All(claims) => claims.iter().try_for_each(|c| c.check(names)),
         }
+    }
+}
+
+impl MessageFacts {
+    fn check(&self, names: &Names) -> Result<(), String> {
+        names.message(&self.message)?;
+        if let Some(queue) = &self.queue {
+            names.queue(queue)?;
+        }
+        if let Some(holder) = &self.holder {
+            names.worker(holder)?;
+        }
+        let is = |state| self.state == Some(state);
+        let (holder, until) = (self.holder.is_some(), self.until.is_some());
+        if is(MessageStatus::Deleted) && (holder || until || self.receive_count.is_some()) {
+            return Err("a deleted message has no holder, receive count or `until`".into());
+        }
+        if holder && !is(MessageStatus::InFlight) {
+            return Err("a `holder` goes with the state InFlight".into());
+        }
+        if until && !(is(MessageStatus::InFlight) || is(MessageStatus::Delayed)) {
+            return Err("`until` goes with the state InFlight or Delayed".into());
+        }
+        Ok(())
     }
 }
 
@@ -782,14 +774,14 @@ impl Claim {
     fn read_members(input: &mut Input) -> Result<Self, serde_json::Error> {
         let kind: String = input.field("kind")?;
         Ok(match kind.as_str() {
-            "Message" => Claim::Message {
+            "Message" => Claim::Message(MessageFacts {
                 message: input.field("message")?,
                 queue: input.field_or_default("queue")?,
                 state: named(input, "state", &MESSAGE_STATUSES)?,
                 holder: input.field_or_default("holder")?,
                 receive_count: input.field_or_default("receive_count")?,
                 until: time(input, "until", false)?,
-            },
+            }),
             "Performed" => Claim::Performed {
                 effect: input.field("effect")?,
                 times: input.field("times")?,
@@ -798,20 +790,20 @@ impl Claim {
                 counter: input.field("counter")?,
                 value: input.field("value")?,
             },
-            "Worker" => Claim::Worker {
+            "Worker" => Claim::Worker(WorkerFacts {
                 worker: input.field("worker")?,
                 status: named(input, "status", &WORKER_STATUSES)?,
                 deliveries: input.field_or_default("deliveries")?,
                 holding: input.field_or_default("holding")?,
                 api_calls: input.field_or_default("api_calls")?,
                 empty_receives: input.field_or_default("empty_receives")?,
-            },
-            "Queue" => Claim::Queue {
+            }),
+            "Queue" => Claim::Queue(QueueFacts {
                 queue: input.field("queue")?,
                 visible: input.field_or_default("visible")?,
                 in_flight: input.field_or_default("in_flight")?,
                 delayed: input.field_or_default("delayed")?,
-            },
+            }),
             "All" => Claim::All(input.field("claims")?),
             _ => {
                 return Err(custom(format!(
@@ -860,23 +852,16 @@ impl ToJson for Claim {
     fn to_json(&self) -> Value {
         let mut out = Output::default();
         let kind = match self {
-            Claim::Message {
-                message,
-                queue,
-                state,
-                holder,
-                receive_count,
-                until,
-            } => {
-                out.field("message", message);
-                put(&mut out, "queue", queue);
-                if let Some(state) = state {
+            Claim::Message(facts) => {
+                out.field("message", &facts.message);
+                put(&mut out, "queue", &facts.queue);
+                if let Some(state) = &facts.state {
                     out.field("state", name_of(&MESSAGE_STATUSES, state));
                 }
-                put(&mut out, "holder", holder);
-                put(&mut out, "receive_count", receive_count);
-                if let Some(until) = until {
-                    out.value("until", seconds(*until));
+                put(&mut out, "holder", &facts.holder);
+                put(&mut out, "receive_count", &facts.receive_count);
+                if let Some(until) = facts.until {
+                    out.value("until", seconds(until));
                 }
                 "Message"
             }
@@ -890,34 +875,22 @@ impl ToJson for Claim {
                 out.field("value", value);
                 "Counter"
             }
-            Claim::Worker {
-                worker,
-                status,
-                deliveries,
-                holding,
-                api_calls,
-                empty_receives,
-            } => {
-                out.field("worker", worker);
-                if let Some(status) = status {
+            Claim::Worker(facts) => {
+                out.field("worker", &facts.worker);
+                if let Some(status) = &facts.status {
                     out.field("status", name_of(&WORKER_STATUSES, status));
                 }
-                put(&mut out, "deliveries", deliveries);
-                put(&mut out, "holding", holding);
-                put(&mut out, "api_calls", api_calls);
-                put(&mut out, "empty_receives", empty_receives);
+                put(&mut out, "deliveries", &facts.deliveries);
+                put(&mut out, "holding", &facts.holding);
+                put(&mut out, "api_calls", &facts.api_calls);
+                put(&mut out, "empty_receives", &facts.empty_receives);
                 "Worker"
             }
-            Claim::Queue {
-                queue,
-                visible,
-                in_flight,
-                delayed,
-            } => {
-                out.field("queue", queue);
-                put(&mut out, "visible", visible);
-                put(&mut out, "in_flight", in_flight);
-                put(&mut out, "delayed", delayed);
+            Claim::Queue(facts) => {
+                out.field("queue", &facts.queue);
+                put(&mut out, "visible", &facts.visible);
+                put(&mut out, "in_flight", &facts.in_flight);
+                put(&mut out, "delayed", &facts.delayed);
                 "Queue"
             }
             Claim::All(claims) => {

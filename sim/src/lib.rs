@@ -51,7 +51,10 @@ mod world;
 
 pub use command::{LoggedStep, SimAction, Step};
 pub use ledger::{Effect, Ledger};
-pub use lesson::{Choice, Claim, MessageStatus, PointsAt, Question, Questions};
+pub use lesson::{
+    Choice, Claim, MessageFacts, MessageStatus, PointsAt, Question, Questions, QueueFacts,
+    WorkerFacts,
+};
 pub use metrics::{Metrics, Sample, Summary};
 pub use narrate::clock;
 pub use scenario::Scenario;
