@@ -83,7 +83,7 @@ use serde::de::Error as _;
 use serde_json::Value;
 use sqs_engine::api::{FromJson, Input, Output, ToJson};
 use sqs_engine::script::seconds;
-use sqs_engine::view::MessageState;
+use sqs_engine::view::{MessageState, MessageView};
 use sqs_engine::Millis;
 use std::ops::Deref;
 
@@ -351,11 +351,7 @@ impl PointsAt {
 }
 
 /// The stored messages with this body, with their queue's name (only `queue`'s, if given).
-fn stored(
-    world: &World,
-    body: &str,
-    queue: Option<&str>,
-) -> Vec<(String, sqs_engine::view::MessageView)> {
+fn stored(world: &World, body: &str, queue: Option<&str>) -> Vec<(String, MessageView)> {
     let mut found = Vec::new();
     for name in world.engine().queue_names() {
         if queue.is_some_and(|q| q != name) {
@@ -413,6 +409,12 @@ impl Question {
             return Err(format!(
                 "`correct` is {} but there are {n} choices (counted from 0)",
                 self.correct
+            ));
+        }
+        if self.at > end {
+            return Err(format!(
+                "it is asked after the scenario's end ({})",
+                secs(end)
             ));
         }
         if self.reveal_at <= self.at {

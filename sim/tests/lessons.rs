@@ -202,6 +202,13 @@ fn a_bad_question_is_refused_by_name() {
         "x: question 2 (at 5 s): `reveal_at` (4 s) must come after `at`",
     );
     refused(
+        |q| {
+            q["at"] = json!(70);
+            q["reveal_at"] = json!(80);
+        },
+        "x: question 2 (at 70 s): it is asked after the scenario's end (60 s)",
+    );
+    refused(
         |q| q["reveal_at"] = json!(61),
         "x: question 2 (at 5 s): `reveal_at` (61 s) is after the scenario's end (60 s)",
     );
