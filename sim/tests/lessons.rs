@@ -1,8 +1,8 @@
 //! The library's questions ([`sqs_sim::lesson`]), answered by the world: each library scenario
 //! runs as the player plays it, stopping at every question's `at` and playing on to its
-//! `reveal_at`, where the correct choice's claim must hold and every other choice's must not.
-//! So no question can teach something the engine contradicts. Plus the errors a bad question
-//! gets.
+//! `reveal_at`, where the correct choice's claim must hold and every other choice's must not
+//! (and a world played there without stopping must agree). So no question can teach something
+//! the engine contradicts. Plus the errors a bad question gets.
 
 use serde_json::{json, Value};
 use sqs_engine::api::{FromJson, ToJson};
@@ -56,6 +56,16 @@ fn every_library_question_is_answered_by_the_world() {
             world.advance_to(question.reveal_at);
             let truths = question.truths(&world);
             let expected: Vec<bool> = (0..truths.len()).map(|i| i == question.correct).collect();
+            // Stopping to ask changes nothing: the world played straight to the reveal agrees.
+            let mut straight = World::load(&scenario).unwrap();
+            straight.advance_to(question.reveal_at);
+            assert_eq!(
+                question.truths(&straight),
+                truths,
+                "{} question {}: pausing changed the world",
+                scenario.id,
+                index + 1
+            );
             if truths != expected {
                 wrong.push(format!(
                     "{} question {} (asked {}, revealed {}): \"{}\"\n  \
