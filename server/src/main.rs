@@ -12,6 +12,11 @@
 //!   `day_check=ok` or the problems found.
 //! * `sqs-sim bench seek`: rewinding within the first hour of that day from periodic checkpoints
 //!   (`sqs_sim::checkpoints`), and once by replay from time 0 for comparison.
+//! * `sqs-sim serve [--host 127.0.0.1] [--port 9324] [--account-id 000000000000]
+//!   [--region us-east-1] [--speed 1]`: a local SQS endpoint (AWS JSON 1.0 and query protocols)
+//!   with a virtual clock, driven through `/_sqs-sim/` (`sqs_server`). Prints
+//!   `listening on http://HOST:PORT` once it accepts connections. Unauthenticated: for
+//!   development on loopback only.
 
 use sqs_engine::bench::{measure, Batching};
 use sqs_engine::script::{run_streaming, ScriptFile};
@@ -20,7 +25,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 const USAGE: &str =
-    "usage: sqs-sim run FILE.json|-  |  sqs-sim bench [N]  |  sqs-sim bench day [SECONDS]  |  sqs-sim bench seek";
+    "usage: sqs-sim run FILE.json|-  |  sqs-sim bench [N]  |  sqs-sim bench day [SECONDS]  |  \
+sqs-sim bench seek  |  sqs-sim serve [--host 127.0.0.1] [--port 9324] [--account-id 000000000000] \
+[--region us-east-1] [--speed 1]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -49,6 +56,7 @@ fn main() -> ExitCode {
             Ok(n) if n > 0 => bench(n),
             _ => Err(format!("bench: N must be a positive integer, not {n:?}")),
         },
+        ["serve", options @ ..] => serve(options),
         _ => Err(USAGE.to_string()),
     };
     match result {
@@ -108,4 +116,52 @@ fn bench_day(until: sqs_engine::Millis) -> Result<(), String> {
         println!("day_check=failed: {}", problems.join("; "));
     }
     Ok(())
+}
+
+fn serve(options: &[&str]) -> Result<(), String> {
+    let mut config = sqs_server::Config {
+        host: "127.0.0.1".into(),
+        port: 9324,
+        account_id: "000000000000".into(),
+        region: "us-east-1".into(),
+        speed: 1.0,
+    };
+    let mut rest = options.iter();
+    while let Some(option) = rest.next() {
+        let value = rest
+            .next()
+            .ok_or_else(|| format!("serve: {option} needs a value\n{USAGE}"))?;
+        match *option {
+            "--host" => config.host = value.to_string(),
+            "--port" => {
+                config.port = value
+                    .parse()
+                    .map_err(|_| format!("serve: --port must be a port number, not {value:?}"))?
+            }
+            "--account-id" if value.len() == 12 && value.bytes().all(|b| b.is_ascii_digit()) => {
+                config.account_id = value.to_string()
+            }
+            "--account-id" => {
+                return Err(format!(
+                    "serve: --account-id must be 12 digits, not {value:?}"
+                ))
+            }
+            "--region" => config.region = value.to_string(),
+            "--speed" => match value.parse::<f64>() {
+                Ok(speed) if speed > 0.0 && speed.is_finite() => config.speed = speed,
+                _ => {
+                    return Err(format!(
+                        "serve: --speed must be a number > 0, not {value:?}"
+                    ))
+                }
+            },
+            _ => return Err(format!("serve: unknown option {option}\n{USAGE}")),
+        }
+    }
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("serve: {e}"))?;
+    runtime
+        .block_on(sqs_server::serve(config, |address| {
+            println!("listening on http://{address}");
+        }))
+        .map_err(|e| format!("serve: {e}"))
 }
