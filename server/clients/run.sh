@@ -2,10 +2,13 @@
 # Runs the real-client tests of `sqs-sim serve`, each against a freshly started server on a free
 # loopback port:
 #
-#   server/clients/run.sh [boto3|awscli|node|moto]...     (default: all four)
+#   server/clients/run.sh [boto3|awscli|node|moto|load]...     (default: all five)
 #
-# boto3_client.py, awscli_client.sh and node_client.mjs (account 000000000000), and moto's own
-# tests/test_sqs (moto_suite.py, account 123456789012) compared with moto-expected-failures.txt.
+# boto3_client.py, awscli_client.sh and node_client.mjs (account 000000000000), moto's own
+# tests/test_sqs (moto_suite.py, account 123456789012) compared with moto-expected-failures.txt,
+# and the load test: 50 clients send, long-poll and delete $LOAD_MESSAGES messages (default
+# 20,000; the full run is `LOAD_MESSAGES=100000 server/clients/run.sh load`), none lost, none
+# seen twice within its visibility timeout (`sqs-sim load`).
 # Needs what `scripts/setup.sh python npm` installs (target/venv, node_modules, moto's source
 # under target/moto-src) and the binary $SQS_SIM (default: target/debug/sqs-sim). Each client's
 # output, then the sum of their closing lines: `N passed, N failed`. Exits 1 if any failed.
@@ -59,8 +62,18 @@ client() {
   passed=$((passed + p)) failed=$((failed + f))
 }
 
+# load_test ENDPOINT: `sqs-sim load`, its verdict as one test.
+load_test() {
+  if "$SQS_SIM" load --endpoint "$1" --clients 50 --messages "${LOAD_MESSAGES:-20000}" --limit-secs 300; then
+    echo "1 passed, 0 failed"
+  else
+    echo "server: FAILED: the load test (sqs-sim load)"
+    echo "0 passed, 1 failed"
+  fi
+}
+
 clients=("$@")
-[ ${#clients[@]} -gt 0 ] || clients=(boto3 awscli node moto)
+[ ${#clients[@]} -gt 0 ] || clients=(boto3 awscli node moto load)
 for c in "${clients[@]}"; do
   case "$c" in
     boto3) client boto3 000000000000 python "$HERE/boto3_client.py" ENDPOINT ;;
@@ -74,7 +87,8 @@ for c in "${clients[@]}"; do
         client moto 123456789012 python "$HERE/moto_suite.py" ENDPOINT "$MOTO_SOURCE" "$HERE/moto-expected-failures.txt"
       fi
       ;;
-    *) echo "run.sh: unknown client '$c' (boto3 awscli node moto)" >&2; exit 2 ;;
+    load) client load 000000000000 load_test ENDPOINT ;;
+    *) echo "run.sh: unknown client '$c' (boto3 awscli node moto load)" >&2; exit 2 ;;
   esac
 done
 echo "$passed passed, $failed failed"

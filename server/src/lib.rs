@@ -16,6 +16,7 @@ pub mod clock;
 pub mod control;
 pub mod http;
 pub mod json_protocol;
+pub mod load;
 pub mod query_protocol;
 pub mod state;
 pub mod wire;

@@ -17,6 +17,13 @@
 //!   with a virtual clock, driven through `/_sqs-sim/` (`sqs_server`). Prints
 //!   `listening on http://HOST:PORT` once it accepts connections. Unauthenticated: for
 //!   development on loopback only.
+//! * `sqs-sim load --endpoint URL [--clients 50] [--messages 100000] [--limit-secs 600]`: the
+//!   load test (`sqs_server::load`): every message sent is received and deleted, none seen twice
+//!   within its visibility timeout; prints the counts, then `load_check=ok` or the problems
+//!   (exit 1).
+//! * `sqs-sim load --bench --endpoint URL [--clients 50] [--seconds 10]`: the benchmark's load
+//!   (send, receive, delete per client) against any SQS endpoint; prints `req_per_sec=`,
+//!   `p50_ms=`, `p99_ms=`.
 
 use sqs_engine::bench::{measure, Batching};
 use sqs_engine::script::{run_streaming, ScriptFile};
@@ -27,7 +34,8 @@ use std::time::Instant;
 const USAGE: &str =
     "usage: sqs-sim run FILE.json|-  |  sqs-sim bench [N]  |  sqs-sim bench day [SECONDS]  |  \
 sqs-sim bench seek  |  sqs-sim serve [--host 127.0.0.1] [--port 9324] [--account-id 000000000000] \
-[--region us-east-1] [--speed 1]";
+[--region us-east-1] [--speed 1]  |  sqs-sim load [--bench] --endpoint URL [--clients N] \
+[--messages N] [--limit-secs S] [--seconds S]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -57,6 +65,7 @@ fn main() -> ExitCode {
             _ => Err(format!("bench: N must be a positive integer, not {n:?}")),
         },
         ["serve", options @ ..] => serve(options),
+        ["load", options @ ..] => load(options),
         _ => Err(USAGE.to_string()),
     };
     match result {
@@ -164,4 +173,52 @@ fn serve(options: &[&str]) -> Result<(), String> {
             println!("listening on http://{address}");
         }))
         .map_err(|e| format!("serve: {e}"))
+}
+
+fn load(options: &[&str]) -> Result<(), String> {
+    let (mut bench, mut endpoint, mut clients) = (false, None, 50);
+    let (mut messages, mut limit, mut seconds) = (100_000, 600.0, 10.0);
+    let mut rest = options.iter();
+    while let Some(option) = rest.next() {
+        if *option == "--bench" {
+            bench = true;
+            continue;
+        }
+        let value = rest
+            .next()
+            .ok_or_else(|| format!("load: {option} needs a value\n{USAGE}"))?;
+        let number = || {
+            value
+                .replace(['_', ','], "")
+                .parse::<f64>()
+                .ok()
+                .filter(|n| *n > 0.0 && n.is_finite())
+                .ok_or_else(|| format!("load: {option} must be a number > 0, not {value:?}"))
+        };
+        match *option {
+            "--endpoint" => endpoint = Some(value.to_string()),
+            "--clients" => clients = number()? as usize,
+            "--messages" => messages = number()? as u64,
+            "--limit-secs" => limit = number()?,
+            "--seconds" => seconds = number()?,
+            _ => return Err(format!("load: unknown option {option}\n{USAGE}")),
+        }
+    }
+    let endpoint = endpoint.ok_or_else(|| format!("load: --endpoint is required\n{USAGE}"))?;
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("load: {e}"))?;
+    if bench {
+        let result = runtime.block_on(sqs_server::load::bench(&endpoint, clients, seconds))?;
+        println!("{result}");
+        return Ok(());
+    }
+    let limit = std::time::Duration::from_secs_f64(limit);
+    let result = runtime.block_on(sqs_server::load::load(&endpoint, clients, messages, limit))?;
+    println!("{result}");
+    let problems = result.problems(messages);
+    if problems.is_empty() {
+        println!("load_check=ok");
+        Ok(())
+    } else {
+        Err(format!("load_check=failed: {}", problems.join("; ")))
+    }
 }
