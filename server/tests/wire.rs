@@ -83,6 +83,11 @@ fn send(at: SocketAddr, method: &str, path: &str, headers: &[&str], body: &[u8])
     }
 }
 
+/// Asserts that `answer`'s body contains `text`.
+fn contains(answer: &Answer, text: &str) {
+    assert!(answer.body.contains(text), "{text} not in {}", answer.body);
+}
+
 /// A JSON-protocol call.
 fn call(at: SocketAddr, action: &str, input: &Value) -> Answer {
     json_raw(
@@ -221,61 +226,30 @@ fn the_query_protocol_answers_in_xml() {
     let created = query(at, "/", "Action=CreateQueue&Version=2012-11-05&QueueName=q&Attribute.1.Name=DelaySeconds&Attribute.1.Value=0");
     assert_eq!(created.status, 200, "{}", created.body);
     assert_eq!(created.header("content-type"), Some("text/xml"));
-    assert!(created.body.contains(&format!("<CreateQueueResult><QueueUrl>http://{at}/123456789012/q</QueueUrl></CreateQueueResult>")), "{}", created.body);
-    let sent = query(
-        at,
-        "/123456789012/q",
-        "Action=SendMessage&MessageBody=a%26b%0D%0A&MessageAttribute.1.Name=k\
-        &MessageAttribute.1.Value.DataType=String&MessageAttribute.1.Value.StringValue=v",
-    );
-    assert!(
-        sent.body.contains("<MD5OfMessageAttributes>"),
-        "{}",
-        sent.body
-    );
-    let got = query(
-        at,
-        "/123456789012/q",
-        "Action=ReceiveMessage&MessageAttributeName.1=All&AttributeName.1=All",
-    );
-    assert!(
-        got.body.contains("<Body>a&amp;b&#xD;\n</Body>"),
-        "{}",
-        got.body
-    );
-    assert!(got.body.contains("<MessageAttribute><Name>k</Name><Value><DataType>String</DataType><StringValue>v</StringValue></Value></MessageAttribute>"), "{}", got.body);
-    assert!(
-        got.body.contains(
-            "<Attribute><Name>ApproximateReceiveCount</Name><Value>1</Value></Attribute>"
-        ),
-        "{}",
-        got.body
-    );
-    let missing = query(at, "/", "Action=GetQueueUrl&QueueName=nope");
-    assert_eq!(missing.status, 400);
-    assert!(
-        missing
-            .body
-            .contains("<Code>AWS.SimpleQueueService.NonExistentQueue</Code>"),
-        "{}",
-        missing.body
-    );
+    contains(&created, &format!("<CreateQueueResult><QueueUrl>http://{at}/123456789012/q</QueueUrl></CreateQueueResult>"));
+    let q = "/123456789012/q";
+    // Each request (to a path), with what its answer contains.
+    let calls = [
+        (q, "Action=SendMessage&MessageBody=a%26b%0D%0A&MessageAttribute.1.Name=k\
+            &MessageAttribute.1.Value.DataType=String&MessageAttribute.1.Value.StringValue=v",
+         vec!["<MD5OfMessageAttributes>"]),
+        (q, "Action=ReceiveMessage&MessageAttributeName.1=All&AttributeName.1=All", vec![
+            "<Body>a&amp;b&#xD;\n</Body>",
+            "<MessageAttribute><Name>k</Name><Value><DataType>String</DataType><StringValue>v</StringValue></Value></MessageAttribute>",
+            "<Attribute><Name>ApproximateReceiveCount</Name><Value>1</Value></Attribute>",
+        ]),
+        ("/", "Action=GetQueueUrl&QueueName=nope", vec!["<Code>AWS.SimpleQueueService.NonExistentQueue</Code>"]),
+        (q, "Action=SendMessage&MessageBody=x&DelaySeconds=soon", vec!["<Code>InvalidParameterValue</Code>"]),
+    ];
+    for (path, form, texts) in calls {
+        let answer = query(at, path, form);
+        for text in texts {
+            contains(&answer, text);
+        }
+    }
     let unknown = send(at, "GET", "/?Action=Explode", &[], b"");
-    assert!(
-        unknown.body.contains("<Code>InvalidAction</Code>"),
-        "{}",
-        unknown.body
-    );
-    let mistyped = query(
-        at,
-        "/123456789012/q",
-        "Action=SendMessage&MessageBody=x&DelaySeconds=soon",
-    );
-    assert!(
-        mistyped.body.contains("<Code>InvalidParameterValue</Code>"),
-        "{}",
-        mistyped.body
-    );
+    assert_eq!(unknown.status, 400);
+    contains(&unknown, "<Code>InvalidAction</Code>");
     let batch = query(at, "/123456789012/q", "Action=SendMessageBatch&SendMessageBatchRequestEntry.1.Id=a\
         &SendMessageBatchRequestEntry.1.MessageBody=1&SendMessageBatchRequestEntry.2.Id=b&SendMessageBatchRequestEntry.2.MessageBody=2");
     assert_eq!(
