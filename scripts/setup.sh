@@ -113,21 +113,29 @@ setup_chromium() {
   [ -x "$CHROMEDRIVER" ] || die "$CHROMEDRIVER missing after installing chromium-driver"
 }
 
-# The Python side of `./check server`: a venv in target/venv with server/clients/requirements.txt
-# (boto3, AWS CLI v1, moto[server], pytest), and moto's source distribution unpacked in
-# target/moto-src for its tests/test_sqs (never committed). Redone only when the requirements
-# change.
-setup_python() {
-  command -v python3 >/dev/null || die "python3 not found: install Python 3 (with venv and pip) first"
-  local venv=target/venv req=server/clients/requirements.txt stamp want moto
-  stamp="$venv/.sqs-playground-requirements.sha256"
+# venv DIR REQUIREMENTS WHAT: a venv in DIR with REQUIREMENTS installed, redone only when the
+# requirements file changed.
+venv() {
+  local dir=$1 req=$2 what=$3 stamp want
+  stamp="$dir/.sqs-playground-requirements.sha256"
   want="$(sha256sum "$req" | cut -d' ' -f1)"
-  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || [ ! -x "$venv/bin/python" ]; then
-    [ -x "$venv/bin/python" ] || timed "python3 -m venv $venv" python3 -m venv "$venv"
-    timed "pip install -r $req (boto3, awscli, moto[server], pytest)" \
-      "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$req"
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || [ ! -x "$dir/bin/python" ]; then
+    [ -x "$dir/bin/python" ] || timed "python3 -m venv $dir" python3 -m venv "$dir"
+    timed "pip install -r $req ($what)" \
+      "$dir/bin/pip" install --quiet --disable-pip-version-check -r "$req"
     echo "$want" >"$stamp"
   fi
+}
+
+# The Python side of `./check server`: target/venv with server/clients/requirements.txt (boto3,
+# AWS CLI v1, moto[server], pytest), target/venv-query with requirements-query.txt (a boto3 that
+# speaks SQS's query protocol), and moto's source distribution unpacked in target/moto-src for its
+# tests/test_sqs (never committed).
+setup_python() {
+  command -v python3 >/dev/null || die "python3 not found: install Python 3 (with venv and pip) first"
+  local venv=target/venv req=server/clients/requirements.txt moto
+  venv "$venv" "$req" "boto3, awscli, moto[server], pytest"
+  venv target/venv-query server/clients/requirements-query.txt "boto3 1.28 for the query protocol"
   moto="$(sed -n 's/^moto\[\{0,1\}[a-z]*\]\{0,1\}==//p' "$req")"
   [ -n "$moto" ] || die "no moto==VERSION in $req"
   if [ ! -d "target/moto-src/moto-$moto/tests/test_sqs" ]; then

@@ -2,7 +2,9 @@
 a move task, typed errors, and the clock API making a visibility timeout pass without sleeping.
 
 Usage: boto3_client.py ENDPOINT (a freshly started server, account 000000000000). Prints one
-line per test and ends with `N passed, N failed`; exits 1 if any failed.
+line per test and ends with `N passed, N failed`; exits 1 if any failed. Run with the current
+boto3 (the JSON protocol) and with boto3 1.28 / botocore 1.31.60 (the query protocol): each test
+line names the protocol the client spoke.
 """
 
 import hashlib
@@ -88,7 +90,7 @@ def send_receive_delete_with_exact_digests():
     )
     assert sent["MD5OfMessageBody"] == hashlib.md5(body.encode()).hexdigest()
     got = sqs.receive_message(
-        QueueUrl=url, MessageAttributeNames=["All"], MessageSystemAttributeNames=["All"]
+        QueueUrl=url, MessageAttributeNames=["All"], AttributeNames=["All"]
     )["Messages"]
     assert len(got) == 1 and got[0]["Body"] == body, got
     assert got[0]["MD5OfBody"] == sent["MD5OfMessageBody"]
@@ -185,7 +187,7 @@ def visibility_timeout_passes_by_the_clock():
         clock(advance=599)
         assert "Messages" not in sqs.receive_message(QueueUrl=url)
         clock(advance=1)
-        again = sqs.receive_message(QueueUrl=url, MessageSystemAttributeNames=["All"])["Messages"][0]
+        again = sqs.receive_message(QueueUrl=url, AttributeNames=["All"])["Messages"][0]
         assert again["MessageId"] == first["MessageId"]
         assert again["Attributes"]["ApproximateReceiveCount"] == "2"
         sqs.delete_message(QueueUrl=url, ReceiptHandle=again["ReceiptHandle"])
@@ -272,13 +274,14 @@ def purge_and_delete_queue():
 
 def main():
     passed = failed = 0
+    label = f"boto3 {boto3.__version__} ({sqs.meta.service_model.protocol})"
     for function in TESTS:
         try:
             function()
-            print(f"ok   boto3 {function.__name__}")
+            print(f"ok   {label} {function.__name__}")
             passed += 1
         except Exception:
-            print(f"FAIL boto3 {function.__name__}")
+            print(f"FAIL {label} {function.__name__}")
             traceback.print_exc(file=sys.stdout)
             failed += 1
     print(f"{passed} passed, {failed} failed")

@@ -2,14 +2,16 @@
 # Runs the real-client tests of `sqs-sim serve`, each against a freshly started server on a free
 # loopback port:
 #
-#   server/clients/run.sh [boto3|awscli|node|moto|load]...     (default: all five)
+#   server/clients/run.sh [boto3|boto3-query|awscli|node|moto|load]...     (default: all)
 #
-# boto3_client.py, awscli_client.sh and node_client.mjs (account 000000000000), moto's own
+# boto3_client.py (with the current boto3, which speaks the JSON protocol, and with boto3 1.28 /
+# botocore 1.31.60 from target/venv-query, which speaks the query protocol), awscli_client.sh and
+# node_client.mjs (account 000000000000), moto's own
 # tests/test_sqs (moto_suite.py, account 123456789012) compared with moto-expected-failures.txt,
 # and the load test: 50 clients send, long-poll and delete $LOAD_MESSAGES messages (default
 # 20,000; the full run is `LOAD_MESSAGES=100000 server/clients/run.sh load`), none lost, none
 # seen twice within its visibility timeout (`sqs-sim load`).
-# Needs what `scripts/setup.sh python npm` installs (target/venv, node_modules, moto's source
+# Needs what `scripts/setup.sh python npm` installs (target/venv, target/venv-query, node_modules, moto's source
 # under target/moto-src) and the binary $SQS_SIM (default: target/debug/sqs-sim). Each client's
 # output, then the sum of their closing lines: `N passed, N failed`. Exits 1 if any failed.
 set -uo pipefail
@@ -73,10 +75,11 @@ load_test() {
 }
 
 clients=("$@")
-[ ${#clients[@]} -gt 0 ] || clients=(boto3 awscli node moto load)
+[ ${#clients[@]} -gt 0 ] || clients=(boto3 boto3-query awscli node moto load)
 for c in "${clients[@]}"; do
   case "$c" in
     boto3) client boto3 000000000000 python "$HERE/boto3_client.py" ENDPOINT ;;
+    boto3-query) client boto3-query 000000000000 "$ROOT/target/venv-query/bin/python" "$HERE/boto3_client.py" ENDPOINT ;;
     awscli) client awscli 000000000000 "$HERE/awscli_client.sh" ENDPOINT ;;
     node) client node 000000000000 node --no-warnings "$HERE/node_client.mjs" ENDPOINT ;;
     moto)
@@ -88,7 +91,7 @@ for c in "${clients[@]}"; do
       fi
       ;;
     load) client load 000000000000 load_test ENDPOINT ;;
-    *) echo "run.sh: unknown client '$c' (boto3 awscli node moto load)" >&2; exit 2 ;;
+    *) echo "run.sh: unknown client '$c' (boto3 boto3-query awscli node moto load)" >&2; exit 2 ;;
   esac
 done
 echo "$passed passed, $failed failed"

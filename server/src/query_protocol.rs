@@ -52,6 +52,16 @@ const MAPS: &[(&str, &str, &str, &str)] = &[
     ),
 ];
 
+/// The actions whose answer has no members: written without a `<{Action}Result>` element (every
+/// other answer has one, empty or not: SDKs look for it).
+const NO_RESULT: &[&str] = &[
+    "DeleteQueue",
+    "SetQueueAttributes",
+    "PurgeQueue",
+    "DeleteMessage",
+    "ChangeMessageVisibility",
+];
+
 /// Parameter names as `A.1.B` paths, read into a tree.
 #[derive(Debug)]
 enum Node {
@@ -131,6 +141,18 @@ fn members(node: &Node) -> Result<Map<String, Value>, WireError> {
     };
     for (name, node) in params {
         let name = name.as_str();
+        // An empty list or map is sent as its member's name with an empty value (`Entries=`).
+        if node.text() == Some("") {
+            let lists = LISTS.iter().map(|l| l.1).chain(["Entries"]);
+            if lists.clone().any(|member| member == name) {
+                out.insert(name.into(), Value::Array(Vec::new()));
+                continue;
+            }
+            if MAPS.iter().any(|m| m.1 == name) {
+                out.insert(name.into(), Value::Object(Map::new()));
+                continue;
+            }
+        }
         if let Some((_, member)) = LISTS.iter().find(|(param, _)| *param == name) {
             let items = node.items().into_iter().filter_map(Node::text);
             out.insert((*member).into(), items.map(Value::from).collect());
@@ -171,12 +193,12 @@ fn members(node: &Node) -> Result<Map<String, Value>, WireError> {
 /// The answer to `action` as SQS writes it.
 pub fn response_body(action: &str, output: &Value, request_id: &str) -> Vec<u8> {
     let mut xml = format!("<?xml version=\"1.0\"?><{action}Response xmlns=\"{NAMESPACE}\">");
-    if let Value::Object(members) = output {
-        if !members.is_empty() {
-            let _ = write!(xml, "<{action}Result>");
+    if !NO_RESULT.contains(&action) {
+        let _ = write!(xml, "<{action}Result>");
+        if let Value::Object(members) = output {
             write_members(&mut xml, action, members);
-            let _ = write!(xml, "</{action}Result>");
         }
+        let _ = write!(xml, "</{action}Result>");
     }
     let _ = write!(
         xml,
@@ -355,5 +377,7 @@ mod tests {
         );
         let empty = String::from_utf8(response_body("DeleteMessage", &json!({}), "r")).unwrap();
         assert!(empty.contains("<DeleteMessageResponse") && !empty.contains("Result"));
+        let none = String::from_utf8(response_body("ReceiveMessage", &json!({}), "r")).unwrap();
+        assert!(none.contains("<ReceiveMessageResult></ReceiveMessageResult>"));
     }
 }
