@@ -308,3 +308,25 @@ fn a_long_poll_ends_when_the_clock_is_advanced_to_its_deadline() {
         (json!(0), json!([]))
     );
 }
+
+#[test]
+fn the_clock_runs_at_its_speed() {
+    let at = start();
+    let control = |body: &Value| {
+        send(
+            at,
+            "POST",
+            "/_sqs-sim/clock",
+            &[],
+            body.to_string().as_bytes(),
+        )
+        .json()
+    };
+    let before = control(&json!({"speed": 1000}))["now_ms"].as_u64().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let state = control(&json!({"pause": true}));
+    let ran = state["now_ms"].as_u64().unwrap() - before;
+    // 100 ms of wall time at 1000x: at least 100 virtual seconds.
+    assert!(ran >= 100_000, "{ran} ms in 100 ms at 1000x");
+    assert_eq!(state["speed"], 1000.0);
+}
