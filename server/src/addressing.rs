@@ -59,11 +59,6 @@ impl Addressing {
         }
     }
 
-    /// The account queues belong to.
-    pub fn account(&self) -> &str {
-        &self.account
-    }
-
     /// A queue's URL as clients see it, on `base` (`http://127.0.0.1:9324`).
     pub fn public_url(&self, base: &str, name: &str) -> String {
         format!("{base}/{}/{name}", self.account)
