@@ -94,8 +94,8 @@ if [[ "$SKIP" != *" wasm "* ]]; then
 fi
 
 if [[ "$SKIP" != *" native "* ]]; then
-  echo "perf: native benchmarks (cargo build --release -p sqs-sim)"
-  if run_logged cargo build --locked --release -p sqs-sim; then
+  echo "perf: native benchmarks (cargo build --release -p sqs-server)"
+  if run_logged cargo build --locked --release -p sqs-server; then
     sim="${CARGO_TARGET_DIR:-$ROOT/target}/release/sqs-sim"
     day=$("$sim" bench day 2>&1 | tee -a "$LOG")
     echo "$day" | sed 's/^/perf: native /'

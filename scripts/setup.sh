@@ -2,10 +2,12 @@
 # Installs whatever is missing for building and testing SQS Playground. Idempotent: when
 # everything is there it only checks (about a second).
 #
-#   scripts/setup.sh [PART...]     PART: rust trunk wasm-bindgen npm chromium (default: all)
+#   scripts/setup.sh [PART...]     PART: rust trunk wasm-bindgen npm chromium python (default: all)
 #
 # Sources: rustup (Rust toolchain and wasm32 target), crates.io (trunk, wasm-bindgen-cli),
-# npm (binaryen = wasm-opt, @gfx/zopfli, playwright-core), Debian (chromium, chromium-driver). Nothing else.
+# npm (binaryen = wasm-opt, @gfx/zopfli, playwright-core, axe-core, @aws-sdk/client-sqs), Debian
+# (chromium, chromium-driver), PyPI (server/clients/requirements.txt into target/venv, and moto's
+# source). Nothing else.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$ROOT"
@@ -122,8 +124,42 @@ setup_chromium() {
   [ -x "$CHROMEDRIVER" ] || die "$CHROMEDRIVER missing after installing chromium-driver"
 }
 
+# venv DIR REQUIREMENTS WHAT: a venv in DIR with REQUIREMENTS installed, redone only when the
+# requirements file changed.
+venv() {
+  local dir=$1 req=$2 what=$3 stamp want
+  stamp="$dir/.sqs-playground-requirements.sha256"
+  want="$(sha256sum "$req" | cut -d' ' -f1)"
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || [ ! -x "$dir/bin/python" ]; then
+    [ -x "$dir/bin/python" ] || timed "python3 -m venv $dir" python3 -m venv "$dir"
+    timed "pip install -r $req ($what)" \
+      "$dir/bin/pip" install --quiet --disable-pip-version-check -r "$req"
+    echo "$want" >"$stamp"
+  fi
+}
+
+# The Python side of `./check server`: target/venv with server/clients/requirements.txt (boto3,
+# AWS CLI v1, moto[server], pytest), target/venv-query with requirements-query.txt (a boto3 that
+# speaks SQS's query protocol), and moto's source distribution unpacked in target/moto-src for its
+# tests/test_sqs (never committed).
+setup_python() {
+  command -v python3 >/dev/null || die "python3 not found: install Python 3 (with venv and pip) first"
+  local venv=target/venv req=server/clients/requirements.txt moto
+  venv "$venv" "$req" "boto3, awscli, moto[server], pytest"
+  venv target/venv-query server/clients/requirements-query.txt "boto3 1.28 for the query protocol"
+  moto="$(sed -n 's/^moto\[\{0,1\}[a-z]*\]\{0,1\}==//p' "$req")"
+  [ -n "$moto" ] || die "no moto==VERSION in $req"
+  if [ ! -d "target/moto-src/moto-$moto/tests/test_sqs" ]; then
+    timed "pip download moto==$moto (source distribution, for its tests)" sh -c "
+      rm -rf target/moto-src && mkdir -p target/moto-src &&
+      '$venv/bin/pip' download --quiet --disable-pip-version-check --no-binary :all: --no-deps \
+        -d target/moto-src 'moto==$moto' &&
+      tar -xzf target/moto-src/moto-$moto.tar.gz -C target/moto-src"
+  fi
+}
+
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(rust trunk wasm-bindgen npm chromium)
+[ ${#parts[@]} -gt 0 ] || parts=(rust trunk wasm-bindgen npm chromium python)
 start=$SECONDS
 timings=()
 for part in "${parts[@]}"; do
@@ -134,7 +170,8 @@ for part in "${parts[@]}"; do
     wasm-bindgen) setup_wasm_bindgen ;;
     npm) setup_npm ;;
     chromium) setup_chromium ;;
-    *) die "unknown part '$part' (rust trunk wasm-bindgen npm chromium)" ;;
+    python) setup_python ;;
+    *) die "unknown part '$part' (rust trunk wasm-bindgen npm chromium python)" ;;
   esac
   timings+=("$part $((SECONDS - part_start)) s")
 done

@@ -1,6 +1,7 @@
 //! Determinism: the same seed and the same log give the same world, whichever way it is rebuilt
 //! (the scenario plus the user's actions, or the whole log into a fresh world), and `sqs-sim
-//! run` (the script runner driving a World) ends where the playground does.
+//! run` (the script runner driving a World) ends where the playground does (the binary itself is
+//! tested in server/tests/cli.rs).
 
 use sqs_engine::script::{run, ScriptFile};
 use sqs_sim::command::SimAction;
@@ -100,38 +101,6 @@ fn sqs_sim_run_ends_with_the_summary_the_playground_reaches() {
         let expected = serde_json::to_value(scenario.run().unwrap().summary()).unwrap();
         assert_eq!(last["summary"], expected, "{}", scenario.id);
     }
-}
-
-#[test]
-fn the_sqs_sim_binary_runs_a_scenario_file_and_ends_with_the_summary_line() {
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../scenarios/r-022.json");
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_sqs-sim"))
-        .args(["run", file])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    let last: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
-    let summary = &last["summary"];
-    for key in [
-        "sent",
-        "deliveries",
-        "redeliveries",
-        "deleted",
-        "dead_lettered",
-        "effects",
-        "duplicate_effects",
-        "prevented_effects",
-        "api_calls",
-        "by_state",
-    ] {
-        assert!(summary.get(key).is_some(), "summary lacks {key}: {summary}");
-    }
-    assert_eq!(summary["duplicate_effects"], 2);
 }
 
 #[test]

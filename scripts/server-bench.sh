@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The benchmark of `sqs-sim serve` (a benchmark, not a test): the same load, CLIENTS concurrent
+# clients each repeating SendMessage, ReceiveMessage and DeleteMessage for SECONDS
+# (`sqs-sim load --bench`), against our endpoint and against moto's server (moto[server] from
+# target/venv), in one run; prints requests per second and p50/p99 latency for each, and ours
+# over moto's.
+#
+#   scripts/server-bench.sh [CLIENTS (50)] [SECONDS (10)]
+#
+# Needs `scripts/setup.sh python` (moto). Builds the release sqs-sim. Loopback only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+CLIENTS=${1:-50}
+SECONDS_EACH=${2:-10}
+SIM="${CARGO_TARGET_DIR:-$ROOT/target}/release/sqs-sim"
+MOTO="$ROOT/target/venv/bin/moto_server"
+[ -x "$MOTO" ] || { echo "server-bench: $MOTO missing: run scripts/setup.sh python" >&2; exit 1; }
+cargo build --locked --release -p sqs-server >&2
+
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+trap cleanup EXIT
+log="$(mktemp -d)"
+
+"$SIM" serve --port 0 >"$log/ours" 2>&1 &
+pids+=($!)
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+"$MOTO" -H 127.0.0.1 -p "$port" >"$log/moto" 2>&1 &
+pids+=($!)
+ours="" moto="http://127.0.0.1:$port"
+for _ in $(seq 200); do
+  ours="$(sed -n 's/^listening on //p' "$log/ours")"
+  [ -n "$ours" ] && curl -s -o /dev/null "$moto/" && break
+  sleep 0.1
+done
+[ -n "$ours" ] || { cat "$log/ours"; echo "server-bench: sqs-sim serve did not start" >&2; exit 1; }
+
+echo "load: $CLIENTS clients x (SendMessage, ReceiveMessage, DeleteMessage) for $SECONDS_EACH s each"
+a="$("$SIM" load --bench --endpoint "$ours" --clients "$CLIENTS" --seconds "$SECONDS_EACH")"
+echo "sqs-sim serve: $a"
+b="$("$SIM" load --bench --endpoint "$moto" --clients "$CLIENTS" --seconds "$SECONDS_EACH")"
+echo "moto_server:   $b"
+rate() { sed -n 's/.*req_per_sec=\([0-9]*\).*/\1/p' <<<"$1"; }
+python3 -c "import sys; a, b = map(float, sys.argv[1:]); print(f'throughput_ratio={a / b:.1f} (ours / moto\'s; target >= 20)')" "$(rate "$a")" "$(rate "$b")"

@@ -1,0 +1,112 @@
+//! The control API under `/_sqs-sim/`: drive the virtual clock, look at the state, start over.
+//!
+//! * `POST /_sqs-sim/clock` with any of `{"advance": SECONDS, "pause": BOOL, "speed": N}`
+//!   (applied in that order: pause, speed, advance); answers the state.
+//! * `GET /_sqs-sim/state`: virtual time, the clock, waiting long polls, each queue's depths.
+//! * `POST /_sqs-sim/reset`: an empty engine at virtual time 0 (waiting long polls are answered
+//!   with no messages); answers the state.
+
+use crate::addressing::Addressing;
+use crate::state::{Shared, State};
+use serde_json::{json, Value};
+use sqs_engine::{Millis, EPOCH_MS};
+
+/// The answer to a control request: its HTTP status and JSON body.
+pub fn handle(
+    shared: &Shared,
+    method: &str,
+    path: &str,
+    body: &[u8],
+    base: &str,
+    addressing: &Addressing,
+) -> (u16, Value) {
+    let result = match (method, path.trim_end_matches('/')) {
+        ("POST", "/_sqs-sim/clock") => clock(shared, body),
+        ("GET", "/_sqs-sim/state") => Ok(()),
+        ("POST", "/_sqs-sim/reset") => {
+            shared.with(State::reset);
+            Ok(())
+        }
+        _ => {
+            let routes = "POST /_sqs-sim/clock, GET /_sqs-sim/state, POST /_sqs-sim/reset";
+            return (
+                404,
+                json!({"error": format!("no such control route: {method} {path} ({routes})")}),
+            );
+        }
+    };
+    match result {
+        Ok(()) => (200, shared.with(|state| describe(state, base, addressing))),
+        Err(message) => (400, json!({"error": message})),
+    }
+}
+
+/// Applies a clock request, after checking all of it (a bad member changes nothing).
+fn clock(shared: &Shared, body: &[u8]) -> Result<(), String> {
+    let request: Value = serde_json::from_slice(body).map_err(|e| format!("not JSON: {e}"))?;
+    let Value::Object(members) = request else {
+        return Err("expected a JSON object such as {\"advance\": 30}".into());
+    };
+    let (mut advance, mut pause, mut speed) = (None, None, None);
+    for (name, value) in &members {
+        match (name.as_str(), value) {
+            ("advance", Value::Number(n)) if n.as_f64().is_some_and(|s| s >= 0.0) => {
+                advance = n.as_f64().map(|s| (s * 1000.0).round() as Millis)
+            }
+            ("pause", Value::Bool(b)) => pause = Some(*b),
+            ("speed", Value::Number(n)) if n.as_f64().is_some_and(|s| s > 0.0 && s.is_finite()) => {
+                speed = n.as_f64()
+            }
+            _ => {
+                return Err(format!(
+                    "bad member {name}: {value} (advance: seconds >= 0, pause: true or false, speed: > 0)"
+                ))
+            }
+        }
+    }
+    shared.with(|state| {
+        state.change_clock(|clock, at| {
+            if let Some(pause) = pause {
+                clock.set_paused(pause, at);
+            }
+            if let Some(speed) = speed {
+                clock.set_speed(speed, at);
+            }
+            if let Some(by) = advance {
+                clock.advance(by, at);
+            }
+        })
+    });
+    Ok(())
+}
+
+/// The state as JSON.
+fn describe(state: &mut State, base: &str, addressing: &Addressing) -> Value {
+    let (speed, paused, waiting) = (
+        state.clock().speed(),
+        state.clock().paused(),
+        state.waiting_polls(),
+    );
+    let engine = state.engine();
+    let queues: Vec<Value> = engine
+        .depths()
+        .map(|(name, [visible, in_flight, delayed])| {
+            json!({
+                "name": name,
+                "url": addressing.public_url(base, name),
+                "visible": visible,
+                "in_flight": in_flight,
+                "delayed": delayed,
+            })
+        })
+        .collect();
+    json!({
+        "now_ms": engine.now(),
+        "epoch_ms": EPOCH_MS + engine.now(),
+        "speed": speed,
+        "paused": paused,
+        "next_deadline_ms": engine.next_deadline(),
+        "waiting_polls": waiting,
+        "queues": queues,
+    })
+}

@@ -1,0 +1,24 @@
+//! # sqs-server
+//!
+//! `sqs-sim serve`: the engine behind SQS's wire protocols on loopback, so that unmodified SDKs
+//! and the AWS CLI can talk to it (`endpoint_url=http://127.0.0.1:9324`), with a virtual clock
+//! that runs at wall time, faster, or is driven by hand (the control API, [`control`]).
+//!
+//! The engine stays free of I/O: this crate owns the sockets (hyper on tokio), the clock that
+//! drives the engine's virtual time from wall time ([`clock`], [`state`]), and the translation
+//! between HTTP and the engine's requests ([`json_protocol`], [`query_protocol`],
+//! [`addressing`], [`wire`]). A long poll is a task waiting on a channel, not a thread.
+//!
+//! It is an unauthenticated development endpoint: signatures are not checked.
+
+pub mod addressing;
+pub mod clock;
+pub mod control;
+pub mod http;
+pub mod json_protocol;
+pub mod load;
+pub mod query_protocol;
+pub mod state;
+pub mod wire;
+
+pub use http::{serve, Config};
