@@ -108,16 +108,14 @@ pub(crate) struct Spare {
 }
 
 /// A copy of an engine starts with no spare buffers: they are always empty (only their capacity
-/// counts), and copying them cost the browser bundle the clone code of three answer types.
+/// counts).
 impl Clone for Spare {
     fn clone(&self) -> Self {
         Spare::default()
     }
 }
 
-/// A `u64` per queue name, sorted by name: a list searched by halves rather than a `BTreeMap`,
-/// whose removal code would be a B-tree instantiation of its own in the browser bundle (~4 KB;
-/// the simulation's maps of this type only insert). An engine holds a few queues.
+/// A `u64` per queue name, sorted by name and searched by halves: an engine holds a few queues.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ByName(Vec<(String, u64)>);
 
@@ -164,7 +162,7 @@ pub(crate) fn reuse<T>(spare: &mut Vec<T>, n: usize) -> Vec<T> {
 /// Keeps `buffer`, emptied, as `spare` if it holds more than the one kept. Inlined, as
 /// [`Engine::recycle`]: a call per answer handed back, mostly to put back the buffer that
 /// [`reuse`] took.
-#[cfg_attr(not(target_family = "wasm"), inline(always))]
+#[inline(always)]
 fn keep<T>(spare: &mut Vec<T>, mut buffer: Vec<T>) {
     if buffer.capacity() > spare.capacity() {
         buffer.clear();
@@ -282,8 +280,7 @@ impl Engine {
     }
 
     /// Moves the events since the last drain to the end of `out`, in order: a driver that
-    /// drains after every call reuses one buffer, and the engine keeps its own. Inlined (the
-    /// browser build's opt-level "s" made it a call per call for a swap).
+    /// drains after every call reuses one buffer, and the engine keeps its own.
     #[inline]
     pub fn drain_events_into(&mut self, out: &mut Vec<Event>) {
         move_into(out, &mut self.events);
@@ -294,7 +291,7 @@ impl Engine {
     /// calling in a loop moves out what it keeps (`drain`) and hands the answer back. Inlined
     /// (always: the hint was declined, and a caller that builds the answer it hands back, as
     /// the benchmark's buffer of received messages, then skips the match).
-    #[cfg_attr(not(target_family = "wasm"), inline(always))]
+    #[inline(always)]
     pub fn recycle(&mut self, response: Response) {
         match response {
             Response::ReceiveMessage(ReceiveMessageOutput {
@@ -305,7 +302,7 @@ impl Engine {
             // The answers of SendMessage and DeleteMessage, moved out of `response` (a named
             // binding moves, `_` does not) and dropped by kind: they own little (SendMessage's
             // optional digests and sequence) or nothing, where an answer left in `response` is
-            // dropped by a call to the whole answer's drop glue (~30 instructions).
+            // dropped by a call to the whole answer's drop glue.
             Response::SendMessage(_sent) => {}
             Response::Empty(_empty) => {}
             _ => {}
@@ -354,10 +351,9 @@ impl Engine {
             return Vec::new();
         };
         // FIFO: the sequence of each group's first message that is not visible (§4.5).
-        // By group slot (a list: the slots are dense; a map type would cost the bundle its code).
+        // By group slot (a list: the slots are dense).
         let mut first_blocker: Vec<Option<Option<u64>>> = vec![None; q.groups.slots()];
-        // Oldest first as the retention index keeps them: sorting the views instead cost the
-        // browser bundle a sort of their own (~3 KB).
+        // Oldest first, as the retention index keeps them.
         q.oldest_first()
             .map(|(slot, m)| {
                 let blocked_by_group = q.fifo()
@@ -439,7 +435,7 @@ impl Engine {
 
     /// The uid of the queue a QueueUrl names (`…/000000000000/<name>`), or QueueDoesNotExist.
     /// A URL this engine handed out names its queue without its text being read.
-    #[cfg_attr(not(target_family = "wasm"), inline)]
+    #[inline]
     pub(crate) fn resolve(&self, url: &QueueUrl) -> Result<u32, SqsError> {
         let own = self.q_opt(url.queue()).map(|q| &q.url);
         match url.issued_by(own) {
@@ -449,7 +445,6 @@ impl Engine {
     }
 
     /// [`Engine::resolve`] by the text alone.
-    #[inline(never)]
     fn resolve_text(&self, url: &str) -> Result<u32, SqsError> {
         // A byte loop: names are short, and a call to memchr costs more than the scan.
         let issued = url
@@ -494,7 +489,7 @@ impl Engine {
     }
 
     /// The latest receipt handle of the message in `slot`. Inlined: every receive makes one.
-    #[cfg_attr(not(target_family = "wasm"), inline(always))]
+    #[inline(always)]
     pub(crate) fn handle_of(&self, q: &Queue, slot: u32) -> ReceiptHandle {
         let m = q.msg(slot);
         let receipt = Receipt {
@@ -508,7 +503,7 @@ impl Engine {
 
     /// Notes that a message became receivable in `uid`: waiting long polls get a chance.
     /// Inlined (always: the hint was declined), as every send wakes its queue.
-    #[cfg_attr(not(target_family = "wasm"), inline(always))]
+    #[inline(always)]
     pub(crate) fn wake(&mut self, uid: u32) {
         if !self.q(uid).polls.is_empty() && !self.woken.contains(&uid) {
             self.woken.push(uid);
@@ -548,7 +543,7 @@ impl Engine {
     /// Schedules the reveal of the message in `slot` at `at` (its delay or visibility end),
     /// replacing the one it had. Inlined: every receive schedules one, and the call was a
     /// fifth of the work.
-    #[cfg_attr(not(target_family = "wasm"), inline(always))]
+    #[inline(always)]
     pub(crate) fn schedule_reveal(&mut self, uid: u32, slot: u32, at: Millis) {
         let key = self.timers.key(at);
         let q = self.q_mut(uid);
@@ -563,7 +558,7 @@ impl Engine {
     /// Makes sure the queue's armed reveal fires no later than its earliest hidden message. An
     /// armed reveal that fires earlier (its message was deleted or revealed since) re-arms when
     /// it comes up: a delete costs no timer work.
-    #[cfg_attr(not(target_family = "wasm"), inline)]
+    #[inline]
     fn arm_reveal(&mut self, uid: u32) {
         if let Some((key, slot)) = self.q(uid).hidden.first() {
             self.arm_reveal_at(uid, slot, key);
@@ -572,7 +567,7 @@ impl Engine {
 
     /// Arms the queue's reveal at `key`, the earliest hidden message's (in `slot`), unless the
     /// armed one fires no later. Inlined, as [`Engine::schedule_reveal`].
-    #[cfg_attr(not(target_family = "wasm"), inline(always))]
+    #[inline(always)]
     fn arm_reveal_at(&mut self, uid: u32, slot: u32, key: TimerKey) {
         let q = self.q_mut(uid);
         if q.reveal_timer.is_none_or(|armed| key < armed) {
@@ -610,7 +605,7 @@ impl Engine {
     }
 
     /// Makes sure a retention timer is set for the queue's oldest message (§8).
-    #[cfg_attr(not(target_family = "wasm"), inline)]
+    #[inline]
     pub(crate) fn schedule_retention(&mut self, uid: u32) {
         let q = self.q_mut(uid);
         if let Some(at) = q.next_expiry() {
@@ -733,7 +728,7 @@ impl Engine {
         let expired = q.expired(now);
         for slot in &expired {
             let q = self.q_mut(uid);
-            let (queue, message_id) = (q.name, q.delete_in_bulk(*slot));
+            let (queue, message_id) = (q.name, q.delete(*slot));
             self.emit(EventKind::RetentionExpired { queue, message_id });
         }
         if !expired.is_empty() && self.q(uid).fifo() {

@@ -16,8 +16,7 @@ use std::fmt;
 pub struct QueueName(&'static str);
 
 thread_local! {
-    /// Every name interned so far, sorted: a list searched by halves, not a `BTreeSet`, whose
-    /// code would be a B-tree instantiation of its own in the browser bundle (a few KB).
+    /// Every name interned so far, sorted and searched by halves.
     static NAMES: RefCell<Vec<&'static str>> = const { RefCell::new(Vec::new()) };
 }
 
@@ -296,7 +295,7 @@ mod tests {
     }
 
     /// The kinds no library scenario makes (sim/tests/library.rs round-trips the others),
-    /// written by hand and read back by serde's derived reader.
+    /// written by `ToJson` and read back by serde's derived reader.
     #[test]
     fn the_rarer_kinds_read_back_what_they_write() {
         let queue = QueueName::new("q");

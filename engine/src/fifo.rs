@@ -17,16 +17,13 @@ pub(crate) struct Group {
 /// All groups of one FIFO queue.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Groups {
-    /// Each group's slot by name; a `u64` (slots are `u32`) so that the map has the type of
-    /// [`crate::window::Window`]'s: one hash map instantiation in the browser bundle.
+    /// Each group's slot by name (slots are `u32`, kept as `u64`).
     by_name: HashMap<String, u64>,
     names: Vec<String>,
     table: Vec<Group>,
     free: Vec<u32>,
     /// Group slots by (head became receivable at, head sequence), packed as an [`OrderKey`]
-    /// (unique: a sequence is one message's, the head of one group): the type of
-    /// [`crate::order::Ordered`]'s tree, so the browser bundle holds one B-tree instantiation for
-    /// both (a set of `(Millis, u64, u32)` was ~5 KB of its own).
+    /// (unique: a sequence is one message's, the head of one group).
     pub ready: BTreeMap<OrderKey, u32>,
 }
 

@@ -25,10 +25,6 @@
 //! (input rules), `timers`, `receipt` (receipt handles), `move_task` (redrive), `window`
 //! (5-minute dedup and attempt-id memory), `hash` / `base64` / `rng` (digests, encoding and the
 //! seeded PRNG), `deliver` (the playground's hand delivery).
-//!
-//! Hot functions are inlined (`inline(always)` or `inline`) natively only
-//! (`#[cfg_attr(not(target_family = "wasm"), …)]`): in the browser build, where size counts more,
-//! their inlined copies cost ~4.5 KB gzip.
 #![warn(missing_docs)]
 
 mod actions;

@@ -69,7 +69,7 @@ impl Ordered {
     ///
     /// Inlined, as is [`Ordered::remove`]: every lifecycle makes several of each, and the run's
     /// path is a few stores, cheaper than a call; the B-tree's paths stay out of line.
-    #[cfg_attr(not(target_family = "wasm"), inline)]
+    #[inline]
     pub(crate) fn insert(&mut self, slot: u32, key: OrderKey) {
         let i = slot as usize;
         if self.links.len() <= i {
@@ -98,12 +98,10 @@ impl Ordered {
         }
     }
 
-    #[inline(never)]
     fn grow(&mut self, i: usize) {
         self.links.resize(i + 1, ABSENT);
     }
 
-    #[inline(never)]
     fn insert_in_tree(&mut self, slot: u32, key: OrderKey) {
         self.links[slot as usize] = Link {
             place: Place::Tree,
@@ -114,7 +112,7 @@ impl Ordered {
     }
 
     /// Removes `slot` if it is a member; says whether it was.
-    #[cfg_attr(not(target_family = "wasm"), inline)]
+    #[inline]
     pub(crate) fn remove(&mut self, slot: u32) -> bool {
         let Some(&link) = self.links.get(slot as usize) else {
             return false;
@@ -137,7 +135,6 @@ impl Ordered {
         true
     }
 
-    #[inline(never)]
     fn remove_from_tree(&mut self, slot: u32, key: OrderKey) {
         self.tree.remove(&key);
         self.links[slot as usize] = ABSENT;
@@ -150,7 +147,7 @@ impl Ordered {
 
     /// Whether `slot` is a member under `key`: one read, where [`Ordered::first`] also looks
     /// into the tree.
-    #[cfg_attr(not(target_family = "wasm"), inline)]
+    #[inline]
     pub(crate) fn holds(&self, slot: u32, key: OrderKey) -> bool {
         self.links
             .get(slot as usize)
@@ -190,7 +187,7 @@ pub(crate) struct Iter<'a> {
 impl Iterator for Iter<'_> {
     type Item = (OrderKey, u32);
 
-    #[cfg_attr(not(target_family = "wasm"), inline)]
+    #[inline]
     fn next(&mut self) -> Option<(OrderKey, u32)> {
         let tree = self.tree.peek().map(|(&key, &slot)| (key, slot));
         if self.run == NIL {

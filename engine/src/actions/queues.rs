@@ -154,8 +154,6 @@ impl Engine {
         let attributes = if names.iter().any(|n| n == "All") {
             all
         } else {
-            // Copied out, not `retain`ed: removal from this map type would cost the browser
-            // bundle a B-tree instantiation's removal code (~3.5 KB).
             let mut wanted = Attributes::new();
             for name in names {
                 if let Some(value) = all.get(&name) {
