@@ -50,16 +50,14 @@ impl Labels {
     }
 
     /// Labels the stored messages, (MessageId, body) each, as if they had been labelled all along.
-    /// Inserted one by one, not collected into a new map: collecting compiles a second copy of
-    /// the map's insertion into the bundle.
     pub(crate) fn rebuild<'a>(&mut self, stored: impl Iterator<Item = (MessageId, &'a str)>) {
-        self.known = FastMap::default();
-        for (id, body) in stored {
-            let label = body_label(body)
-                .or_else(|| self.redriven.get(&id).cloned())
-                .unwrap_or_else(|| short_id(&id));
-            self.known.insert(id, label);
-        }
+        let redriven = &self.redriven;
+        let label = |id: &MessageId, body: &str| {
+            body_label(body)
+                .or_else(|| redriven.get(id).cloned())
+                .unwrap_or_else(|| short_id(id))
+        };
+        self.known = stored.map(|(id, body)| (id, label(&id, body))).collect();
         self.lapsed = false;
     }
 
@@ -136,7 +134,7 @@ pub fn clock(t: Millis) -> String {
 }
 
 /// A duration in seconds, as people say it (`30 s`, `1.5 s`): the digits `ms as f64 / 1000.0`
-/// prints, from integers (core's float printer would cost the browser bundle its tables).
+/// prints, from integers.
 pub(crate) fn secs(ms: Millis) -> String {
     if ms % 1000 == 0 {
         format!("{} s", ms / 1000)
@@ -147,9 +145,7 @@ pub(crate) fn secs(ms: Millis) -> String {
 }
 
 /// `value` as `format!("{value}")` prints it (`2`, `2.5`, `0.000001`, `1000000000000000000000`):
-/// the shortest digits that read back as `value`, never an exponent. Written from serde_json's
-/// number text (the same digits in JSON's notation), which the bundle has anyway: core's float
-/// printer would add ~5 KB gzip.
+/// the shortest digits that read back as `value`, never an exponent.
 pub(crate) fn plain(value: f64) -> String {
     if !value.is_finite() {
         return if value.is_nan() {
