@@ -29,6 +29,7 @@ use crate::timers::{deadline, Timer, TimerKey, Timers};
 use crate::view::{MessageState, MessageView};
 use crate::Millis;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Identifies a long poll left pending by [`Engine::call`].
 pub type PollId = u64;
@@ -71,11 +72,10 @@ pub struct Engine {
     /// Queues by uid (uids are never reused). Boxed: telling a live queue from a deleted one
     /// is then a null test, and every action looks its queue up several times.
     pub(crate) queues: Vec<Option<Box<Queue>>>,
-    /// Each live queue's uid by name; a `u64` (uids are `u32`) so that the map shares
-    /// `deleted_at`'s type.
-    pub(crate) by_name: ByName,
+    /// Each live queue's uid by name.
+    pub(crate) by_name: BTreeMap<String, u32>,
     /// When each recently deleted queue name was deleted (QueueDeletedRecently).
-    pub(crate) deleted_at: ByName,
+    pub(crate) deleted_at: BTreeMap<String, Millis>,
     pub(crate) timers: Timers,
     /// Global send order, shared by all queues.
     pub(crate) next_seq: u64,
@@ -112,40 +112,6 @@ pub(crate) struct Spare {
 impl Clone for Spare {
     fn clone(&self) -> Self {
         Spare::default()
-    }
-}
-
-/// A `u64` per queue name, sorted by name and searched by halves: an engine holds a few queues.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct ByName(Vec<(String, u64)>);
-
-impl ByName {
-    fn find(&self, name: &str) -> Result<usize, usize> {
-        self.0
-            .binary_search_by(|(known, _)| known.as_str().cmp(name))
-    }
-
-    pub(crate) fn get(&self, name: &str) -> Option<u64> {
-        self.find(name).ok().map(|at| self.0[at].1)
-    }
-
-    /// Sets `name`'s value, replacing the one it had.
-    pub(crate) fn insert(&mut self, name: &str, value: u64) {
-        match self.find(name) {
-            Ok(at) => self.0[at].1 = value,
-            Err(at) => self.0.insert(at, (name.into(), value)),
-        }
-    }
-
-    pub(crate) fn remove(&mut self, name: &str) {
-        if let Ok(at) = self.find(name) {
-            self.0.remove(at);
-        }
-    }
-
-    /// The names and their values, sorted by name.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, u64)> {
-        self.0.iter().map(|(name, value)| (name.as_str(), *value))
     }
 }
 
@@ -186,8 +152,8 @@ impl Engine {
             knobs,
             secret,
             queues: Vec::new(),
-            by_name: ByName::default(),
-            deleted_at: ByName::default(),
+            by_name: BTreeMap::new(),
+            deleted_at: BTreeMap::new(),
             timers: Timers::default(),
             next_seq: 0,
             polls: Default::default(),
@@ -331,7 +297,7 @@ impl Engine {
 
     /// Names of the existing queues, sorted.
     pub fn queue_names(&self) -> Vec<String> {
-        self.by_name.iter().map(|(name, _)| name.into()).collect()
+        self.by_name.keys().cloned().collect()
     }
 
     /// The URL of a queue by name (a clone of the queue's own: actions find the queue by it
@@ -399,7 +365,7 @@ impl Engine {
     pub fn depths(&self) -> impl Iterator<Item = (&str, [u64; 3])> + '_ {
         self.by_name
             .iter()
-            .filter_map(|(name, uid)| Some((name, depth_of(self.q_opt(uid as u32)?))))
+            .filter_map(|(name, &uid)| Some((name.as_str(), depth_of(self.q_opt(uid)?))))
     }
 
     /// One queue's [`Engine::depths`] entry (None: no such queue).
@@ -413,10 +379,9 @@ impl Engine {
         self.q_opt(self.uid_named(name)?)
     }
 
-    /// The uid of the live queue named `name` (the one place [`Engine::by_name`]'s `u64`
-    /// becomes a uid again).
+    /// The uid of the live queue named `name`.
     pub(crate) fn uid_named(&self, name: &str) -> Option<u32> {
-        self.by_name.get(name).map(|uid| uid as u32)
+        self.by_name.get(name).copied()
     }
 
     pub(crate) fn q_opt(&self, uid: u32) -> Option<&Queue> {

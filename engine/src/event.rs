@@ -6,6 +6,7 @@ use crate::{Millis, ReceiptHandle};
 use serde::Deserialize;
 use serde_json::Value;
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::fmt;
 
 /// A queue name as events carry it: the text interned once per distinct name (a process keeps
@@ -16,18 +17,18 @@ use std::fmt;
 pub struct QueueName(&'static str);
 
 thread_local! {
-    /// Every name interned so far, sorted and searched by halves.
-    static NAMES: RefCell<Vec<&'static str>> = const { RefCell::new(Vec::new()) };
+    /// Every name interned so far.
+    static NAMES: RefCell<BTreeSet<&'static str>> = const { RefCell::new(BTreeSet::new()) };
 }
 
 impl QueueName {
     /// `name`, interned.
     pub fn new(name: &str) -> Self {
-        NAMES.with_borrow_mut(|names| match names.binary_search(&name) {
-            Ok(at) => QueueName(names[at]),
-            Err(at) => {
+        NAMES.with_borrow_mut(|names| match names.get(name) {
+            Some(&known) => QueueName(known),
+            None => {
                 let leaked: &'static str = Box::leak(Box::from(name));
-                names.insert(at, leaked);
+                names.insert(leaked);
                 QueueName(leaked)
             }
         })

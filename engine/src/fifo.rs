@@ -17,8 +17,8 @@ pub(crate) struct Group {
 /// All groups of one FIFO queue.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Groups {
-    /// Each group's slot by name (slots are `u32`, kept as `u64`).
-    by_name: HashMap<String, u64>,
+    /// Each group's slot by name.
+    by_name: HashMap<String, u32>,
     names: Vec<String>,
     table: Vec<Group>,
     free: Vec<u32>,
@@ -31,7 +31,7 @@ impl Groups {
     /// The slot of group `name`, created if needed.
     pub(crate) fn intern(&mut self, name: &str) -> u32 {
         if let Some(&slot) = self.by_name.get(name) {
-            return slot as u32;
+            return slot;
         }
         let slot = match self.free.pop() {
             Some(slot) => {
@@ -44,7 +44,7 @@ impl Groups {
                 (self.table.len() - 1) as u32
             }
         };
-        self.by_name.insert(name.into(), u64::from(slot));
+        self.by_name.insert(name.into(), slot);
         slot
     }
 

@@ -69,8 +69,8 @@ impl Engine {
         input: StartMessageMoveTaskInput,
     ) -> Result<Response, SqsError> {
         let source = self.by_arn(&input.source_arn).ok_or_else(source_missing)?;
-        let is_dlq = self.by_name.iter().any(|(_, uid)| {
-            self.q(uid as u32)
+        let is_dlq = self.by_name.values().any(|&uid| {
+            self.q(uid)
                 .config
                 .redrive
                 .as_ref()

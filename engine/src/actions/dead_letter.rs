@@ -64,8 +64,8 @@ impl Engine {
         let arn = &self.q(uid).arn;
         let urls: Vec<String> = self
             .by_name
-            .iter()
-            .map(|(_, u)| self.q(u as u32))
+            .values()
+            .map(|&uid| self.q(uid))
             .filter(|q| {
                 q.config
                     .redrive
