@@ -27,6 +27,7 @@ use sqs_engine::event::VisibleReason;
 use sqs_engine::script::{error_json, Bindings};
 use sqs_engine::{Engine, Event, EventKind, Millis, PollId, Reply, Request};
 use std::cell::Cell;
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// How many undrained events the world narrates one by one (the default of
@@ -186,8 +187,8 @@ pub struct World {
     pub(crate) firing_job: Option<u64>,
     /// Polls asked for at the current instant while a timer fired, as (order of scheduling,
     /// lane): timers in all but name (see [`World::fire_now`]); empty between two timers.
-    /// In order, taken from the front (a few entries).
-    pub(crate) due_polls: Vec<(u64, u64)>,
+    /// In order, taken from the front.
+    pub(crate) due_polls: VecDeque<(u64, u64)>,
 }
 
 impl World {
@@ -224,7 +225,7 @@ impl World {
             held_by_hand: false,
             firing: false,
             firing_job: None,
-            due_polls: Vec::new(),
+            due_polls: VecDeque::new(),
         }
     }
 
@@ -825,8 +826,7 @@ impl World {
         }
         self.fire(timer);
         self.firing_job = None;
-        while !self.due_polls.is_empty() {
-            let (order, lane) = self.due_polls.remove(0);
+        while let Some((order, lane)) = self.due_polls.pop_front() {
             let now = self.now();
             if self.next_item().is_some_and(|(at, _)| at <= now) {
                 self.timers.schedule_as(now, order, Timer::Poll { lane });
@@ -841,7 +841,7 @@ impl World {
     pub(crate) fn poll_now(&mut self, lane: u64) {
         if self.firing {
             let order = self.timers.reserve();
-            self.due_polls.push((order, lane));
+            self.due_polls.push_back((order, lane));
         } else {
             self.schedule(self.now(), Timer::Poll { lane });
         }
