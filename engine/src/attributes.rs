@@ -72,8 +72,7 @@ pub(crate) struct QueueConfig {
     kms_key: Option<String>,
     sse_sqs: bool,
     pub content_based_dedup: bool,
-    /// DeduplicationScope and FifoThroughputLimit, each one of the texts AWS allows: static
-    /// texts, where `String`s cost every clone and drop of the configuration their code.
+    /// DeduplicationScope and FifoThroughputLimit, each one of the texts AWS allows.
     pub dedup_scope: &'static str,
     throughput_limit: &'static str,
 }

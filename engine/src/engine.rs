@@ -506,8 +506,7 @@ impl Engine {
     }
 
     /// Schedules the reveal of the message in `slot` at `at` (its delay or visibility end),
-    /// replacing the one it had. Inlined: every receive schedules one, and the call was a
-    /// fifth of the work.
+    /// replacing the one it had. Inlined: every receive schedules one.
     #[inline(always)]
     pub(crate) fn schedule_reveal(&mut self, uid: u32, slot: u32, at: Millis) {
         let key = self.timers.key(at);

@@ -261,7 +261,7 @@ impl Queue {
         }
     }
 
-    /// Inlined: every send indexes its message, and the call cost a quarter of the work.
+    /// Inlined: every send indexes its message.
     #[inline(always)]
     fn index(&mut self, slot: u32) {
         let msg = self.msg(slot);

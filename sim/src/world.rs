@@ -578,9 +578,7 @@ impl World {
             return;
         }
         let mut answered = std::mem::take(&mut self.answered);
-        // In the engine's order, popped from the back (a `drain` costs a call to drop).
-        answered.reverse();
-        while let Some((poll, output)) = answered.pop() {
+        for (poll, output) in answered.drain(..) {
             match self.polls.remove(&poll) {
                 Some(owner) => self.poll_answered(owner, output),
                 None => self.user_polls.push((poll, output)),
