@@ -203,8 +203,8 @@ pub trait ToJson {
     fn to_json(&self) -> Value;
 }
 
-/// A JSON object written one member at a time, for the writers declared by [`members!`] and
-/// [`writers!`]. Its members come out sorted by name (a `serde_json::Map`).
+/// A JSON object written one member at a time, for the writers declared by [`members!`](crate::members) and
+/// [`writers!`](crate::writers). Its members come out sorted by name (a `serde_json::Map`).
 #[derive(Default)]
 pub struct Output(serde_json::Map<String, Value>);
 
@@ -344,7 +344,7 @@ macro_rules! members {
 }
 
 /// Each type's writer (see [`Output`]) and `impl Serialize` through it, from its members, as
-/// [`members!`] has them.
+/// [`members!`](crate::members) has them.
 #[macro_export]
 macro_rules! writers {
     ($($ty:ident { $($field:ident: $how:ident($member:literal)),* $(,)? })*) => {

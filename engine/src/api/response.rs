@@ -5,7 +5,7 @@ use crate::{write_by_hand, writers};
 use serde::Deserialize;
 use serde_json::Value;
 
-/// The successful answer to a [`Request`]; serialises untagged, as AWS's response body.
+/// The successful answer to a [`Request`](super::Request); serialises untagged, as AWS's response body.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(untagged)]
 #[allow(missing_docs)]
