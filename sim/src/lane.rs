@@ -1,7 +1,6 @@
 //! A worker lane at run time: the jobs it is doing, the faults armed on it, its counters. Pure
 //! bookkeeping and timing; the calls to SQS are made by the world (`consume`).
 
-use crate::narrate::plain;
 use crate::rng::Rng;
 use crate::worker::{
     EffectStep, Heartbeat, HeldMessage, ProcessingTime, WorkerMode, WorkerPolicy, WorkerStatus,
@@ -584,7 +583,7 @@ pub(crate) fn warnings(policy: &WorkerPolicy, queue_visibility: Option<u32>) -> 
         if hb.every >= f64::from(visibility) {
             warnings.push(format!(
                 "The heartbeat comes every {} s, but the visibility timeout is {visibility} s: it runs out before the first extension.",
-                plain(hb.every)
+                hb.every
             ));
         }
     }

@@ -2,7 +2,6 @@
 //! them. A worker talks to the engine only through ReceiveMessage, ChangeMessageVisibility,
 //! DeleteMessage and their batch forms, as a real worker would.
 
-use crate::narrate::plain;
 use serde::{de, Deserialize, Serialize};
 use serde_json::Value;
 use sqs_engine::api::{Input, Output, ToJson};
@@ -310,7 +309,7 @@ impl WorkerPolicy {
             if value.is_finite() && value >= min {
                 Ok(())
             } else {
-                Err(format!("{what} must be at least {} s.", plain(min)))
+                Err(format!("{what} must be at least {min} s."))
             }
         };
         if self.queue.is_empty() {
