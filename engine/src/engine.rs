@@ -409,7 +409,9 @@ impl Engine {
         }
     }
 
-    /// [`Engine::resolve`] by the text alone.
+    /// [`Engine::resolve`] by the text alone. Out of line: most calls carry a URL the engine
+    /// issued, and `resolve` stays small enough to inline.
+    #[inline(never)]
     fn resolve_text(&self, url: &str) -> Result<u32, SqsError> {
         // A byte loop: names are short, and a call to memchr costs more than the scan.
         let issued = url

@@ -98,10 +98,14 @@ impl Ordered {
         }
     }
 
+    // The rare paths of `insert` and `remove`, out of line so that those stay small enough to
+    // inline into every send, receive and delete.
+    #[inline(never)]
     fn grow(&mut self, i: usize) {
         self.links.resize(i + 1, ABSENT);
     }
 
+    #[inline(never)]
     fn insert_in_tree(&mut self, slot: u32, key: OrderKey) {
         self.links[slot as usize] = Link {
             place: Place::Tree,
@@ -135,6 +139,7 @@ impl Ordered {
         true
     }
 
+    #[inline(never)]
     fn remove_from_tree(&mut self, slot: u32, key: OrderKey) {
         self.tree.remove(&key);
         self.links[slot as usize] = ABSENT;
