@@ -2,7 +2,6 @@
 //! GetQueueAttributes, with AWS's defaults, ranges and error texts (semantics §2.3).
 
 use crate::api::Attributes;
-use crate::decimal::push_decimal;
 use crate::error::{ErrorCode, SqsError};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -73,8 +72,7 @@ pub(crate) struct QueueConfig {
     kms_key: Option<String>,
     sse_sqs: bool,
     pub content_based_dedup: bool,
-    /// DeduplicationScope and FifoThroughputLimit, each one of the texts AWS allows: static
-    /// texts, where `String`s cost every clone and drop of the configuration their code.
+    /// DeduplicationScope and FifoThroughputLimit, each one of the texts AWS allows.
     pub dedup_scope: &'static str,
     throughput_limit: &'static str,
 }
@@ -199,12 +197,10 @@ impl QueueConfig {
     pub(crate) fn render(&self, out: &mut Attributes) {
         for ((name, ..), value) in RANGES.iter().zip(self.numbers) {
             if *name != "KmsDataKeyReusePeriodSeconds" || self.kms_key.is_some() {
-                let mut digits = String::new();
-                push_decimal(&mut digits, value.into());
-                put(out, name, &digits);
+                put(out, name, &value.to_string());
             }
         }
-        put(out, "SqsManagedSseEnabled", boolean_text(self.sse_sqs));
+        put(out, "SqsManagedSseEnabled", &self.sse_sqs.to_string());
         if let Some(policy) = &self.policy {
             put(out, "Policy", policy);
         }
@@ -222,7 +218,7 @@ impl QueueConfig {
             put(
                 out,
                 "ContentBasedDeduplication",
-                boolean_text(self.content_based_dedup),
+                &self.content_based_dedup.to_string(),
             );
             put(out, "DeduplicationScope", self.dedup_scope);
             put(out, "FifoThroughputLimit", self.throughput_limit);
@@ -230,20 +226,9 @@ impl QueueConfig {
     }
 }
 
-/// Sets the attribute `name` to `value`. Out of line: each attribute written in place cost the
-/// browser bundle the code making its two strings.
-#[inline(never)]
+/// Sets the attribute `name` to `value`.
 fn put(out: &mut Attributes, name: &str, value: &str) {
     out.insert(name.into(), value.into());
-}
-
-/// `true` or `false`, as AWS writes a boolean attribute.
-fn boolean_text(value: bool) -> &'static str {
-    if value {
-        "true"
-    } else {
-        "false"
-    }
 }
 
 /// Whether GetQueueAttributes knows `name` (§2.3); unknown names are `InvalidAttributeName`.
@@ -282,15 +267,13 @@ fn one_of(name: &str, value: &str, allowed: &[&'static str]) -> Result<&'static 
         .ok_or_else(|| SqsError::attribute_value(name, None))
 }
 
-/// The policy as JSON text, members sorted: written directly, as the ARN (a queue's, whose name
-/// is checked) needs no escaping.
+/// The policy as JSON text, members sorted.
 fn render_redrive(policy: &RedrivePolicy) -> String {
-    let mut text = String::from("{\"deadLetterTargetArn\":\"");
-    text.push_str(&policy.dead_letter_target_arn);
-    text.push_str("\",\"maxReceiveCount\":");
-    push_decimal(&mut text, policy.max_receive_count.into());
-    text.push('}');
-    text
+    serde_json::json!({
+        "deadLetterTargetArn": policy.dead_letter_target_arn,
+        "maxReceiveCount": policy.max_receive_count,
+    })
+    .to_string()
 }
 
 /// Parses a RedrivePolicy; `""` removes it (§2.3, §9). Refused: the reason, which the caller
@@ -361,17 +344,15 @@ fn redrive_allow(text: &str) -> Result<Option<RedriveAllow>, Cow<'static, str>> 
         .and_then(Value::as_str)
         .filter(|p| ["allowAll", "denyAll", "byQueue"].contains(p))
         .ok_or_else(|| Cow::from("Invalid value for redrivePermission."))?;
-    let not_arns = || Cow::from("sourceQueueArns must be a list of queue ARNs.");
-    let items = match json.get("sourceQueueArns") {
-        None => &[][..],
-        Some(Value::Array(items)) => items.as_slice(),
-        Some(_) => return Err(not_arns()),
+    let sources: Vec<String> = match json.get("sourceQueueArns") {
+        None => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| item.as_str().map(String::from))
+            .collect::<Option<_>>()
+            .ok_or("sourceQueueArns must be a list of queue ARNs.")?,
+        Some(_) => return Err(Cow::from("sourceQueueArns must be a list of queue ARNs.")),
     };
-    // A plain loop: collecting into an `Option<Vec<_>>` compiles an iterator adapter of its own.
-    let mut sources = Vec::with_capacity(items.len());
-    for item in items {
-        sources.push(item.as_str().ok_or_else(not_arns)?.to_string());
-    }
     if permission == "byQueue" && !(1..=10).contains(&sources.len()) {
         return Err(Cow::from(
             "The byQueue permission requires between 1 and 10 source queue ARNs.",

@@ -1,6 +1,6 @@
 //! Decimal numbers written without the formatting machinery: the benchmark's bodies and the
 //! simulation's producers write one per message, where `format!` is a measurable share. And read
-//! without core's float parser, whose tables weigh ~10 KB in the browser bundle.
+//! in JSON's number grammar, as the UI's number fields and share links take them.
 
 /// Appends `n` in decimal, two digits per division.
 pub fn push_decimal(out: &mut String, n: u64) {

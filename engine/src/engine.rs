@@ -29,6 +29,7 @@ use crate::timers::{deadline, Timer, TimerKey, Timers};
 use crate::view::{MessageState, MessageView};
 use crate::Millis;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Identifies a long poll left pending by [`Engine::call`].
 pub type PollId = u64;
@@ -71,11 +72,10 @@ pub struct Engine {
     /// Queues by uid (uids are never reused). Boxed: telling a live queue from a deleted one
     /// is then a null test, and every action looks its queue up several times.
     pub(crate) queues: Vec<Option<Box<Queue>>>,
-    /// Each live queue's uid by name; a `u64` (uids are `u32`) so that the map shares
-    /// `deleted_at`'s type.
-    pub(crate) by_name: ByName,
+    /// Each live queue's uid by name.
+    pub(crate) by_name: BTreeMap<String, u32>,
     /// When each recently deleted queue name was deleted (QueueDeletedRecently).
-    pub(crate) deleted_at: ByName,
+    pub(crate) deleted_at: BTreeMap<String, Millis>,
     pub(crate) timers: Timers,
     /// Global send order, shared by all queues.
     pub(crate) next_seq: u64,
@@ -108,46 +108,10 @@ pub(crate) struct Spare {
 }
 
 /// A copy of an engine starts with no spare buffers: they are always empty (only their capacity
-/// counts), and copying them cost the browser bundle the clone code of three answer types.
+/// counts).
 impl Clone for Spare {
     fn clone(&self) -> Self {
         Spare::default()
-    }
-}
-
-/// A `u64` per queue name, sorted by name: a list searched by halves rather than a `BTreeMap`,
-/// whose removal code would be a B-tree instantiation of its own in the browser bundle (~4 KB;
-/// the simulation's maps of this type only insert). An engine holds a few queues.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct ByName(Vec<(String, u64)>);
-
-impl ByName {
-    fn find(&self, name: &str) -> Result<usize, usize> {
-        self.0
-            .binary_search_by(|(known, _)| known.as_str().cmp(name))
-    }
-
-    pub(crate) fn get(&self, name: &str) -> Option<u64> {
-        self.find(name).ok().map(|at| self.0[at].1)
-    }
-
-    /// Sets `name`'s value, replacing the one it had.
-    pub(crate) fn insert(&mut self, name: &str, value: u64) {
-        match self.find(name) {
-            Ok(at) => self.0[at].1 = value,
-            Err(at) => self.0.insert(at, (name.into(), value)),
-        }
-    }
-
-    pub(crate) fn remove(&mut self, name: &str) {
-        if let Ok(at) = self.find(name) {
-            self.0.remove(at);
-        }
-    }
-
-    /// The names and their values, sorted by name.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, u64)> {
-        self.0.iter().map(|(name, value)| (name.as_str(), *value))
     }
 }
 
@@ -164,7 +128,7 @@ pub(crate) fn reuse<T>(spare: &mut Vec<T>, n: usize) -> Vec<T> {
 /// Keeps `buffer`, emptied, as `spare` if it holds more than the one kept. Inlined, as
 /// [`Engine::recycle`]: a call per answer handed back, mostly to put back the buffer that
 /// [`reuse`] took.
-#[cfg_attr(not(target_family = "wasm"), inline(always))]
+#[inline(always)]
 fn keep<T>(spare: &mut Vec<T>, mut buffer: Vec<T>) {
     if buffer.capacity() > spare.capacity() {
         buffer.clear();
@@ -188,8 +152,8 @@ impl Engine {
             knobs,
             secret,
             queues: Vec::new(),
-            by_name: ByName::default(),
-            deleted_at: ByName::default(),
+            by_name: BTreeMap::new(),
+            deleted_at: BTreeMap::new(),
             timers: Timers::default(),
             next_seq: 0,
             polls: Default::default(),
@@ -282,8 +246,7 @@ impl Engine {
     }
 
     /// Moves the events since the last drain to the end of `out`, in order: a driver that
-    /// drains after every call reuses one buffer, and the engine keeps its own. Inlined (the
-    /// browser build's opt-level "s" made it a call per call for a swap).
+    /// drains after every call reuses one buffer, and the engine keeps its own.
     #[inline]
     pub fn drain_events_into(&mut self, out: &mut Vec<Event>) {
         move_into(out, &mut self.events);
@@ -294,7 +257,7 @@ impl Engine {
     /// calling in a loop moves out what it keeps (`drain`) and hands the answer back. Inlined
     /// (always: the hint was declined, and a caller that builds the answer it hands back, as
     /// the benchmark's buffer of received messages, then skips the match).
-    #[cfg_attr(not(target_family = "wasm"), inline(always))]
+    #[inline(always)]
     pub fn recycle(&mut self, response: Response) {
         match response {
             Response::ReceiveMessage(ReceiveMessageOutput {
@@ -305,7 +268,7 @@ impl Engine {
             // The answers of SendMessage and DeleteMessage, moved out of `response` (a named
             // binding moves, `_` does not) and dropped by kind: they own little (SendMessage's
             // optional digests and sequence) or nothing, where an answer left in `response` is
-            // dropped by a call to the whole answer's drop glue (~30 instructions).
+            // dropped by a call to the whole answer's drop glue.
             Response::SendMessage(_sent) => {}
             Response::Empty(_empty) => {}
             _ => {}
@@ -334,7 +297,7 @@ impl Engine {
 
     /// Names of the existing queues, sorted.
     pub fn queue_names(&self) -> Vec<String> {
-        self.by_name.iter().map(|(name, _)| name.into()).collect()
+        self.by_name.keys().cloned().collect()
     }
 
     /// The URL of a queue by name (a clone of the queue's own: actions find the queue by it
@@ -354,10 +317,9 @@ impl Engine {
             return Vec::new();
         };
         // FIFO: the sequence of each group's first message that is not visible (§4.5).
-        // By group slot (a list: the slots are dense; a map type would cost the bundle its code).
+        // By group slot (a list: the slots are dense).
         let mut first_blocker: Vec<Option<Option<u64>>> = vec![None; q.groups.slots()];
-        // Oldest first as the retention index keeps them: sorting the views instead cost the
-        // browser bundle a sort of their own (~3 KB).
+        // Oldest first, as the retention index keeps them.
         q.oldest_first()
             .map(|(slot, m)| {
                 let blocked_by_group = q.fifo()
@@ -403,7 +365,7 @@ impl Engine {
     pub fn depths(&self) -> impl Iterator<Item = (&str, [u64; 3])> + '_ {
         self.by_name
             .iter()
-            .filter_map(|(name, uid)| Some((name, depth_of(self.q_opt(uid as u32)?))))
+            .filter_map(|(name, &uid)| Some((name.as_str(), depth_of(self.q_opt(uid)?))))
     }
 
     /// One queue's [`Engine::depths`] entry (None: no such queue).
@@ -417,10 +379,9 @@ impl Engine {
         self.q_opt(self.uid_named(name)?)
     }
 
-    /// The uid of the live queue named `name` (the one place [`Engine::by_name`]'s `u64`
-    /// becomes a uid again).
+    /// The uid of the live queue named `name`.
     pub(crate) fn uid_named(&self, name: &str) -> Option<u32> {
-        self.by_name.get(name).map(|uid| uid as u32)
+        self.by_name.get(name).copied()
     }
 
     pub(crate) fn q_opt(&self, uid: u32) -> Option<&Queue> {
@@ -439,7 +400,7 @@ impl Engine {
 
     /// The uid of the queue a QueueUrl names (`…/000000000000/<name>`), or QueueDoesNotExist.
     /// A URL this engine handed out names its queue without its text being read.
-    #[cfg_attr(not(target_family = "wasm"), inline)]
+    #[inline]
     pub(crate) fn resolve(&self, url: &QueueUrl) -> Result<u32, SqsError> {
         let own = self.q_opt(url.queue()).map(|q| &q.url);
         match url.issued_by(own) {
@@ -448,7 +409,8 @@ impl Engine {
         }
     }
 
-    /// [`Engine::resolve`] by the text alone.
+    /// [`Engine::resolve`] by the text alone. Out of line: most calls carry a URL the engine
+    /// issued, and `resolve` stays small enough to inline.
     #[inline(never)]
     fn resolve_text(&self, url: &str) -> Result<u32, SqsError> {
         // A byte loop: names are short, and a call to memchr costs more than the scan.
@@ -494,7 +456,7 @@ impl Engine {
     }
 
     /// The latest receipt handle of the message in `slot`. Inlined: every receive makes one.
-    #[cfg_attr(not(target_family = "wasm"), inline(always))]
+    #[inline(always)]
     pub(crate) fn handle_of(&self, q: &Queue, slot: u32) -> ReceiptHandle {
         let m = q.msg(slot);
         let receipt = Receipt {
@@ -508,7 +470,7 @@ impl Engine {
 
     /// Notes that a message became receivable in `uid`: waiting long polls get a chance.
     /// Inlined (always: the hint was declined), as every send wakes its queue.
-    #[cfg_attr(not(target_family = "wasm"), inline(always))]
+    #[inline(always)]
     pub(crate) fn wake(&mut self, uid: u32) {
         if !self.q(uid).polls.is_empty() && !self.woken.contains(&uid) {
             self.woken.push(uid);
@@ -546,9 +508,8 @@ impl Engine {
     }
 
     /// Schedules the reveal of the message in `slot` at `at` (its delay or visibility end),
-    /// replacing the one it had. Inlined: every receive schedules one, and the call was a
-    /// fifth of the work.
-    #[cfg_attr(not(target_family = "wasm"), inline(always))]
+    /// replacing the one it had. Inlined: every receive schedules one.
+    #[inline(always)]
     pub(crate) fn schedule_reveal(&mut self, uid: u32, slot: u32, at: Millis) {
         let key = self.timers.key(at);
         let q = self.q_mut(uid);
@@ -563,7 +524,7 @@ impl Engine {
     /// Makes sure the queue's armed reveal fires no later than its earliest hidden message. An
     /// armed reveal that fires earlier (its message was deleted or revealed since) re-arms when
     /// it comes up: a delete costs no timer work.
-    #[cfg_attr(not(target_family = "wasm"), inline)]
+    #[inline]
     fn arm_reveal(&mut self, uid: u32) {
         if let Some((key, slot)) = self.q(uid).hidden.first() {
             self.arm_reveal_at(uid, slot, key);
@@ -572,7 +533,7 @@ impl Engine {
 
     /// Arms the queue's reveal at `key`, the earliest hidden message's (in `slot`), unless the
     /// armed one fires no later. Inlined, as [`Engine::schedule_reveal`].
-    #[cfg_attr(not(target_family = "wasm"), inline(always))]
+    #[inline(always)]
     fn arm_reveal_at(&mut self, uid: u32, slot: u32, key: TimerKey) {
         let q = self.q_mut(uid);
         if q.reveal_timer.is_none_or(|armed| key < armed) {
@@ -610,7 +571,7 @@ impl Engine {
     }
 
     /// Makes sure a retention timer is set for the queue's oldest message (§8).
-    #[cfg_attr(not(target_family = "wasm"), inline)]
+    #[inline]
     pub(crate) fn schedule_retention(&mut self, uid: u32) {
         let q = self.q_mut(uid);
         if let Some(at) = q.next_expiry() {
@@ -733,7 +694,7 @@ impl Engine {
         let expired = q.expired(now);
         for slot in &expired {
             let q = self.q_mut(uid);
-            let (queue, message_id) = (q.name, q.delete_in_bulk(*slot));
+            let (queue, message_id) = (q.name, q.delete(*slot));
             self.emit(EventKind::RetentionExpired { queue, message_id });
         }
         if !expired.is_empty() && self.q(uid).fifo() {

@@ -105,10 +105,9 @@ pub struct SqsError {
 }
 
 impl SqsError {
-    /// An error with that code and message. Out of line, as are the constructors below: every
-    /// failing check of every action builds one, and each inlined copy cost the browser bundle
-    /// its message's allocation or formatting code.
-    #[inline(never)]
+    /// An error with that code and message. Cold, as are the constructors below: errors are
+    /// the rare path of every check.
+    #[cold]
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         SqsError {
             code,
@@ -128,13 +127,13 @@ impl std::error::Error for SqsError {}
 /// Constructors for the errors many actions share, worded once.
 impl SqsError {
     /// `InvalidParameterValue` with `message`.
-    #[inline(never)]
+    #[cold]
     pub(crate) fn invalid(message: impl Into<String>) -> Self {
         SqsError::new(ErrorCode::InvalidParameterValueException, message)
     }
 
     /// `InvalidParameterValue` "Value <v> for parameter <p> is invalid. Reason: <r>".
-    #[inline(never)]
+    #[cold]
     pub(crate) fn invalid_value(parameter: &str, value: &dyn fmt::Display, reason: &str) -> Self {
         SqsError::invalid(format!(
             "Value {value} for parameter {parameter} is invalid. Reason: {reason}"
@@ -142,7 +141,7 @@ impl SqsError {
     }
 
     /// `MissingParameter` "The request must contain the parameter <p>."
-    #[inline(never)]
+    #[cold]
     pub(crate) fn missing(parameter: &str) -> Self {
         SqsError::new(
             ErrorCode::MissingRequiredParameterException,
@@ -151,7 +150,7 @@ impl SqsError {
     }
 
     /// `QueueDoesNotExist` (semantics §1.1).
-    #[inline(never)]
+    #[cold]
     pub(crate) fn no_queue() -> Self {
         SqsError::new(
             ErrorCode::QueueDoesNotExist,
@@ -160,7 +159,7 @@ impl SqsError {
     }
 
     /// `ReceiptHandleIsInvalid` for `handle` (semantics §5).
-    #[inline(never)]
+    #[cold]
     pub(crate) fn bad_handle(handle: &dyn fmt::Display) -> Self {
         SqsError::new(
             ErrorCode::ReceiptHandleIsInvalid,
@@ -169,7 +168,7 @@ impl SqsError {
     }
 
     /// `InvalidAttributeName` "Unknown Attribute <name>."
-    #[inline(never)]
+    #[cold]
     pub(crate) fn unknown_attribute(name: &str) -> Self {
         SqsError::new(
             ErrorCode::InvalidAttributeName,
@@ -178,7 +177,7 @@ impl SqsError {
     }
 
     /// `InvalidAttributeValue` "Invalid value for the parameter <name>." plus an optional reason.
-    #[inline(never)]
+    #[cold]
     pub(crate) fn attribute_value(name: &str, reason: Option<&str>) -> Self {
         let message = match reason {
             Some(reason) => format!("Invalid value for the parameter {name}. Reason: {reason}"),

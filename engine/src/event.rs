@@ -6,6 +6,7 @@ use crate::{Millis, ReceiptHandle};
 use serde::Deserialize;
 use serde_json::Value;
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::fmt;
 
 /// A queue name as events carry it: the text interned once per distinct name (a process keeps
@@ -16,19 +17,18 @@ use std::fmt;
 pub struct QueueName(&'static str);
 
 thread_local! {
-    /// Every name interned so far, sorted: a list searched by halves, not a `BTreeSet`, whose
-    /// code would be a B-tree instantiation of its own in the browser bundle (a few KB).
-    static NAMES: RefCell<Vec<&'static str>> = const { RefCell::new(Vec::new()) };
+    /// Every name interned so far.
+    static NAMES: RefCell<BTreeSet<&'static str>> = const { RefCell::new(BTreeSet::new()) };
 }
 
 impl QueueName {
     /// `name`, interned.
     pub fn new(name: &str) -> Self {
-        NAMES.with_borrow_mut(|names| match names.binary_search(&name) {
-            Ok(at) => QueueName(names[at]),
-            Err(at) => {
+        NAMES.with_borrow_mut(|names| match names.get(name) {
+            Some(&known) => QueueName(known),
+            None => {
                 let leaked: &'static str = Box::leak(Box::from(name));
-                names.insert(at, leaked);
+                names.insert(leaked);
                 QueueName(leaked)
             }
         })
@@ -296,7 +296,7 @@ mod tests {
     }
 
     /// The kinds no library scenario makes (sim/tests/library.rs round-trips the others),
-    /// written by hand and read back by serde's derived reader.
+    /// written by `ToJson` and read back by serde's derived reader.
     #[test]
     fn the_rarer_kinds_read_back_what_they_write() {
         let queue = QueueName::new("q");

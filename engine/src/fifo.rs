@@ -17,16 +17,13 @@ pub(crate) struct Group {
 /// All groups of one FIFO queue.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Groups {
-    /// Each group's slot by name; a `u64` (slots are `u32`) so that the map has the type of
-    /// [`crate::window::Window`]'s: one hash map instantiation in the browser bundle.
-    by_name: HashMap<String, u64>,
+    /// Each group's slot by name.
+    by_name: HashMap<String, u32>,
     names: Vec<String>,
     table: Vec<Group>,
     free: Vec<u32>,
     /// Group slots by (head became receivable at, head sequence), packed as an [`OrderKey`]
-    /// (unique: a sequence is one message's, the head of one group): the type of
-    /// [`crate::order::Ordered`]'s tree, so the browser bundle holds one B-tree instantiation for
-    /// both (a set of `(Millis, u64, u32)` was ~5 KB of its own).
+    /// (unique: a sequence is one message's, the head of one group).
     pub ready: BTreeMap<OrderKey, u32>,
 }
 
@@ -34,7 +31,7 @@ impl Groups {
     /// The slot of group `name`, created if needed.
     pub(crate) fn intern(&mut self, name: &str) -> u32 {
         if let Some(&slot) = self.by_name.get(name) {
-            return slot as u32;
+            return slot;
         }
         let slot = match self.free.pop() {
             Some(slot) => {
@@ -47,7 +44,7 @@ impl Groups {
                 (self.table.len() - 1) as u32
             }
         };
-        self.by_name.insert(name.into(), u64::from(slot));
+        self.by_name.insert(name.into(), slot);
         slot
     }
 

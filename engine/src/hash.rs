@@ -43,8 +43,7 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 }
 
 /// The 8 lower-case hex digits of `x`, most significant first, computed for all digits at once
-/// in a `u64` (every send makes a MessageId of 32: 16 table lookups and their 2-byte stores were
-/// ~80 instructions a send).
+/// in a `u64` (every send makes a MessageId of 32).
 pub(crate) fn hex_u32(x: u32) -> [u8; 8] {
     /// `byte` in every byte.
     const fn lanes(byte: u8) -> u64 {
@@ -78,68 +77,56 @@ const HEX_PAIRS: [[u8; 2]; 256] = {
     pairs
 };
 
-/// Calls `block` with the 16 message words of each 64-byte block of `data` padded as MD5 and
-/// SHA-256 both pad it (`big_endian` picks the byte order of the words and of the length). Plain
-/// loops and indexes: the browser build's opt-level "z" leaves chunk iterators, `try_into` and
-/// `copy_from_slice` as calls, which made the MD5 of a short body (every send) ~1.6x as costly.
-fn for_each_block(data: &[u8], big_endian: bool, mut block: impl FnMut(&[u32; 16])) {
-    let word = |bytes: [u8; 4]| {
-        if big_endian {
-            u32::from_be_bytes(bytes)
-        } else {
-            u32::from_le_bytes(bytes)
-        }
-    };
+/// Calls `block` for each 64-byte block of `data` padded as MD5 and SHA-256 both pad it
+/// (`big_endian` picks the length's byte order); only the tail is copied.
+fn for_each_block(data: &[u8], big_endian: bool, mut block: impl FnMut(&[u8; 64])) {
     let mut chunks = data.chunks_exact(64);
     for chunk in &mut chunks {
-        let chunk: &[u8; 64] = chunk.try_into().expect("64 bytes");
-        let mut words = [0; 16];
-        let mut i = 0;
-        while i < 16 {
-            let at = 4 * i;
-            words[i] = word([chunk[at], chunk[at + 1], chunk[at + 2], chunk[at + 3]]);
-            i += 1;
-        }
-        block(&words);
-    }
-    // The tail and the 0x80 marker, then zeros and the length in bits: in this block, or in
-    // one more when the tail leaves no room for the length.
-    let rest = chunks.remainder();
-    let mut tail = [0; 16];
-    let mut i = 0;
-    while i + 4 <= rest.len() {
-        tail[i / 4] = word([rest[i], rest[i + 1], rest[i + 2], rest[i + 3]]);
-        i += 4;
-    }
-    let mut partial = [0; 4];
-    let mut k = 0;
-    while i + k < rest.len() {
-        partial[k] = rest[i + k];
-        k += 1;
-    }
-    partial[k] = 0x80;
-    tail[i / 4] = word(partial);
-    if rest.len() >= 56 {
-        block(&tail);
-        tail = [0; 16];
+        block(chunk.try_into().expect("64 bytes"));
     }
     let bits = (data.len() as u64).wrapping_mul(8);
-    let (high, low) = ((bits >> 32) as u32, bits as u32);
-    [tail[14], tail[15]] = if big_endian { [high, low] } else { [low, high] };
-    block(&tail);
+    let length = if big_endian {
+        bits.to_be_bytes()
+    } else {
+        bits.to_le_bytes()
+    };
+    // Most bodies leave a tail of under 56 bytes: one block, which is all that is zeroed.
+    match chunks.remainder() {
+        rest if rest.len() < 56 => last_blocks::<64>(rest, length, &mut block),
+        rest => last_blocks::<128>(rest, length, &mut block),
+    }
+}
+
+/// The padded tail of [`for_each_block`]: `rest`, the 0x80 marker, zeros and `length`, in `N`
+/// bytes (one or two blocks).
+fn last_blocks<const N: usize>(rest: &[u8], length: [u8; 8], block: &mut impl FnMut(&[u8; 64])) {
+    let mut tail = [0u8; N];
+    tail[..rest.len()].copy_from_slice(rest);
+    tail[rest.len()] = 0x80;
+    tail[N - 8..].copy_from_slice(&length);
+    for chunk in tail.chunks_exact(64) {
+        block(chunk.try_into().expect("64 bytes"));
+    }
 }
 
 /// MD5 of `data` (RFC 1321).
 pub(crate) fn md5(data: &[u8]) -> [u8; 16] {
     let mut state = [0x6745_2301u32, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
-    for_each_block(data, false, |m| md5_block(&mut state, m));
-    let [a, b, c, d] = state;
-    (u128::from(a) | u128::from(b) << 32 | u128::from(c) << 64 | u128::from(d) << 96).to_le_bytes()
+    for_each_block(data, false, |block| md5_block(&mut state, block));
+    let mut out = [0u8; 16];
+    for (chunk, s) in out.chunks_exact_mut(4).zip(state) {
+        chunk.copy_from_slice(&s.to_le_bytes());
+    }
+    out
 }
 
 /// One MD5 compression, written out step by step: every send hashes its body, and the
 /// straight-line form keeps the shifts, constants and message indexes compile-time constants.
-fn md5_block(state: &mut [u32; 4], m: &[u32; 16]) {
+fn md5_block(state: &mut [u32; 4], block: &[u8; 64]) {
+    let mut m = [0u32; 16];
+    for (word, bytes) in m.iter_mut().zip(block.chunks_exact(4)) {
+        *word = u32::from_le_bytes(bytes.try_into().expect("4 bytes"));
+    }
     let [mut a, mut b, mut c, mut d] = *state;
     macro_rules! step {
         ($f:ident, $a:ident, $b:ident, $c:ident, $d:ident, $i:expr, $s:expr) => {
@@ -189,13 +176,9 @@ fn md5_block(state: &mut [u32; 4], m: &[u32; 16]) {
     round!(g, 16, 5, 9, 14, 20);
     round!(h, 32, 4, 11, 16, 23);
     round!(i, 48, 6, 10, 15, 21);
-    let [sa, sb, sc, sd] = *state;
-    *state = [
-        sa.wrapping_add(a),
-        sb.wrapping_add(b),
-        sc.wrapping_add(c),
-        sd.wrapping_add(d),
-    ];
+    for (s, v) in state.iter_mut().zip([a, b, c, d]) {
+        *s = s.wrapping_add(v);
+    }
 }
 
 /// Which message word each MD5 step adds: i, 5i+1, 3i+5 and 7i (mod 16) in the four rounds.
@@ -244,7 +227,9 @@ fn sha256(data: &[u8]) -> [u8; 32] {
     ];
     for_each_block(data, true, |block| {
         let mut w = [0u32; 64];
-        w[..16].copy_from_slice(block);
+        for (i, word) in block.chunks_exact(4).enumerate() {
+            w[i] = u32::from_be_bytes([word[0], word[1], word[2], word[3]]);
+        }
         for i in 16..64 {
             let s0 = w[i - 15].rotate_right(7) ^ w[i - 15].rotate_right(18) ^ (w[i - 15] >> 3);
             let s1 = w[i - 2].rotate_right(17) ^ w[i - 2].rotate_right(19) ^ (w[i - 2] >> 10);

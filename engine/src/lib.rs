@@ -25,17 +25,15 @@
 //! (input rules), `timers`, `receipt` (receipt handles), `move_task` (redrive), `window`
 //! (5-minute dedup and attempt-id memory), `hash` / `base64` / `rng` (digests, encoding and the
 //! seeded PRNG), `deliver` (the playground's hand delivery).
-//!
-//! Hot functions are inlined (`inline(always)` or `inline`) natively only
-//! (`#[cfg_attr(not(target_family = "wasm"), …)]`): in the browser build, where size counts more,
-//! their inlined copies cost ~4.5 KB gzip.
 #![warn(missing_docs)]
 
 mod actions;
 pub mod api;
 mod attributes;
 mod base64;
+pub mod bench;
 pub mod decimal;
+mod deliver;
 mod engine;
 pub mod error;
 pub mod event;
@@ -47,6 +45,7 @@ mod order;
 mod queue;
 mod receipt;
 mod rng;
+pub mod script;
 mod timers;
 mod validate;
 pub mod view;
@@ -62,10 +61,6 @@ pub use receipt::{AnyReceiptHandle, NotAReceiptHandle, ReceiptHandle};
 /// Virtual time: milliseconds since the simulation started.
 pub type Millis = u64;
 
-pub mod bench;
-pub mod script;
-
 /// Virtual time 0 as epoch milliseconds (2026-01-01T12:00:00Z): SentTimestamp and the other
 /// timestamps SQS reports are `EPOCH_MS + virtual time`, and the UI shows 0 as 12:00:00.
 pub const EPOCH_MS: u64 = 1_767_268_800_000;
-mod deliver;

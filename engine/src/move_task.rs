@@ -69,8 +69,8 @@ impl Engine {
         input: StartMessageMoveTaskInput,
     ) -> Result<Response, SqsError> {
         let source = self.by_arn(&input.source_arn).ok_or_else(source_missing)?;
-        let is_dlq = self.by_name.iter().any(|(_, uid)| {
-            self.q(uid as u32)
+        let is_dlq = self.by_name.values().any(|&uid| {
+            self.q(uid)
                 .config
                 .redrive
                 .as_ref()
@@ -118,14 +118,11 @@ impl Engine {
             return Err(SqsError::new(ErrorCode::OverLimit, TOO_MANY));
         }
         let id = self.rng.uuid();
-        // `{"sourceArn":…,"taskId":…}` written directly (members sorted, as a JSON value writes
-        // them): neither text needs escaping (a live queue's ARN, a UUID), and `json!` cost the
-        // browser bundle a map and a value serializer here.
-        let mut json = String::from("{\"sourceArn\":\"");
-        for piece in [&*input.source_arn, "\",\"taskId\":\"", id.as_str(), "\"}"] {
-            json.push_str(piece);
-        }
-        let handle = crate::base64::encode(json.as_bytes());
+        let handle = crate::base64::encode(
+            serde_json::json!({"taskId": id, "sourceArn": input.source_arn})
+                .to_string()
+                .as_bytes(),
+        );
         let index = self.tasks.len();
         self.tasks.push(MoveTask {
             id: id.to_string(),
@@ -193,8 +190,6 @@ impl Engine {
         input: CancelMessageMoveTaskInput,
     ) -> Result<Response, SqsError> {
         let parsed = crate::base64::decode(&input.task_handle)
-            // Through `from_str`, the reader every other JSON text takes: one JSON parser in the
-            // browser bundle, not a second one for byte slices.
             .and_then(|b| {
                 serde_json::from_str::<serde_json::Value>(std::str::from_utf8(&b).ok()?).ok()
             })

@@ -69,7 +69,7 @@ impl Ordered {
     ///
     /// Inlined, as is [`Ordered::remove`]: every lifecycle makes several of each, and the run's
     /// path is a few stores, cheaper than a call; the B-tree's paths stay out of line.
-    #[cfg_attr(not(target_family = "wasm"), inline)]
+    #[inline]
     pub(crate) fn insert(&mut self, slot: u32, key: OrderKey) {
         let i = slot as usize;
         if self.links.len() <= i {
@@ -98,6 +98,8 @@ impl Ordered {
         }
     }
 
+    // The rare paths of `insert` and `remove`, out of line so that those stay small enough to
+    // inline into every send, receive and delete.
     #[inline(never)]
     fn grow(&mut self, i: usize) {
         self.links.resize(i + 1, ABSENT);
@@ -114,7 +116,7 @@ impl Ordered {
     }
 
     /// Removes `slot` if it is a member; says whether it was.
-    #[cfg_attr(not(target_family = "wasm"), inline)]
+    #[inline]
     pub(crate) fn remove(&mut self, slot: u32) -> bool {
         let Some(&link) = self.links.get(slot as usize) else {
             return false;
@@ -150,7 +152,7 @@ impl Ordered {
 
     /// Whether `slot` is a member under `key`: one read, where [`Ordered::first`] also looks
     /// into the tree.
-    #[cfg_attr(not(target_family = "wasm"), inline)]
+    #[inline]
     pub(crate) fn holds(&self, slot: u32, key: OrderKey) -> bool {
         self.links
             .get(slot as usize)
@@ -190,7 +192,7 @@ pub(crate) struct Iter<'a> {
 impl Iterator for Iter<'_> {
     type Item = (OrderKey, u32);
 
-    #[cfg_attr(not(target_family = "wasm"), inline)]
+    #[inline]
     fn next(&mut self) -> Option<(OrderKey, u32)> {
         let tree = self.tree.peek().map(|(&key, &slot)| (key, slot));
         if self.run == NIL {

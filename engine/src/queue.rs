@@ -73,8 +73,7 @@ pub(crate) struct Queue {
     pub dedup: Window<(MessageId, u64)>,
     pub attempts: Window<Vec<AttemptItem>>,
     pub last_purge: Option<Millis>,
-    /// Pending long polls, in arrival order. A list, not a `VecDeque`: a queue has a few
-    /// waiting polls, and a deque type of its own cost the browser bundle its code.
+    /// Pending long polls, in arrival order (a queue has a few).
     pub polls: Vec<PollId>,
     /// When the retention timer is set for, if it is.
     pub retention_timer: Option<Millis>,
@@ -151,7 +150,7 @@ impl Queue {
     }
 
     /// Stores a message; returns its slot.
-    #[cfg_attr(not(target_family = "wasm"), inline(always))]
+    #[inline(always)]
     pub(crate) fn insert(&mut self, msg: Message) -> u32 {
         self.insert_with(|| msg)
     }
@@ -159,7 +158,7 @@ impl Queue {
     /// Stores the message `build` makes, built in its slot: a message is ~200 bytes, and
     /// building it first and storing it after copied it once more on every send. Inlined into
     /// its callers for the same reason.
-    #[cfg_attr(not(target_family = "wasm"), inline(always))]
+    #[inline(always)]
     pub(crate) fn insert_with(&mut self, build: impl FnOnce() -> Message) -> u32 {
         let fifo = self.fifo();
         let slot = match self.free.pop() {
@@ -188,7 +187,7 @@ impl Queue {
 
     /// Removes the message in `slot` and returns its id; the message is dropped where it lies
     /// (a delete does not copy it out). Inlined: every DeleteMessage comes here.
-    #[cfg_attr(not(target_family = "wasm"), inline(always))]
+    #[inline(always)]
     pub(crate) fn delete(&mut self, slot: u32) -> MessageId {
         self.unlink(slot);
         let msg = &mut self.slots[slot as usize].msg;
@@ -197,18 +196,11 @@ impl Queue {
         id
     }
 
-    /// [`Queue::delete`] out of line, for the deletes in bulk (PurgeQueue, retention): an
-    /// inlined copy of the unlinking in each cost the browser bundle over 1 KB.
-    #[inline(never)]
-    pub(crate) fn delete_in_bulk(&mut self, slot: u32) -> MessageId {
-        self.delete(slot)
-    }
-
     /// Takes the message in `slot` out of every index and frees the slot, invalidating its
     /// receipt handles' slot generation; the message itself is left for the caller.
     /// The message is read once for all it tells the indexes, and the function is inlined
     /// into its two callers: every delete comes here.
-    #[cfg_attr(not(target_family = "wasm"), inline(always))]
+    #[inline(always)]
     fn unlink(&mut self, slot: u32) {
         let s = &mut self.slots[slot as usize];
         s.gen = s.gen.wrapping_add(1);
@@ -243,7 +235,7 @@ impl Queue {
     /// message in `slot` in flight (`duplicate` set: still receivable). It counts the move and
     /// leaves the ready set without `modify`'s general re-indexing; a duplicate stays in the
     /// ready set under its unchanged key.
-    #[cfg_attr(not(target_family = "wasm"), inline)]
+    #[inline]
     pub(crate) fn receive(&mut self, slot: u32, change: impl FnOnce(&mut Message)) {
         let msg = self.slots[slot as usize].msg.as_mut().expect("live slot");
         let visible = matches!(msg.state, State::Visible { .. });
@@ -269,8 +261,8 @@ impl Queue {
         }
     }
 
-    /// Inlined: every send indexes its message, and the call cost a quarter of the work.
-    #[cfg_attr(not(target_family = "wasm"), inline(always))]
+    /// Inlined: every send indexes its message.
+    #[inline(always)]
     fn index(&mut self, slot: u32) {
         let msg = self.msg(slot);
         let (state, key, receivable, group) =
@@ -344,10 +336,7 @@ impl Queue {
     /// Removes every message (PurgeQueue); returns their MessageIds in enqueue order.
     pub(crate) fn purge(&mut self) -> Vec<MessageId> {
         let order: Vec<u32> = self.retention.iter().map(|(_, slot)| slot).collect();
-        let ids = order
-            .into_iter()
-            .map(|slot| self.delete_in_bulk(slot))
-            .collect();
+        let ids = order.into_iter().map(|slot| self.delete(slot)).collect();
         self.groups.clear();
         self.dedup.clear();
         self.attempts.clear();

@@ -34,8 +34,7 @@ fn check(secret: u64, fields: [u64; 3]) -> u64 {
 /// parsed from a request prints back exactly as it was given.
 ///
 /// Kept as the bytes' four little-endian words: issuing and checking a handle (every receive
-/// and delete) is then word arithmetic, with no slice copies or chunk iterators, which the
-/// browser build's opt-level "z" leaves as calls.
+/// and delete) is then word arithmetic.
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 pub struct ReceiptHandle([u64; 4]);
 

@@ -33,25 +33,20 @@ impl Rng {
 
     /// A random version-4 UUID, as AWS formats MessageIds. Inlined into its callers (every
     /// send makes one).
-    #[cfg_attr(not(target_family = "wasm"), inline(always))]
+    #[inline(always)]
     pub(crate) fn uuid(&mut self) -> MessageId {
         let hi = (self.next_u64() & !0xF000) | 0x4000;
         let lo = (self.next_u64() & !(0xC << 60)) | (0x8 << 60);
-        // The 32 hex digits of hi then lo, 8 at a time, grouped 8-4-4-4-12: laid out by name,
-        // as slice copies stay calls at the browser build's opt-level "z".
+        // The 32 hex digits of hi then lo, 8 at a time, grouped 8-4-4-4-12.
         let hex = |word: u64| crate::hash::hex_u32(word as u32);
-        let [a0, a1, a2, a3, a4, a5, a6, a7] = hex(hi >> 32);
-        let [b0, b1, b2, b3, b4, b5, b6, b7] = hex(hi);
-        let [c0, c1, c2, c3, c4, c5, c6, c7] = hex(lo >> 32);
-        let [d0, d1, d2, d3, d4, d5, d6, d7] = hex(lo);
-        #[rustfmt::skip]
-        let id = [
-            a0, a1, a2, a3, a4, a5, a6, a7, b'-',
-            b0, b1, b2, b3, b'-',
-            b4, b5, b6, b7, b'-',
-            c0, c1, c2, c3, b'-',
-            c4, c5, c6, c7, d0, d1, d2, d3, d4, d5, d6, d7,
-        ];
+        let digits = [hex(hi >> 32), hex(hi), hex(lo >> 32), hex(lo)];
+        let mut id = [b'-'; 36];
+        id[..8].copy_from_slice(&digits[0]);
+        id[9..13].copy_from_slice(&digits[1][..4]);
+        id[14..18].copy_from_slice(&digits[1][4..]);
+        id[19..23].copy_from_slice(&digits[2][..4]);
+        id[24..28].copy_from_slice(&digits[2][4..]);
+        id[28..].copy_from_slice(&digits[3]);
         MessageId::from_uuid(id)
     }
 }

@@ -100,8 +100,8 @@
 //! # Ok::<(), sqs_engine::script::ScriptError>(())
 //! ```
 //!
-//! Error messages quote names and text by hand (`"\"{key}\""`), not with `{:?}`: the same text
-//! unless it holds quotes, backslashes or control characters, which `{:?}` would escape.
+//! Error messages quote names and text as they are (`"\"{key}\""`), without escaping quotes,
+//! backslashes or control characters.
 
 use crate::api::{ReceiveMessageOutput, Request, ToJson};
 use crate::engine::{Engine, PollId, Reply};
@@ -254,7 +254,7 @@ impl fmt::Display for Line {
     /// Compact JSON, `step` and `t` first, every other object key sorted, so that output is
     /// byte-for-byte stable. serde_json's `Map` is sorted by key (its `preserve_order` feature is
     /// off; `lines_print_step_and_t_first_then_sorted_keys` fails if it comes on), so no sort
-    /// here: each one compiles a sort into the browser bundle.
+    /// here.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("{")?;
         if let Some(step) = self.step {
@@ -358,15 +358,11 @@ impl Bindings {
                     .map(|item| self.substitute(item))
                     .collect::<Result<_, _>>()?,
             ),
-            Value::Object(map) => {
-                // Filled by insert, not collect: collecting into a map compiles a sort into the
-                // browser bundle.
-                let mut members = Map::new();
-                for (key, item) in map {
-                    members.insert(key.clone(), self.substitute(item)?);
-                }
-                Value::Object(members)
-            }
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .map(|(key, item)| Ok((key.clone(), self.substitute(item)?)))
+                    .collect::<Result<_, String>>()?,
+            ),
             scalar => scalar.clone(),
         })
     }

@@ -5,9 +5,7 @@
 use crate::Millis;
 use std::collections::{HashMap, VecDeque};
 
-/// The values live in `order`, and `entries` maps each key to its latest entry's place there,
-/// so that the hash map's type is the same whatever `V` is: one hash map instantiation in the
-/// browser bundle for both windows and the FIFO group names, not one per value type.
+/// The values live in `order`, and `entries` maps each key to its latest entry's place there.
 #[derive(Clone, Debug)]
 pub(crate) struct Window<V> {
     ttl: Millis,

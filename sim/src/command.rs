@@ -262,9 +262,7 @@ impl Step {
     }
 }
 
-/// Read by hand ([`Step::from_value`]) rather than derived: serde's derived readers of untagged
-/// and adjacently tagged enums hold a second copy of every variant's reader (for buffered
-/// content), which the browser bundle pays for in size.
+/// Read through [`Step::from_value`], whose errors name the step's form.
 impl<'de> Deserialize<'de> for Step {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         Step::from_value(Value::deserialize(deserializer)?).map_err(de::Error::custom)

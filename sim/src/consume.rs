@@ -33,8 +33,7 @@ impl World {
 
     /// The lane with this id: where its hint says if it is still there, else a binary search
     /// (lanes are only ever pushed with a fresh, larger id or removed, so they stay sorted by
-    /// id). Inlined (a hint is checked in a few instructions; the page builds this crate at
-    /// opt-level "s", which would call it) with the search kept out of line.
+    /// id). Inlined (a hint is checked in a few instructions) with the search kept out of line.
     #[inline]
     pub(crate) fn lane_pos(&self, id: u64) -> Option<usize> {
         let at = self.lane_hints[id as usize % LANE_HINTS].get();
@@ -56,9 +55,7 @@ impl World {
         Actor::Worker(self.lanes[i].name.to_string())
     }
 
-    /// Records an event of lane `i`'s worker ([`World::say`]): one call for the narration's
-    /// many sentences, where each built the actor inline.
-    #[inline(never)]
+    /// Records an event of lane `i`'s worker ([`World::say`]).
     pub(crate) fn say_lane(&mut self, i: usize, message_id: Option<&str>, text: String) {
         self.say(self.actor(i), message_id, text);
     }
@@ -663,17 +660,22 @@ impl World {
             ..
         } = job.kind
         {
-            let (mut failed, mut entries) = (Vec::new(), Vec::new());
-            for (n, task) in job.tasks.iter().enumerate() {
-                match task.outcome {
-                    Some(false) => failed.push(task.message_id.as_str()),
-                    Some(true) => entries.push(DeleteMessageBatchEntry {
-                        id: n.to_string(),
-                        receipt_handle: task.receipt_handle.into(),
-                    }),
-                    None => {}
-                }
-            }
+            let failed: Vec<&str> = job
+                .tasks
+                .iter()
+                .filter(|t| t.outcome == Some(false))
+                .map(|t| t.message_id.as_str())
+                .collect();
+            let entries: Vec<DeleteMessageBatchEntry> = job
+                .tasks
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.outcome == Some(true))
+                .map(|(n, t)| DeleteMessageBatchEntry {
+                    id: n.to_string(),
+                    receipt_handle: t.receipt_handle.into(),
+                })
+                .collect();
             let returned = !job.aborted;
             let armed = &mut self.lanes[i].armed.bad_item_identifier;
             let bad_response = returned && report_batch_item_failures && std::mem::take(armed);
@@ -733,10 +735,7 @@ impl World {
             || hb
                 .max_total
                 .is_some_and(|max| (now - started) as f64 >= max * 1000.0);
-        let mut handles: Vec<ReceiptHandle> = Vec::new();
-        for task in job.unfinished() {
-            handles.push(task.receipt_handle);
-        }
+        let handles: Vec<ReceiptHandle> = job.unfinished().map(|t| t.receipt_handle).collect();
         let first = job.unfinished().next().map(|t| t.message_id);
         if capped {
             let text = format!("{name} stops its heartbeat: the extension cap is reached");

@@ -13,12 +13,11 @@ impl World {
         if self.lanes[i].life != Life::Alive {
             return Err(format!("{name} is not running."));
         }
-        let mut held: Vec<MessageId> = Vec::new();
-        for job in &self.lanes[i].jobs {
-            for task in job.unfinished() {
-                held.push(task.message_id);
-            }
-        }
+        let held: Vec<MessageId> = self.lanes[i]
+            .jobs
+            .iter()
+            .flat_map(|j| j.unfinished().map(|t| t.message_id))
+            .collect();
         let verb = match life {
             Life::Hung => "hung (no progress, no heartbeats)",
             _ => "crashed",

@@ -22,16 +22,15 @@ impl World {
     /// are not dead-letter queues) and "dead_letter" (all messages in dead-letter queues).
     pub fn by_state(&self) -> BTreeMap<String, u64> {
         let d = self.depths();
-        let mut by_state = BTreeMap::new();
-        for &(state, n) in &[
+        [
             ("visible", d.visible),
             ("in_flight", d.in_flight),
             ("delayed", d.delayed),
             ("dead_letter", d.dead_letter),
-        ] {
-            by_state.insert(state.to_string(), n);
-        }
-        by_state
+        ]
+        .into_iter()
+        .map(|(k, n)| (k.to_string(), n))
+        .collect()
     }
 
     fn depths(&self) -> Depths {
@@ -66,30 +65,25 @@ impl World {
         ])
     }
 
-    /// Names of the queues some queue's RedrivePolicy points at. Lists, not sets: a few queues,
-    /// and a set of its own would compile a tree type into the browser bundle.
+    /// Names of the queues some queue's RedrivePolicy points at (lists: a few queues).
     pub(crate) fn dead_letter_queues(&self) -> Vec<String> {
         let names = self.engine.queue_names();
-        let target = |name: &String| {
-            let policy = self.engine.attributes(name)?.get("RedrivePolicy")?.clone();
-            let policy: Value = serde_json::from_str(&policy).ok()?;
-            Some(policy.get("deadLetterTargetArn")?.as_str()?.to_string())
-        };
-        let mut targets = Vec::new();
-        for name in &names {
-            targets.extend(target(name));
-        }
-        let mut dead_letter_queues = Vec::new();
-        for name in names {
-            if self
-                .engine
-                .queue_arn(&name)
-                .is_some_and(|arn| targets.contains(&arn))
-            {
-                dead_letter_queues.push(name);
-            }
-        }
-        dead_letter_queues
+        let targets: Vec<String> = names
+            .iter()
+            .filter_map(|name| self.engine.attributes(name)?.get("RedrivePolicy").cloned())
+            .filter_map(|policy| {
+                let policy: Value = serde_json::from_str(&policy).ok()?;
+                Some(policy.get("deadLetterTargetArn")?.as_str()?.to_string())
+            })
+            .collect();
+        names
+            .into_iter()
+            .filter(|name| {
+                self.engine
+                    .queue_arn(name)
+                    .is_some_and(|arn| targets.contains(&arn))
+            })
+            .collect()
     }
 
     /// Takes the depth samples due before `before` (the state has not changed since the last
@@ -131,13 +125,12 @@ impl World {
     /// names: the last sample's list when it is the same, so that a steady world's samples
     /// share one.
     fn held_by_worker(&self) -> Holders {
-        let mut held = Vec::new();
-        for lane in &self.lanes {
-            let n = lane.held() as u64;
-            if n > 0 {
-                held.push((Arc::clone(&lane.name), n));
-            }
-        }
+        let held: Vec<_> = self
+            .lanes
+            .iter()
+            .map(|l| (Arc::clone(&l.name), l.held() as u64))
+            .filter(|&(_, n)| n > 0)
+            .collect();
         match self.metrics.samples.last() {
             Some(last) if *last.held_by_worker == *held => Arc::clone(&last.held_by_worker),
             _ => held.into(),

@@ -1,7 +1,6 @@
 //! A worker lane at run time: the jobs it is doing, the faults armed on it, its counters. Pure
 //! bookkeeping and timing; the calls to SQS are made by the world (`consume`).
 
-use crate::narrate::plain;
 use crate::rng::Rng;
 use crate::worker::{
     EffectStep, Heartbeat, HeldMessage, ProcessingTime, WorkerMode, WorkerPolicy, WorkerStatus,
@@ -442,10 +441,10 @@ impl Lane {
 
     /// The held message with this id.
     pub(crate) fn task_mut(&mut self, message_id: &str) -> Option<&mut Task> {
-        let held = |t: &&mut Task| *t.message_id == *message_id && t.outcome.is_none();
         self.jobs
             .iter_mut()
-            .find_map(|j| j.tasks.iter_mut().find(held))
+            .flat_map(|j| j.tasks.iter_mut())
+            .find(|t| *t.message_id == *message_id && t.outcome.is_none())
     }
 
     /// Whether it holds messages by hand (manual mode).
@@ -480,10 +479,11 @@ impl Lane {
             Life::Alive if self.polling => WorkerStatus::Polling,
             Life::Alive => WorkerStatus::Idle,
         };
-        let mut holding = Vec::new();
-        for job in &self.jobs {
-            for task in job.unfinished() {
-                holding.push(HeldMessage {
+        let holding = self
+            .jobs
+            .iter()
+            .flat_map(|job| {
+                job.unfinished().map(move |task| HeldMessage {
                     message_id: task.message_id.to_string(),
                     receipt_handle: task.receipt_handle.to_string(),
                     started_at: task.start.unwrap_or(task.received_at),
@@ -497,21 +497,20 @@ impl Lane {
                         .collect(),
                     receive_count: task.receive_count,
                     lease_expired: task.lease_expired,
-                });
-            }
-        }
+                })
+            })
+            .collect();
         let armed = &self.armed;
-        let mut armed_faults = Vec::new();
-        for &(on, name) in &[
+        let armed_faults = [
             (armed.crash_after_commit, "CrashAfterCommit"),
             (armed.lose_delete_response, "LoseDeleteResponse"),
             (armed.fail_job, "FailJob"),
             (armed.bad_item_identifier, "BadItemIdentifier"),
-        ] {
-            if on {
-                armed_faults.push(name.to_string());
-            }
-        }
+        ]
+        .into_iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, name)| name.to_string())
+        .collect();
         WorkerView {
             name: self.name.to_string(),
             policy: self.policy.clone(),
@@ -584,7 +583,7 @@ pub(crate) fn warnings(policy: &WorkerPolicy, queue_visibility: Option<u32>) -> 
         if hb.every >= f64::from(visibility) {
             warnings.push(format!(
                 "The heartbeat comes every {} s, but the visibility timeout is {visibility} s: it runs out before the first extension.",
-                plain(hb.every)
+                hb.every
             ));
         }
     }

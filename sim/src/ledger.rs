@@ -22,7 +22,7 @@ use crate::fingerprints::Fingerprints;
 use serde::{Deserialize, Serialize};
 use sqs_engine::api::{Body, MessageId};
 use sqs_engine::Millis;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
 /// The fewest entries [`Ledger::effects`] keeps in detail once that many were recorded.
@@ -184,8 +184,7 @@ const CHUNK: usize = 4_096;
 /// most copies (checkpoints) never do.
 #[derive(Debug, Default)]
 struct Remembered {
-    /// A list, not a `VecDeque`: the oldest chunk goes once per 4,096 keys, past a million.
-    chunks: Vec<Arc<[u64]>>,
+    chunks: VecDeque<Arc<[u64]>>,
     newest: Vec<u64>,
     index: Option<Fingerprints>,
 }
@@ -206,9 +205,10 @@ impl Remembered {
         if self.newest.len() < CHUNK {
             return true;
         }
-        self.chunks.push(std::mem::take(&mut self.newest).into());
+        self.chunks
+            .push_back(std::mem::take(&mut self.newest).into());
         if self.chunks.len() * CHUNK > REMEMBERED_KEYS {
-            let oldest = self.chunks.remove(0);
+            let oldest = self.chunks.pop_front().expect("more than one chunk");
             let index = self.index();
             for fingerprint in oldest.iter() {
                 index.remove(*fingerprint);

@@ -22,10 +22,6 @@
 //! * [`scenario::library`]: the scenario library compiled in; [`Scenario::run`] runs one to its
 //!   end and [`Scenario::check`] lists the checked outcomes it misses.
 //! * `World` is the `sqs-sim run` driver (`sqs_engine::script::Driver`).
-//!
-//! Code the page runs builds its lists with loops that push rather than with iterator chains
-//! collected or flattened: each chain compiles its adapters into the browser bundle (the loops
-//! of 2026-12-01 took ~3.5 KB off the optimised wasm).
 #![warn(missing_docs)]
 
 pub mod bench;

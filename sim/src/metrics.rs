@@ -37,8 +37,7 @@ pub struct Sample {
     pub dead_letter: u64,
     /// Messages each worker holds, in the order the workers were added (workers holding none
     /// are left out); written as a map (read back in the order of the names). Shared by the
-    /// samples (and the copies of the world) it is the same for. A list, not a map: a few
-    /// workers, and a map type of its own cost the browser bundle ~1 KB gzip of B-tree code.
+    /// samples (and the copies of the world) it is the same for.
     #[serde(default, with = "holders")]
     pub held_by_worker: Holders,
     /// Deliveries so far.
@@ -133,18 +132,14 @@ impl Metrics {
     }
 
     /// SQS API requests made, by action (a batch is one request); actions never called are
-    /// left out. Keyed by `String`, the map type the states' counts already use: one B-tree
-    /// instantiation less in the browser bundle than `&'static str` keys.
+    /// left out.
     pub fn api_calls(&self) -> BTreeMap<String, u64> {
-        // Inserted one by one, not collected (which would compile a stable sort into the
-        // browser bundle).
-        let mut calls = BTreeMap::new();
-        for (i, &n) in self.calls.iter().enumerate() {
-            if n > 0 {
-                calls.insert(Request::ACTIONS[i].to_string(), n);
-            }
-        }
-        calls
+        Request::ACTIONS
+            .iter()
+            .zip(self.calls)
+            .filter(|&(_, n)| n > 0)
+            .map(|(&action, n)| (action.to_string(), n))
+            .collect()
     }
 
     /// API requests in all.

@@ -50,16 +50,14 @@ impl Labels {
     }
 
     /// Labels the stored messages, (MessageId, body) each, as if they had been labelled all along.
-    /// Inserted one by one, not collected into a new map: collecting compiles a second copy of
-    /// the map's insertion into the bundle.
     pub(crate) fn rebuild<'a>(&mut self, stored: impl Iterator<Item = (MessageId, &'a str)>) {
-        self.known = FastMap::default();
-        for (id, body) in stored {
-            let label = body_label(body)
-                .or_else(|| self.redriven.get(&id).cloned())
-                .unwrap_or_else(|| short_id(&id));
-            self.known.insert(id, label);
-        }
+        let redriven = &self.redriven;
+        let label = |id: &MessageId, body: &str| {
+            body_label(body)
+                .or_else(|| redriven.get(id).cloned())
+                .unwrap_or_else(|| short_id(id))
+        };
+        self.known = stored.map(|(id, body)| (id, label(&id, body))).collect();
         self.lapsed = false;
     }
 
@@ -136,7 +134,7 @@ pub fn clock(t: Millis) -> String {
 }
 
 /// A duration in seconds, as people say it (`30 s`, `1.5 s`): the digits `ms as f64 / 1000.0`
-/// prints, from integers (core's float printer would cost the browser bundle its tables).
+/// prints, from integers.
 pub(crate) fn secs(ms: Millis) -> String {
     if ms % 1000 == 0 {
         format!("{} s", ms / 1000)
@@ -144,92 +142,6 @@ pub(crate) fn secs(ms: Millis) -> String {
         let fraction = format!("{:03}", ms % 1000);
         format!("{}.{} s", ms / 1000, fraction.trim_end_matches('0'))
     }
-}
-
-/// `value` as `format!("{value}")` prints it (`2`, `2.5`, `0.000001`, `1000000000000000000000`):
-/// the shortest digits that read back as `value`, never an exponent. Written from serde_json's
-/// number text (the same digits in JSON's notation), which the bundle has anyway: core's float
-/// printer would add ~5 KB gzip.
-pub(crate) fn plain(value: f64) -> String {
-    if !value.is_finite() {
-        return if value.is_nan() {
-            "NaN"
-        } else if value > 0.0 {
-            "inf"
-        } else {
-            "-inf"
-        }
-        .into();
-    }
-    let json =
-        serde_json::Number::from_f64(value.abs()).map_or_else(String::new, |n| n.to_string());
-    let (mantissa, exponent) = json.split_once(['e', 'E']).unwrap_or((&json, "0"));
-    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let mut digits = [whole, fraction].concat().into_bytes();
-    // |value| = 0.DIGITS x 10^point
-    let mut point = whole.len() as i64 + exponent.trim_start_matches('+').parse().unwrap_or(0);
-    while digits.first() == Some(&b'0') {
-        digits.remove(0);
-        point -= 1;
-    }
-    if lower_of_tie(value.abs(), &digits, point) {
-        // Core's printer takes the upper of two equally near numbers: one unit more.
-        match digits.iter().rposition(|&d| d != b'9') {
-            Some(i) => {
-                digits[i] += 1;
-                digits.truncate(i + 1);
-            }
-            None => {
-                digits = vec![b'1'];
-                point += 1;
-            }
-        }
-    }
-    while digits.last() == Some(&b'0') {
-        digits.pop();
-    }
-    let mut out = String::from(if value.is_sign_negative() { "-" } else { "" });
-    if digits.is_empty() {
-        point = 1;
-        digits.push(b'0');
-    }
-    if point <= 0 {
-        out.push('0');
-    }
-    for i in point.min(0)..point.max(digits.len() as i64) {
-        if i == point && i < digits.len() as i64 {
-            out.push('.');
-        }
-        let digit = usize::try_from(i).ok().and_then(|i| digits.get(i));
-        out.push(char::from(*digit.unwrap_or(&b'0')));
-    }
-    out
-}
-
-/// Whether `value` (positive) lies exactly halfway between `digits` x 10^(point - length) and
-/// the next number of that length: core's printer takes the upper one, serde_json's may take
-/// `digits`. Only 16 or 17 digits can tie (fewer are further apart than `value`'s neighbours, so
-/// both could not read back as `value`).
-fn lower_of_tie(value: f64, digits: &[u8], point: i64) -> bool {
-    let places = digits.len() as i64 - point;
-    if digits.len() < 16 || !(1..=27).contains(&places) {
-        return false;
-    }
-    let bits = value.to_bits();
-    let (biased, fraction) = ((bits >> 52) as i64, bits & ((1 << 52) - 1));
-    let (mantissa, exponent) = match biased {
-        0 => (fraction, -1074),
-        _ => (fraction | 1 << 52, biased - 1075),
-    };
-    // 2 x value x 10^places = odd x 2^(twos + exponent + 1 + places) x 5^places, with odd =
-    // mantissa / 2^twos: an odd integer, so value a midpoint at that precision, when the power
-    // of two is 2^0.
-    let twos = i64::from(mantissa.trailing_zeros());
-    let twice = u128::from(mantissa >> twos) * 5u128.pow(places as u32);
-    let printed = digits
-        .iter()
-        .fold(0u128, |n, d| n * 10 + u128::from(d - b'0'));
-    twos + exponent + 1 + places == 0 && twice == 2 * printed + 1
 }
 
 /// The actor as the subject of a sentence.
@@ -420,49 +332,6 @@ mod tests {
         for ms in (0..20_000).chain([86_400_001, 1 << 40]) {
             let printed = format!("{} s", ms as f64 / 1000.0);
             assert_eq!(secs(ms), printed);
-        }
-    }
-
-    #[test]
-    fn plain_numbers_are_what_std_prints() {
-        let mut values = vec![
-            0.0,
-            -0.0,
-            1.0,
-            2.5,
-            0.1,
-            0.30000000000000004,
-            1e-7,
-            123456.789,
-        ];
-        values.extend([
-            1e15,
-            1e16,
-            1e17,
-            1e21,
-            1e300,
-            5e-324,
-            f64::MAX,
-            f64::MIN_POSITIVE,
-        ]);
-        values.extend([-1.5e-10, f64::NAN, f64::INFINITY, f64::NEG_INFINITY]);
-        values.extend((0..2000).map(|i| f64::from(i) / 8.0));
-        // Exact midpoints between two 17-digit numbers (the spacing of doubles is 0.25 there).
-        for k in 0..2000u32 {
-            let n = (1u64 << 50) as f64 + f64::from(k) * 1234.0;
-            let m = 97_452_132_886_139.0 + f64::from(k);
-            values.extend([n + 0.25, n + 0.75, -(n + 0.25), 8e15 + f64::from(k) + 0.5]);
-            values.extend([m + 0.625, m + 0.375, m + 0.125]);
-        }
-        let mut bits: u64 = 0x2545_f491_4f6c_dd1d;
-        for _ in 0..50_000 {
-            bits = bits
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            values.push(f64::from_bits(bits));
-        }
-        for v in values {
-            assert_eq!(plain(v), format!("{v}"), "{v:e}");
         }
     }
 

@@ -32,8 +32,7 @@ impl Rng {
 
 /// A fast, deterministic hasher for the world's internal maps (MessageIds, receipt handles,
 /// poll ids): a multiply-rotate over 8-byte words, as rustc's FxHash. Not DoS-resistant, which
-/// a simulation running its own data does not need; SipHash was 6% of a fast-forward. Its
-/// methods are `#[inline]`: at the page's opt-level "s" each hash was a call.
+/// a simulation running its own data does not need; SipHash was 6% of a fast-forward.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct FxHasher(u64);
 

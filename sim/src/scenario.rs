@@ -41,7 +41,7 @@ use sqs_engine::api::FromJson;
 use sqs_engine::script::parse_request;
 use sqs_engine::{Millis, Request};
 
-/// A scenario file. Read by hand ([`Input`](sqs_engine::api::Input)); every member but `steps` is
+/// A scenario file. Read through [`Input`](sqs_engine::api::Input); every member but `steps` is
 /// optional.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
@@ -122,8 +122,7 @@ impl Scenario {
     /// Parses a scenario file, naming the step at fault in any error. `id` is the file name
     /// without `.json`.
     pub fn parse(id: &str, json: &str) -> Result<Scenario, String> {
-        // Through a `Value`, like the page's imports and links: one JSON text parser in the
-        // browser bundle, and `Scenario`'s reader by hand.
+        // Through a `Value`, like the page's imports and links.
         let mut scenario: Scenario = serde_json::from_str(json)
             .and_then(Scenario::from_json)
             .map_err(|e| format!("{id}: not a scenario file: {e}"))?;

@@ -2,7 +2,6 @@
 //! them. A worker talks to the engine only through ReceiveMessage, ChangeMessageVisibility,
 //! DeleteMessage and their batch forms, as a real worker would.
 
-use crate::narrate::plain;
 use serde::{de, Deserialize, Serialize};
 use serde_json::Value;
 use sqs_engine::api::{Input, Output, ToJson};
@@ -86,9 +85,7 @@ pub enum WorkerMode {
 }
 
 impl ProcessingTime {
-    /// Read by hand ([`Input`]): serde's derived reader of an internally tagged enum buffers the
-    /// object and holds a second copy of every variant's reader, which the browser bundle pays
-    /// for. So are this file's other readers, for their field matchers and sequence readers.
+    /// Read through [`Input`], as this file's other readers.
     fn read(mut input: Input) -> Result<Self, serde_json::Error> {
         let kind: String = input.field("kind")?;
         Ok(match kind.as_str() {
@@ -312,7 +309,7 @@ impl WorkerPolicy {
             if value.is_finite() && value >= min {
                 Ok(())
             } else {
-                Err(format!("{what} must be at least {} s.", plain(min)))
+                Err(format!("{what} must be at least {min} s."))
             }
         };
         if self.queue.is_empty() {
@@ -505,7 +502,7 @@ mod tests {
     }
 
     /// Every member set away from its default, so that a member name spelt differently by the
-    /// hand-written reader and the derived writer cannot round-trip.
+    /// reader and the writer cannot round-trip.
     #[test]
     fn policies_and_producers_read_back_what_they_write() {
         let policy = WorkerPolicy {

@@ -27,6 +27,7 @@ use sqs_engine::event::VisibleReason;
 use sqs_engine::script::{error_json, Bindings};
 use sqs_engine::{Engine, Event, EventKind, Millis, PollId, Reply, Request};
 use std::cell::Cell;
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// How many undrained events the world narrates one by one (the default of
@@ -151,8 +152,7 @@ pub struct World {
     pub(crate) producers: Vec<Producer>,
     pub(crate) timers: Timers,
     /// The scenario's later steps, with their times (fixed once loaded: shared by the copies),
-    /// and how many of them have run. Not a queue popped as they run: its type's code (a clone
-    /// for the copies) cost the browser bundle more than this index.
+    /// and how many of them have run.
     scheduled: Arc<[(Millis, Value)]>,
     steps_run: usize,
     /// Named results of scenario steps (`as`), for `${NAME.path}`.
@@ -187,9 +187,8 @@ pub struct World {
     pub(crate) firing_job: Option<u64>,
     /// Polls asked for at the current instant while a timer fired, as (order of scheduling,
     /// lane): timers in all but name (see [`World::fire_now`]); empty between two timers.
-    /// In order, taken from the front: a list, not a `VecDeque`, whose code the browser bundle
-    /// would pay for a queue of a few entries.
-    pub(crate) due_polls: Vec<(u64, u64)>,
+    /// In order, taken from the front.
+    pub(crate) due_polls: VecDeque<(u64, u64)>,
 }
 
 impl World {
@@ -226,7 +225,7 @@ impl World {
             held_by_hand: false,
             firing: false,
             firing_job: None,
-            due_polls: Vec::new(),
+            due_polls: VecDeque::new(),
         }
     }
 
@@ -579,9 +578,7 @@ impl World {
             return;
         }
         let mut answered = std::mem::take(&mut self.answered);
-        // In the engine's order, popped from the back (a `drain` costs a call to drop).
-        answered.reverse();
-        while let Some((poll, output)) = answered.pop() {
+        for (poll, output) in answered.drain(..) {
             match self.polls.remove(&poll) {
                 Some(owner) => self.poll_answered(owner, output),
                 None => self.user_polls.push((poll, output)),
@@ -827,8 +824,7 @@ impl World {
         }
         self.fire(timer);
         self.firing_job = None;
-        while !self.due_polls.is_empty() {
-            let (order, lane) = self.due_polls.remove(0);
+        while let Some((order, lane)) = self.due_polls.pop_front() {
             let now = self.now();
             if self.next_item().is_some_and(|(at, _)| at <= now) {
                 self.timers.schedule_as(now, order, Timer::Poll { lane });
@@ -843,7 +839,7 @@ impl World {
     pub(crate) fn poll_now(&mut self, lane: u64) {
         if self.firing {
             let order = self.timers.reserve();
-            self.due_polls.push((order, lane));
+            self.due_polls.push_back((order, lane));
         } else {
             self.schedule(self.now(), Timer::Poll { lane });
         }
@@ -869,14 +865,14 @@ impl World {
         if let Some(label) = self.labels.known(message_id) {
             return label.to_string();
         }
-        for lane in &self.lanes {
-            for job in &lane.jobs {
-                if let Some(task) = job.tasks.iter().find(|t| *t.message_id == *message_id) {
-                    return narrate::label_for(message_id, &task.body);
-                }
-            }
-        }
-        narrate::short_id(message_id)
+        self.lanes
+            .iter()
+            .flat_map(|lane| lane.jobs.iter().flat_map(|job| job.tasks.iter()))
+            .find(|task| *task.message_id == *message_id)
+            .map_or_else(
+                || narrate::short_id(message_id),
+                |task| narrate::label_for(message_id, &task.body),
+            )
     }
 
     /// Whether events are narrated now (the buffer of undrained events has room). Callers that
@@ -905,10 +901,12 @@ impl World {
         if !self.labels.lapsed() || !self.narrating() {
             return;
         }
-        let mut views = Vec::new();
-        for queue in self.engine.queue_names() {
-            views.extend(self.engine.messages(&queue));
-        }
+        let engine = &self.engine;
+        let views: Vec<_> = engine
+            .queue_names()
+            .iter()
+            .flat_map(|queue| engine.messages(queue))
+            .collect();
         let stored = views
             .iter()
             .filter_map(|m| Some((MessageId::new(&m.message_id)?, m.body.as_str())));
@@ -1025,8 +1023,7 @@ impl World {
 
 /// The URL of queue `name`, looked up once and kept in `cache` (a lane's or a producer's) until
 /// a queue is created or deleted ([`World::forget_queue_urls`]): each poll, job and send needs
-/// it, and a lookup by name walks the engine's map of names. Inlined: at opt-level "s" it was a
-/// call for a check and a count.
+/// it, and a lookup by name walks the engine's map of names.
 #[inline]
 pub(crate) fn cached_url(
     engine: &Engine,
@@ -1040,8 +1037,8 @@ pub(crate) fn cached_url(
 }
 
 /// Puts a buffer taken out of `slot` (`mem::take`) back. The empty Vec left there owns no
-/// memory and is forgotten rather than dropped: at opt-level "s" the drop was a call per
-/// settle. One a nested call put there instead is dropped, as an assignment would.
+/// memory and is forgotten rather than dropped. One a nested call put there instead is dropped,
+/// as an assignment would.
 fn put_back<T>(slot: &mut Vec<T>, buffer: Vec<T>) {
     if slot.capacity() == 0 {
         std::mem::forget(std::mem::replace(slot, buffer));
@@ -1051,9 +1048,7 @@ fn put_back<T>(slot: &mut Vec<T>, buffer: Vec<T>) {
 }
 
 /// `{key: name}`, what a sim action answers (`{"worker": "Worker A"}`), for more members to be
-/// added to: one call where each `json!` built its map inline (in the browser bundle, the
-/// dozen results of [`World::sim`] are one function).
-#[inline(never)]
+/// added to.
 pub(crate) fn named(key: &'static str, name: &str) -> Output {
     let mut out = Output::default();
     out.field(key, name);
@@ -1073,8 +1068,7 @@ fn response_json(response: &Response) -> Value {
 }
 
 /// The bodies a SendMessageBatch stores, with their batch entry Id (SendMessage's label is taken
-/// in [`World::call`] without them). A list, not a map: ten entries at most, and a map type of
-/// its own costs the browser bundle its hashing code.
+/// in [`World::call`] without them). A list, not a map: ten entries at most.
 fn sent_bodies(input: &SendMessageBatchInput) -> Vec<(String, String)> {
     input
         .entries

@@ -167,6 +167,22 @@ fn a_redriven_message_is_processed_once_the_bug_is_fixed() {
 
 #[test]
 fn fifo_a_stuck_message_blocks_its_group_only() {
+    // At 25 s, before A1's 30-second visibility timeout: Worker 1 hangs holding A1, A2 and A3
+    // wait behind it, and B1, in the other group, has been received and deleted by Worker 2.
+    // An engine that held back every group while A1 is in flight would leave B1 waiting too.
+    let scenario = find("fifo-group-blocking").unwrap();
+    let mut world = World::load(&scenario).unwrap();
+    world.advance_to(25_000);
+    let depth = world.queue_depth("tickets.fifo");
+    assert_eq!((depth["visible"], depth["in_flight"]), (2, 1), "{depth:?}");
+    assert_eq!(world.summary().deleted, 1);
+    let workers = world.workers();
+    assert_eq!(workers[0].status, WorkerStatus::Hung);
+    assert_eq!(workers[0].holding.len(), 1);
+    assert_eq!(workers[1].deliveries, 1);
+    assert!(workers[1].holding.is_empty());
+
+    // Once A1's visibility timeout runs out, the group moves again.
     let world = run("fifo-group-blocking");
     assert_eq!(world.workers()[0].status, WorkerStatus::Hung);
 }

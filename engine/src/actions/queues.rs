@@ -57,7 +57,7 @@ impl Engine {
         if self
             .deleted_at
             .get(name)
-            .is_some_and(|t| self.now < t + NAME_REUSE_DELAY)
+            .is_some_and(|&t| self.now < t + NAME_REUSE_DELAY)
         {
             return Err(SqsError::new(
                 ErrorCode::QueueDeletedRecently,
@@ -69,7 +69,7 @@ impl Engine {
         let queue = Queue::new(uid, name, config, self.now);
         let url = queue.url.clone();
         self.queues.push(Some(Box::new(queue)));
-        self.by_name.insert(name, u64::from(uid));
+        self.by_name.insert(name.to_string(), uid);
         self.emit(EventKind::QueueCreated {
             queue: name.into(),
             fifo,
@@ -84,8 +84,8 @@ impl Engine {
             self.time_out_poll(poll);
         }
         let queue = self.queues[uid as usize].take().expect("live queue");
-        self.by_name.remove(&queue.name);
-        self.deleted_at.insert(&queue.name, self.now);
+        self.by_name.remove(&*queue.name);
+        self.deleted_at.insert(queue.name.to_string(), self.now);
         self.emit(EventKind::QueueDeleted { queue: queue.name });
         Ok(Response::Empty(Empty {}))
     }
@@ -96,7 +96,7 @@ impl Engine {
             .by_name
             .iter()
             .filter(|(name, _)| name.starts_with(&prefix))
-            .map(|(_, uid)| self.q(uid as u32).url.to_string())
+            .map(|(_, &uid)| self.q(uid).url.to_string())
             .collect();
         let (urls, next_token) =
             super::paginate(urls, input.max_results, input.next_token.as_deref())?;
@@ -150,22 +150,12 @@ impl Engine {
         if let Some(bad) = names.iter().find(|n| !attributes::is_known_name(n)) {
             return Err(SqsError::unknown_attribute(bad));
         }
-        let all = self.all_attributes(self.q(uid));
-        let attributes = if names.iter().any(|n| n == "All") {
-            all
-        } else {
-            // Copied out, not `retain`ed: removal from this map type would cost the browser
-            // bundle a B-tree instantiation's removal code (~3.5 KB).
-            let mut wanted = Attributes::new();
-            for name in names {
-                if let Some(value) = all.get(&name) {
-                    wanted.insert(name, value.clone());
-                }
-            }
-            wanted
-        };
+        let mut all = self.all_attributes(self.q(uid));
+        if !names.iter().any(|n| n == "All") {
+            all.retain(|k, _| names.contains(k));
+        }
         Ok(Response::GetQueueAttributes(GetQueueAttributesOutput {
-            attributes: Some(attributes).filter(|a| !a.is_empty()),
+            attributes: Some(all).filter(|a| !a.is_empty()),
         }))
     }
 

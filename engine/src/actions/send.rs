@@ -71,7 +71,7 @@ impl From<SendMessageBatchEntry> for Outgoing {
 }
 
 /// Bytes counted against MaximumMessageSize (system attributes excluded, §3.1).
-#[cfg_attr(not(target_family = "wasm"), inline)]
+#[inline]
 fn size(body: &Body, attributes: Option<&MessageAttributes>) -> usize {
     body.len() + validate::attributes_size(attributes)
 }
@@ -154,9 +154,8 @@ impl Engine {
     }
 
     /// Every per-message rule (§3.2–§3.5); `batch` words the size error as batches do.
-    /// Inlined into its two callers natively (every send checks: ~1% of the benchmark's
-    /// instructions); one copy in the browser build, where a second cost ~575 bytes gzip.
-    #[cfg_attr(not(target_family = "wasm"), inline(always))]
+    /// Inlined into its two callers: every send checks.
+    #[inline(always)]
     fn check_send(&self, uid: u32, out: &Outgoing, batch: bool) -> Result<(), SqsError> {
         let q = self.q(uid);
         validate::body(&out.body)?;
@@ -267,8 +266,6 @@ impl Engine {
             Some(extras) => (extras.message_attributes, extras.message_system_attributes),
             None => (None, None),
         };
-        // Read, not removed: removal from this map type would cost the browser bundle a B-tree
-        // instantiation's removal code (~3.5 KB).
         let trace_header = system.and_then(|s| s.get("AWSTraceHeader")?.string_value.clone());
         let has_attributes = attributes.as_ref().is_some_and(|a| !a.is_empty());
         let has_extras = has_attributes || trace_header.is_some() || dedup_id.is_some();
