@@ -63,35 +63,60 @@ pub fn Producer(props: &ProducerProps) -> Html {
     html! {
         <form class="panel send" aria-label="Producer" {onsubmit}>
             <h2>{ "Producer" }</h2>
-            <div class="field">
-                <label class="field-label" for="send-body">{ "Message body" }</label>
-                <input id="send-body" type="text" value={body} oninput={edit(|f, v| f.body = v)} />
-            </div>
-            <div class="field">
-                <label class="field-label" for="send-delay">{ "Message timer (seconds)" }</label>
-                <input id="send-delay" type="number" value={form.delay.clone()}
-                    oninput={edit(|f, v| f.delay = v)}
-                    placeholder="none" aria-describedby="send-delay-help" />
-                <span class="help" id="send-delay-help">{ "DelaySeconds on this one message: it stays hidden that long before its first receive." }</span>
-            </div>
+            <Field id="send-body" label="Message body" kind="text" value={body}
+                oninput={edit(|f, v| f.body = v)} />
+            <Field id="send-delay" label="Message timer (seconds)" kind="number"
+                value={form.delay.clone()} oninput={edit(|f, v| f.delay = v)} placeholder="none"
+                help="DelaySeconds on this one message: it stays hidden that long before its first receive." />
             if props.fifo {
-                <div class="field">
-                    <label class="field-label" for="send-group">{ "Message group ID" }</label>
-                    <input id="send-group" type="text" value={form.group_id.clone()}
-                        oninput={edit(|f, v| f.group_id = v)}
-                        aria-describedby="send-group-help" />
-                    <span class="help" id="send-group-help">{ "MessageGroupId: a FIFO queue delivers one group's messages in order, one batch at a time." }</span>
-                </div>
-                <div class="field">
-                    <label class="field-label" for="send-dedup">{ "Deduplication ID" }</label>
-                    <input id="send-dedup" type="text" value={form.deduplication_id.clone()}
-                        oninput={edit(|f, v| f.deduplication_id = v)}
-                        placeholder="content-based" aria-describedby="send-dedup-help" />
-                    <span class="help" id="send-dedup-help">{ "MessageDeduplicationId: a second send with the same ID within 5 minutes is accepted but not stored." }</span>
-                </div>
+                <Field id="send-group" label="Message group ID" kind="text"
+                    value={form.group_id.clone()} oninput={edit(|f, v| f.group_id = v)}
+                    help="MessageGroupId: a FIFO queue delivers one group's messages in order, one batch at a time." />
+                <Field id="send-dedup" label="Deduplication ID" kind="text"
+                    value={form.deduplication_id.clone()} oninput={edit(|f, v| f.deduplication_id = v)}
+                    placeholder="content-based"
+                    help="MessageDeduplicationId: a second send with the same ID within 5 minutes is accepted but not stored." />
             }
             <button type="submit" class="primary">{ "Send message" }</button>
             { error(props.error.as_deref()) }
         </form>
+    }
+}
+
+/// Properties of [`Field`].
+#[derive(Properties, PartialEq)]
+struct FieldProps {
+    /// The input's id.
+    id: &'static str,
+    /// Its label.
+    label: &'static str,
+    /// Its type.
+    kind: &'static str,
+    /// As typed.
+    value: String,
+    /// What is typed.
+    oninput: Callback<InputEvent>,
+    /// Shown while it is empty.
+    #[prop_or_default]
+    placeholder: Option<&'static str>,
+    /// One line of explanation under it (the input's description).
+    #[prop_or_default]
+    help: Option<&'static str>,
+}
+
+/// One field of the form: its label, its input and its help.
+#[component]
+fn Field(props: &FieldProps) -> Html {
+    let help_id = props.help.map(|_| format!("{}-help", props.id));
+    html! {
+        <div class="field">
+            <label class="field-label" for={props.id}>{ props.label }</label>
+            <input id={props.id} type={props.kind} value={props.value.clone()}
+                oninput={props.oninput.clone()} placeholder={props.placeholder}
+                aria-describedby={help_id.clone()} />
+            if let Some(help) = props.help {
+                <span class="help" id={help_id}>{ help }</span>
+            }
+        </div>
     }
 }

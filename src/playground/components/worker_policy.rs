@@ -128,24 +128,15 @@ pub fn PolicyEditor(props: &PolicyProps) -> Html {
             problem: None,
         },
     };
-    // A field's event: the edit with its draft changed by `change` (the problem shown is kept
-    // until the next save).
-    let edit = |change: fn(&mut Draft, &Event)| {
-        let (editing, onedit) = (editing.clone(), props.onedit.clone());
-        move |e: &Event| {
-            let mut next = editing.clone();
-            change(&mut next.draft, e);
-            onedit.emit(next);
-        }
+    let text = |set: fn(&mut Draft, String)| {
+        edit::<InputEvent>(&editing, &props.onedit, move |d, e| set(d, input_value(e)))
     };
-    let oninput = |change: fn(&mut Draft, &Event)| {
-        let edit = edit(change);
-        Callback::from(move |e: InputEvent| edit(&e))
+    let check = |set: fn(&mut Draft, bool)| {
+        edit::<Event>(&editing, &props.onedit, move |d, e| {
+            set(d, input_checked(e))
+        })
     };
-    let onchange = |change: fn(&mut Draft, &Event)| {
-        let edit = edit(change);
-        Callback::from(move |e: Event| edit(&e))
-    };
+    let on_mode = edit::<Event>(&editing, &props.onedit, |d, e| d.mode = select_value(e));
     let onsubmit = {
         let (editing, onedit, onsave) =
             (editing.clone(), props.onedit.clone(), props.onsave.clone());
@@ -162,65 +153,115 @@ pub fn PolicyEditor(props: &PolicyProps) -> Html {
         })
     };
     let d = &editing.draft;
-    let id = |field: &str| {
-        format!(
-            "policy-{field}-{}",
-            props
-                .worker
-                .replace(|c: char| !c.is_ascii_alphanumeric(), "-")
-        )
-    };
-    let mode_id = id("mode");
+    let mode_id = format!(
+        "policy-mode-{}",
+        props
+            .worker
+            .replace(|c: char| !c.is_ascii_alphanumeric(), "-")
+    );
     html! {
         <form class="policy-form" {onsubmit}>
             <label for={mode_id.clone()}>{ "Mode" }</label>
-            <select id={mode_id} onchange={onchange(|d, e| d.mode = select_value(e))}>
+            <select id={mode_id} onchange={on_mode}>
                 <option value="auto" selected={d.mode == "auto"}>{ "Polls by itself" }</option>
                 <option value="manual" selected={d.mode == "manual"}>{ "You are the worker" }</option>
                 if d.mode == "lambda" {
                     <option value="lambda" selected=true>{ "Lambda (as configured)" }</option>
                 }
             </select>
-            <label>
+            <Number value={d.wait.clone()} oninput={text(|d, v| d.wait = v)}>
                 <abbr title="ReceiveMessage WaitTimeSeconds: 0 is a short poll; more is a long poll that waits for a message.">{ "Wait time" }</abbr>
                 { " (seconds)" }
-                <input type="number" value={d.wait.clone()}
-                    oninput={oninput(|d, e| d.wait = input_value(e))} />
-            </label>
-            <label>
+            </Number>
+            <Number value={d.batch.clone()} oninput={text(|d, v| d.batch = v)}>
                 { "Batch size" }
-                <input type="number" value={d.batch.clone()}
-                    oninput={oninput(|d, e| d.batch = input_value(e))} />
-            </label>
-            <label>
+            </Number>
+            <Number value={d.processing.clone()} oninput={text(|d, v| d.processing = v)}
+                step="any" placeholder="as configured">
                 { "Processing time (seconds)" }
-                <input type="number" step="any" placeholder="as configured" value={d.processing.clone()}
-                    oninput={oninput(|d, e| d.processing = input_value(e))} />
-            </label>
-            <label class="check">
-                <input type="checkbox" checked={d.heartbeat}
-                    onchange={onchange(|d, e| d.heartbeat = input_checked(e))} />
+            </Number>
+            <Checkbox checked={d.heartbeat} onchange={check(|d, on| d.heartbeat = on)}>
                 <abbr title="While the job runs, the worker calls ChangeMessageVisibility to keep the message hidden longer.">{ "Heartbeat" }</abbr>
-            </label>
+            </Checkbox>
             if d.heartbeat {
-                <label>
+                <Number value={d.every.clone()} oninput={text(|d, v| d.every = v)} step="any">
                     { "Heartbeat every (seconds)" }
-                    <input type="number" step="any" value={d.every.clone()}
-                        oninput={oninput(|d, e| d.every = input_value(e))} />
-                </label>
-                <label>
+                </Number>
+                <Number value={d.extend_by.clone()} oninput={text(|d, v| d.extend_by = v)}>
                     { "Extend by (seconds)" }
-                    <input type="number" value={d.extend_by.clone()}
-                        oninput={oninput(|d, e| d.extend_by = input_value(e))} />
-                </label>
+                </Number>
             }
-            <label class="check">
-                <input type="checkbox" checked={d.idempotent}
-                    onchange={onchange(|d, e| d.idempotent = input_checked(e))} />
+            <Checkbox checked={d.idempotent} onchange={check(|d, on| d.idempotent = on)}>
                 <abbr title="Before each side effect the worker checks a durable ledger for its idempotency key, so a redelivery does not repeat it.">{ "Idempotent side effects" }</abbr>
-            </label>
+            </Checkbox>
             <button type="submit">{ "Save policy" }</button>
             { error(editing.problem.as_deref()) }
         </form>
+    }
+}
+
+/// A field's event: `editing` with its draft changed by `change`, for `onedit` (the problem
+/// shown is kept until the next save).
+fn edit<E: AsRef<Event> + 'static>(
+    editing: &Editing,
+    onedit: &Callback<Editing>,
+    change: impl Fn(&mut Draft, &Event) + 'static,
+) -> Callback<E> {
+    let (editing, onedit) = (editing.clone(), onedit.clone());
+    Callback::from(move |e: E| {
+        let mut next = editing.clone();
+        change(&mut next.draft, e.as_ref());
+        onedit.emit(next);
+    })
+}
+
+/// Properties of [`Number`].
+#[derive(Properties, PartialEq)]
+struct NumberProps {
+    /// The field as typed.
+    value: String,
+    /// What is typed.
+    oninput: Callback<InputEvent>,
+    /// `any` for seconds that may have decimals.
+    #[prop_or_default]
+    step: Option<AttrValue>,
+    /// Shown while it is empty.
+    #[prop_or_default]
+    placeholder: Option<AttrValue>,
+    /// The label.
+    children: Html,
+}
+
+/// A labelled number field of the form.
+#[component]
+fn Number(props: &NumberProps) -> Html {
+    html! {
+        <label>
+            { props.children.clone() }
+            <input type="number" step={props.step.clone()} placeholder={props.placeholder.clone()}
+                value={props.value.clone()} oninput={props.oninput.clone()} />
+        </label>
+    }
+}
+
+/// Properties of [`Checkbox`].
+#[derive(Properties, PartialEq)]
+struct CheckboxProps {
+    /// Whether it is checked.
+    checked: bool,
+    /// Checked or unchecked.
+    onchange: Callback<Event>,
+    /// The label.
+    children: Html,
+}
+
+/// A labelled checkbox of the form.
+#[component]
+fn Checkbox(props: &CheckboxProps) -> Html {
+    html! {
+        <label class="check">
+            <input type="checkbox" checked={props.checked} onchange={props.onchange.clone()} />
+            { props.children.clone() }
+        </label>
     }
 }
