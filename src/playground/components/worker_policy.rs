@@ -67,7 +67,10 @@ impl Draft {
                 .map_err(|_| format!("{what}: \"{text}\" is not a whole number."))
         };
         let seconds = |text: &str, what: &str| {
-            sqs_engine::decimal::parse(text.trim())
+            text.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite())
                 .ok_or_else(|| format!("{what}: \"{text}\" is not a number."))
         };
         let mut p = base.clone();
