@@ -2,12 +2,11 @@
 //! speed and rendering, sends commands and draws state and events; no SQS rule lives here.
 //!
 //! The page is the [`playground`]: the queue, its worker lanes, the dead-letter queue, the clock
-//! and the scenario library. [`slice`] is the first vertical slice, kept as a tested component.
+//! and the scenario library.
 
 pub mod panic_box;
 pub mod playground;
 pub mod share;
-pub mod slice;
 
 /// Talc instead of the standard library's dlmalloc in the browser: faster allocation (the
 /// simulated day allocates and frees millions of times).

@@ -6,52 +6,15 @@ mod support;
 use sqs_playground::playground::{Playground, PlaygroundProps};
 use sqs_playground::share::permalink;
 use sqs_playground::share::session::{ScenarioSource, Session};
-use sqs_playground::slice::{VisibilitySlice, VisibilitySliceProps};
-use std::time::Duration;
 use support::*;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
-async fn slice_send_receive_skip_updates_the_dom() {
-    // A frozen clock: only the Skip button moves time.
-    let ui = mount::<VisibilitySlice>(VisibilitySliceProps { live: false }).await;
-    assert_eq!(ui.text("#messages .empty"), "The queue is empty.");
-    assert_eq!(ui.text("#clock"), "t = 0.0 s");
-
-    ui.click("#send").await;
-    assert_eq!(ui.text("li.message .body"), "message 1");
-    assert_eq!(
-        ui.attr("li.message", "data-state").as_deref(),
-        Some("visible")
-    );
-
-    ui.click("#receive").await;
-    assert_eq!(
-        ui.attr("li.message", "data-state").as_deref(),
-        Some("inflight")
-    );
-    assert_eq!(ui.text("li.message .state"), "in flight · 3.0 s");
-    assert_eq!(ui.text("li.message .receives"), "received 1×");
-
-    ui.click("#skip").await;
-    assert_eq!(ui.text("#clock"), "t = 3.0 s");
-    assert_eq!(
-        ui.attr("li.message", "data-state").as_deref(),
-        Some("visible")
-    );
-    assert!(
-        !ui.exists("#last-action.error"),
-        "{}",
-        ui.text("#last-action")
-    );
-}
-
-#[wasm_bindgen_test]
 async fn the_page_renders_the_playground() {
     let ui = mount::<Playground>(PlaygroundProps::default()).await;
-    yew::platform::time::sleep(Duration::from_millis(200)).await;
+    until("the clock shows", || ui.exists(".clock-wall")).await;
     assert_eq!(ui.text("h1"), "SQS Playground");
     assert!(ui.exists("section[aria-label='Queue']"));
     assert_eq!(ui.text(".clock-wall"), "12:00:00");

@@ -3,7 +3,6 @@
 //! starts where the old one was and glides over (FLIP: first, last, invert, play). Skipped when
 //! the user prefers reduced motion, and when too many cards move at once to follow.
 
-use crate::playground::format::fixed;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 use yew::prelude::*;
@@ -13,8 +12,8 @@ const MAX_ANIMATED: u32 = 150;
 /// The glide.
 const TRANSITION: &str = "transform 700ms cubic-bezier(0.2, 0.7, 0.2, 1)";
 
-/// Where each card (by message id) was drawn, in page coordinates. A list, searched: there are
-/// at most a few hundred cards, and a hash map's instantiation is more code in the bundle.
+/// Where each card (by message id) was drawn, in page coordinates: at most a few hundred cards,
+/// in a list, searched.
 pub type Positions = Vec<(String, (f64, f64))>;
 
 /// Animates the cards (`[data-msg-id]`) under `container` from their `positions` to where they
@@ -53,10 +52,8 @@ fn glide(root: &Element, before: &Positions) -> Positions {
             if dx.abs() + dy.abs() > 2.0 {
                 let style = card.style();
                 let _ = style.set_property("transition", "none");
-                let _ = style.set_property(
-                    "transform",
-                    &format!("translate({}px, {}px)", fixed(dx, 2), fixed(dy, 2)),
-                );
+                let _ =
+                    style.set_property("transform", &format!("translate({dx:.2}px, {dy:.2}px)"));
                 // Reading layout commits the inverted position before the transition starts.
                 let _ = card.offset_width();
                 let _ = style.set_property("transition", TRANSITION);

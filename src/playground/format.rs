@@ -66,39 +66,10 @@ pub fn dollars(usd: f64) -> String {
     if usd == 0.0 {
         "$0".to_string()
     } else if usd < 0.01 {
-        format!("${}", fixed(usd, 7).trim_end_matches('0'))
+        format!("${}", format!("{usd:.7}").trim_end_matches('0'))
     } else {
-        format!("${}", fixed(usd, 2))
+        format!("${usd:.2}")
     }
-}
-
-/// `value` with `decimals` digits after the point (0 to 9), as `format!("{value:.N}")` writes
-/// it but from integers: formatting an f64 would bring core's float printer (~5 KB gzip) into
-/// the bundle. A value halfway between two roundings goes up (std's may go either way).
-pub fn fixed(value: f64, decimals: u32) -> String {
-    let scale = 10u64.pow(decimals);
-    let n = (value.abs() * scale as f64).round() as u64;
-    let sign = if value < 0.0 && n > 0 { "-" } else { "" };
-    if decimals == 0 {
-        return format!("{sign}{n}");
-    }
-    format!(
-        "{sign}{}.{:0width$}",
-        n / scale,
-        n % scale,
-        width = decimals as usize
-    )
-}
-
-/// `value` as `format!("{value}")` writes it (`2`, `2.5`, `0.125`), for a value below 10^15
-/// with at most 9 decimals (seconds and speeds as typed or configured; more are rounded to 9),
-/// without core's float printer (see [`fixed`]).
-pub fn decimal(value: f64) -> String {
-    let places = (0..9).find(|&d| {
-        let scale = 10f64.powi(d as i32);
-        (value * scale).round() / scale == value
-    });
-    fixed(value, places.unwrap_or(9))
 }
 
 #[cfg(test)]
@@ -138,31 +109,5 @@ mod tests {
         assert_eq!(dollars(1.5), "$1.50");
         assert_eq!(dollars(0.0124), "$0.01");
         assert_eq!(dollars(1234.567), "$1234.57");
-    }
-
-    #[test]
-    fn decimals_read_as_std_writes_them() {
-        for v in [
-            0.0, 2.0, 1000.0, 2.5, 0.1, 2.3456, 0.125, 1.75, -3.5, 30.0, 123456.789,
-        ] {
-            assert_eq!(decimal(v), format!("{v}"));
-        }
-        assert_eq!(decimal(0.1234567891234), "0.123456789");
-    }
-
-    #[test]
-    fn fixed_point_numbers_read_as_std_writes_them() {
-        for (v, d) in [
-            (0.0, 1),
-            (42.26, 1),
-            (99.96, 1),
-            (100.53096491487338, 2),
-            (-12.367, 2),
-            (3.0, 3),
-            (0.0000004, 7),
-            (41.6, 0),
-        ] {
-            assert_eq!(fixed(v, d), format!("{v:.*}", d as usize), "{v} to {d}");
-        }
     }
 }

@@ -1,8 +1,9 @@
-//! The playground: a thin view over `sqs-sim`'s World. The root component owns one [`Session`]
-//! (the World and the clock), draws a [`Stage`] built from it on every animation frame, and
-//! turns what the user does into [`Action`]s: World steps (SQS calls and simulation actions) or
-//! view state (selection, drag). No SQS rule lives in a component: the engine and the World
-//! decide; errors they return are shown next to the control that caused them.
+//! The playground: a thin view over `sqs-sim`'s World. The root component keeps one [`Session`]
+//! (the World and the clock) in a reducer ([`State`]), draws the [`Stage`] built from it after
+//! every change, and turns what the user does into [`Action`]s: World steps (SQS calls and
+//! simulation actions) or view state (selection, drag). No SQS rule lives in a component: the
+//! engine and the World decide; errors they return are shown next to the control that caused
+//! them.
 
 pub mod components;
 pub mod drag;
@@ -18,21 +19,21 @@ pub mod stage;
 use crate::share::bridge;
 use crate::share::embed::{self, HostCommand};
 use crate::share::launch::Theme;
-use crate::share::panel::{share_panel, ShareChange, SharePanelProps, ShareState};
+use crate::share::panel::Share;
 use crate::share::session::Session as SharedSession;
 use crate::share::snippets::QueueSpec;
-use components::chart::{depth_chart, Depth};
-use components::controls::{controls, ControlsProps};
-use components::counters::{counters, Tally};
-use components::dlq::{dead_letter_panel, DlqProps};
-use components::el::{el, Attr};
-use components::event_log::event_log;
-use components::history::{history, HistoryProps};
-use components::ledger::{self, ledger_panel};
-use components::queue::{blocked_reason, queue_panel, QueueProps};
-use components::scenario_picker::{scenario_picker, story, PickerProps};
-use components::send_form::{send_panel, SendProps};
-use components::settings::{settings, SettingsProps, Typed};
+use components::chart::{Depth, DepthChart};
+use components::controls::Controls;
+use components::counters::{Counters, Tally};
+use components::dlq::DeadLetterQueue;
+use components::error;
+use components::event_log::EventLog;
+use components::history::History;
+use components::ledger::{self, Ledger};
+use components::queue::{blocked_reason, Queue};
+use components::scenario_picker::{ScenarioPicker, Story};
+use components::send_form::Producer;
+use components::settings::{Settings, Typed};
 use components::worker_lane::WorkerLane;
 use components::worker_policy::Editing;
 use drag::{Gesture, Press};
@@ -72,8 +73,6 @@ pub enum Action {
     Type(Typed),
     /// A worker's policy as edited.
     EditPolicy(Editing),
-    /// The Share panel's link, status or language.
-    Share(ShareChange),
     /// SetQueueAttributes with one attribute.
     SetAttribute {
         /// Attribute name.
@@ -109,10 +108,21 @@ pub enum Action {
     /// Open (or close) the keyboard hand-over bar for a waiting message.
     Pick(Option<String>),
     /// A press on a waiting message (may become a drag).
-    Press(Press, Look),
+    Press(Press),
+    /// The pointer moved to a point (viewport coordinates).
+    PointerMove((f64, f64)),
+    /// The pointer was released: a drag over a lane delivers its message there.
+    PointerUp,
+    /// The pointer's gesture was cancelled.
+    PointerCancel,
+    /// An animation frame at this wall time (milliseconds): the clock moves.
+    Frame(f64),
+    /// Opens a session read from a file.
+    Import(SharedSession),
 }
 
 /// View state that is not the World's.
+#[derive(Clone)]
 struct Ui {
     selected: Option<String>,
     pick: Option<String>,
@@ -124,8 +134,6 @@ struct Ui {
     typed: Vec<Typed>,
     /// The policies being edited, until another scenario.
     editing: Vec<Editing>,
-    /// The Share panel's link, status and language (they outlive an import, which it reports).
-    share: ShareState,
 }
 
 impl Default for Ui {
@@ -137,7 +145,6 @@ impl Default for Ui {
             note: None,
             typed: Vec::new(),
             editing: Vec::new(),
-            share: ShareState::default(),
             send: SendForm {
                 group_id: "g1".into(),
                 ..SendForm::default()
@@ -147,20 +154,15 @@ impl Default for Ui {
 }
 
 impl Ui {
-    /// Forgets the view state of the session that is closing, except the send form and the
-    /// Share panel's state (drafts of settings and policies belong to the old queue and lanes).
+    /// Forgets the view state of the session that is closing, except the send form (drafts of
+    /// settings and policies belong to the old queue and lanes).
     fn reset(&mut self) {
-        use std::mem::take;
         *self = Ui {
-            send: take(&mut self.send),
-            share: take(&mut self.share),
+            send: std::mem::take(&mut self.send),
             ..Ui::default()
         };
     }
 }
-
-/// What a pointer event does to the gesture; a drop returns the (worker, message) to deliver.
-type PointerStep = fn(&mut Ui, (f64, f64)) -> Option<(String, String)>;
 
 /// While the clock runs, the event log and the depth chart redraw at most this often (wall
 /// milliseconds): at high speed more lines arrive every frame than the log shows, and redrawing
@@ -172,41 +174,19 @@ const SUMMARY_REFRESH_MS: f64 = 250.0;
 /// more wait for [`SUMMARY_REFRESH_MS`].
 const LOG_LINES_AT_ONCE: u64 = 4;
 
-/// Last frame's derived data, kept so that unchanged lists are not rebuilt or re-diffed.
-#[derive(Default)]
-struct Cache {
-    stage: Stage,
-    /// The event log as drawn, and the wall time it was brought up to date.
+/// What the event log, the depth chart and the ledger show: the session's, brought up to date at
+/// most every [`SUMMARY_REFRESH_MS`] while the clock runs.
+#[derive(Clone, Default)]
+struct Summaries {
+    /// The event log as shown, and the wall time it was brought up to date.
     log: (f64, Versioned<Vec<Entry>>),
-    /// The chart as drawn: when, from which samples ([`samples_key`]), its points.
-    chart: (f64, (usize, Millis), Versioned<Vec<Depth>>),
-    /// The scenario, shared with the Share panel: copied once per opened session (opening a
-    /// scenario or importing a session forgets it).
-    scenario: Option<Rc<Scenario>>,
-    /// The ledger's effects as drawn: the latest [`ledger::SHOWN`].
-    effects: Versioned<Vec<Effect>>,
-    /// The event log, the chart and the ledger panels as drawn, and from what.
-    log_panel: Drawn<Versioned<Vec<Entry>>>,
-    chart_panel: Drawn<Versioned<Vec<Depth>>>,
-    ledger_panel: Drawn<Versioned<Vec<Effect>>>,
+    /// The chart as shown: when, from which samples ([`samples_key`]), its points.
+    chart: (f64, (usize, Millis), Rc<Vec<Depth>>),
+    /// The ledger's latest [`ledger::SHOWN`] effects.
+    effects: Rc<Vec<Effect>>,
 }
 
-/// A panel as drawn and what it was drawn from: drawn again only when that changes (the panels
-/// are functions, not components, which the bundle pays for one by one).
-type Drawn<K> = Option<(K, Html)>;
-
-/// `slot`'s panel if it was drawn from `from`, else `draw`n from it (and kept).
-fn drawn<K: PartialEq>(slot: &mut Drawn<K>, from: K, draw: impl FnOnce(&K) -> Html) -> Html {
-    match slot {
-        Some((was, html)) if *was == from => html.clone(),
-        _ => {
-            let html = draw(&from);
-            slot.insert((from, html)).1.clone()
-        }
-    }
-}
-
-impl Cache {
+impl Summaries {
     /// Whether the log or the chart shows less than the session holds.
     fn behind(&self, s: &Session) -> bool {
         self.log.1 != s.journal.log || self.chart.1 != samples_key(s)
@@ -214,8 +194,9 @@ impl Cache {
 
     /// Brings the log and the chart up to date: at once when the clock is stopped; while it
     /// runs, each at most every [`SUMMARY_REFRESH_MS`] and not both in one frame, which would
-    /// make that frame a long one (the frame loop redraws while one is behind).
-    fn refresh_summaries(&mut self, s: &Session) {
+    /// make that frame a long one (the frame loop redraws while one is behind). The ledger is
+    /// short: it follows at once.
+    fn refresh(&mut self, s: &Session) {
         let wall = js_sys::Date::now();
         let playing = s.playing();
         let due = |at: f64, behind: bool| behind && (!playing || wall - at >= SUMMARY_REFRESH_MS);
@@ -233,10 +214,11 @@ impl Cache {
             self.log = (wall, s.journal.log.clone());
         }
         if chart {
-            let samples = &s.world().metrics().samples;
-            self.chart.0 = wall;
-            self.chart.1 = samples_key(s);
-            self.chart.2.update(|v| *v = Depth::series(samples));
+            let points = Depth::series(&s.world().metrics().samples);
+            self.chart = (wall, samples_key(s), Rc::new(points));
+        }
+        if let Some(latest) = fresh_effects(&self.effects, &s.world().ledger().effects) {
+            self.effects = Rc::new(latest.to_vec());
         }
     }
 }
@@ -269,148 +251,277 @@ impl Default for PlaygroundProps {
     }
 }
 
-/// What the playground holds from mount to unmount, made once by one hook (each hook type is
-/// its own code in the bundle).
-struct Held {
+/// The playground's state: the session, the view state and what is drawn from them.
+#[derive(Clone)]
+pub struct State {
+    /// The World and its clock. Changed in place (a World is not cheap to copy): every state
+    /// shares it, and each action makes a new state for what the components are given.
     session: Rc<RefCell<Session>>,
-    ui: Rc<RefCell<Ui>>,
-    cache: Rc<RefCell<Cache>>,
+    ui: Ui,
+    /// The stage as drawn now (the next one is built from it: deleted cards fade out).
+    stage: Rc<Stage>,
+    summaries: Summaries,
+    /// The open session's scenario, for the Share panel's scenario file.
+    scenario: Rc<Scenario>,
+    /// The scenario library, for the picker.
+    catalogue: Rc<Vec<scenarios::Entry>>,
     /// `controls=0` is the read-only player: the embed's view, whether framed or not.
     embed: bool,
-    /// Inside a frame, the host page hears every event and may drive the clock.
-    host: bool,
-    /// The scenario library, for the picker.
-    catalogue: Vec<scenarios::Entry>,
-    /// What is done after each render.
-    after: Rc<RefCell<AfterRender>>,
-    /// Applies an [`Action`] and draws again if anything changed.
-    dispatch: Callback<Action>,
-    /// Moves the clock to an animation frame's wall time.
-    on_frame: Callback<f64>,
-    /// The Share panel asks for the session, the events and the samples only when it uses them.
-    shared: Callback<(), SharedSession>,
-    events: Callback<(), Vec<WorldEvent>>,
-    all_samples: Callback<(), Vec<Sample>>,
-    /// Opens an imported session.
-    on_import: Callback<SharedSession>,
 }
 
-impl Held {
-    /// Opens what `link` asks for; `redraw` draws the playground again.
-    fn open(link: &Link, redraw: UseForceUpdateHandle) -> Held {
-        let session = Rc::new(RefCell::new(start_session(link)));
-        let (ui, cache) = (
-            Rc::<RefCell<Ui>>::default(),
-            Rc::<RefCell<Cache>>::default(),
-        );
-        // Events posted to the host page so far ([`relay`]).
-        let posted = Rc::new(RefCell::new(0));
-        let host = bridge::framed();
-        let dispatch = Callback::from({
-            let (session, ui, cache, redraw) =
-                (session.clone(), ui.clone(), cache.clone(), redraw.clone());
-            move |action: Action| {
-                let opens = matches!(action, Action::Open(_));
-                let changed = {
-                    let mut s = session.borrow_mut();
-                    let mut u = ui.borrow_mut();
-                    handle(&mut s, &mut u, &cache.borrow().stage, action)
-                };
-                if opens {
-                    cache.borrow_mut().scenario = None;
-                }
-                if changed {
-                    redraw.force_update();
-                }
-            }
-        });
-
-        let on_frame = Callback::from({
-            let (session, ui, cache, redraw) =
-                (session.clone(), ui.clone(), cache.clone(), redraw.clone());
-            let posted = posted.clone();
-            move |wall: f64| {
-                if host {
-                    relay(&session.borrow().journal, &mut posted.borrow_mut());
-                }
-                let mut s = session.borrow_mut();
-                let before = (
-                    s.now(),
-                    s.journal.log.rev,
-                    s.journal.departures.len(),
-                    s.journal.announcement().len(),
-                );
-                s.tick(wall);
-                let after = (
-                    s.now(),
-                    s.journal.log.rev,
-                    s.journal.departures.len(),
-                    s.journal.announcement().len(),
-                );
-                let dragging = matches!(ui.borrow().gesture, Gesture::Dragging(_));
-                let behind = cache.borrow().behind(&s);
-                drop(s);
-                if before != after || dragging || behind {
-                    redraw.force_update();
-                }
-            }
-        });
-        // The Share panel asks for the session, the events and the samples only when it uses them.
-        let shared = Callback::from({
-            let session = session.clone();
-            move |()| session.borrow().share()
-        });
-        let events = Callback::from({
-            let session = session.clone();
-            move |()| session.borrow().journal.events().to_vec()
-        });
-        let all_samples = Callback::from({
-            let session = session.clone();
-            move |()| session.borrow().world().metrics().samples.clone()
-        });
-        let on_import = Callback::from({
-            let (session, ui, cache, redraw) =
-                (session.clone(), ui.clone(), cache.clone(), redraw.clone());
-            move |shared: SharedSession| {
-                let restored = Session::restore(&shared);
-                let mut s = session.borrow_mut();
-                match restored {
-                    Ok(fresh) => {
-                        *s = fresh;
-                        ui.borrow_mut().reset();
-                        cache.borrow_mut().scenario = None;
-                    }
-                    Err(e) => s.report(
-                        Slot::Scenario,
-                        format!("This session cannot be opened: {e}"),
-                    ),
-                }
-                drop(s);
-                redraw.force_update();
-            }
-        });
-
-        Held {
-            session,
-            ui,
-            cache,
+impl State {
+    /// The state on what `link` asks for.
+    fn open(link: &Link) -> State {
+        let session = start_session(link);
+        let scenario = Rc::new(session.scenario().clone());
+        let mut state = State {
+            session: Rc::new(RefCell::new(session)),
+            ui: Ui::default(),
+            stage: Rc::default(),
+            summaries: Summaries::default(),
+            scenario,
+            catalogue: Rc::new(scenarios::catalogue()),
             embed: link.options.embed || !link.options.controls,
-            host,
-            catalogue: scenarios::catalogue(),
-            after: Rc::default(),
-            dispatch,
-            on_frame,
-            shared,
-            events,
-            all_samples,
-            on_import,
+        };
+        state.redraw();
+        state
+    }
+
+    /// Builds the stage and the summaries from the session as it is now.
+    fn redraw(&mut self) {
+        let s = self.session.borrow();
+        self.stage = Rc::new(Stage::build(s.world(), &s.journal, &self.stage));
+        self.summaries.refresh(&s);
+    }
+
+    /// Applies an action; returns whether anything shown changed.
+    fn apply(&mut self, action: Action) -> bool {
+        let mut s = self.session.borrow_mut();
+        let (u, stage) = (&mut self.ui, &self.stage);
+        let queue = stage
+            .queue
+            .as_ref()
+            .map(|q| q.name.clone())
+            .unwrap_or_default();
+        match action {
+            Action::Frame(wall) => {
+                let shown = |s: &Session| {
+                    (
+                        s.now(),
+                        s.journal.log.rev,
+                        s.journal.departures.len(),
+                        s.journal.announcement().len(),
+                    )
+                };
+                let before = shown(&s);
+                s.tick(wall);
+                let dragging = matches!(u.gesture, Gesture::Dragging(_));
+                return before != shown(&s) || dragging || self.summaries.behind(&s);
+            }
+            Action::Play => s.play(),
+            Action::Pause => s.pause(),
+            Action::Step => s.step(),
+            Action::Speed(v) => s.set_speed(v),
+            Action::Seek(t) => s.seek(t),
+            Action::Open(id) => match scenarios::find(&id) {
+                Some(scenario) => {
+                    s.switch(scenario);
+                    u.reset();
+                    self.scenario = Rc::new(s.scenario().clone());
+                    remember_in_url(&id);
+                }
+                None => return false,
+            },
+            Action::Import(shared) => match Session::restore(&shared) {
+                Ok(fresh) => {
+                    *s = fresh;
+                    u.reset();
+                    self.scenario = Rc::new(s.scenario().clone());
+                }
+                Err(e) => s.report(
+                    Slot::Scenario,
+                    format!("This session cannot be opened: {e}"),
+                ),
+            },
+            Action::Send(form) => {
+                s.send(&queue, &form);
+                u.send.body.clear();
+            }
+            Action::EditSend(form) => u.send = form,
+            Action::Type(typed) => {
+                u.typed.retain(|t| t.id != typed.id);
+                u.typed.push(typed);
+            }
+            Action::EditPolicy(editing) => {
+                u.editing.retain(|e| e.worker != editing.worker);
+                u.editing.push(editing);
+            }
+            Action::SetAttribute { name, value } => {
+                // Accepted, the drafts are done with (a later return of the queue to the value they
+                // were typed over must not revive them); refused, the field keeps what was typed.
+                if s.set_attribute(&queue, &name, value) {
+                    u.typed.clear();
+                }
+            }
+            Action::Worker { worker, action } => {
+                s.worker_action(&worker, action);
+            }
+            Action::AddWorker => {
+                let workers = s.world().workers();
+                let name = next_worker_name(workers.iter().map(|w| w.name.as_str()));
+                let policy = workers
+                    .first()
+                    .map(|w| w.policy.clone())
+                    .unwrap_or_else(|| scenarios::manual_policy(&queue));
+                s.act(
+                    Slot::AddWorker,
+                    Step::Sim(SimAction::AddWorker { name, policy }),
+                );
+            }
+            Action::Deliver { worker, message_id } => {
+                u.pick = None;
+                u.note = None;
+                s.act(
+                    Slot::Deliver,
+                    Step::Sim(SimAction::Deliver { worker, message_id }),
+                );
+            }
+            Action::Call { slot, request } => {
+                s.call(slot, request);
+            }
+            Action::Select(id) => u.selected = id,
+            Action::Pick(id) => {
+                u.pick = id;
+                u.note = None;
+            }
+            Action::Press(press) => match stage.find(&press.id) {
+                Some(card) if card.look == Look::Blocked => u.note = Some(blocked_reason(card)),
+                _ => u.gesture = Gesture::Pressed(press),
+            },
+            Action::PointerMove(at) => match u.gesture.moved(at) {
+                Some(next) => u.gesture = next,
+                None => return false,
+            },
+            Action::PointerUp | Action::PointerCancel if u.gesture == Gesture::Idle => {
+                return false
+            }
+            Action::PointerUp => {
+                let dropped = std::mem::take(&mut u.gesture).dropped();
+                if let Some((worker, message_id)) = dropped {
+                    drop(s);
+                    return self.apply(Action::Deliver { worker, message_id });
+                }
+            }
+            Action::PointerCancel => u.gesture = Gesture::Idle,
+        }
+        true
+    }
+}
+
+impl Reducible for State {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut next = (*self).clone();
+        if next.apply(action) {
+            next.redraw();
+            Rc::new(next)
+        } else {
+            self
         }
     }
 }
 
-/// What the root does after a render, in one effect (each effect is its own code in the bundle):
-/// glide the cards that changed place, focus the hand-over bar when it opens, and tell a host
-/// page, once, that the player is ready.
+/// The root's callbacks, made once (so that the components given them see equal properties
+/// from one frame to the next): each turns what the user did into an [`Action`].
+struct Handlers {
+    onaction: Callback<Action>,
+    onselect: Callback<String>,
+    onpick: Callback<Option<String>>,
+    onpress: Callback<Press>,
+    ondeliver: Callback<(String, String)>,
+    onworker: Callback<(String, SimAction)>,
+    oncall: Callback<(String, Request)>,
+    oneditpolicy: Callback<Editing>,
+    onset: Callback<(String, String)>,
+    ontype: Callback<Typed>,
+    onopen: Callback<String>,
+    oneditsend: Callback<SendForm>,
+    onsend: Callback<SendForm>,
+    onimport: Callback<SharedSession>,
+    onclosehistory: Callback<()>,
+    onplay: Callback<()>,
+    onpause: Callback<()>,
+    onstep: Callback<()>,
+    onspeed: Callback<f64>,
+    onseek: Callback<Millis>,
+    onframe: Callback<f64>,
+    onpointermove: Callback<PointerEvent>,
+    onpointerup: Callback<PointerEvent>,
+    onpointercancel: Callback<PointerEvent>,
+    onhost: Callback<HostCommand>,
+    /// The Share panel asks for the session, the events and the samples only when it uses them.
+    session: Callback<(), SharedSession>,
+    events: Callback<(), Vec<WorldEvent>>,
+    samples: Callback<(), Vec<Sample>>,
+}
+
+impl Handlers {
+    fn new(dispatch: Callback<Action>, session: &Rc<RefCell<Session>>) -> Handlers {
+        let on = |action: Action| dispatch.reform(move |()| action.clone());
+        Handlers {
+            session: reader(session, Session::share),
+            events: reader(session, |s| s.journal.events().to_vec()),
+            samples: reader(session, |s| s.world().metrics().samples.clone()),
+            onselect: dispatch.reform(|id| Action::Select(Some(id))),
+            onpick: dispatch.reform(Action::Pick),
+            onpress: dispatch.reform(Action::Press),
+            ondeliver: dispatch
+                .reform(|(worker, message_id)| Action::Deliver { worker, message_id }),
+            onworker: dispatch.reform(|(worker, action)| Action::Worker { worker, action }),
+            oncall: dispatch.reform(|(worker, request)| Action::Call {
+                slot: Slot::Worker(worker),
+                request,
+            }),
+            oneditpolicy: dispatch.reform(Action::EditPolicy),
+            onset: dispatch.reform(|(name, value)| Action::SetAttribute { name, value }),
+            ontype: dispatch.reform(Action::Type),
+            onopen: dispatch.reform(Action::Open),
+            oneditsend: dispatch.reform(Action::EditSend),
+            onsend: dispatch.reform(Action::Send),
+            onimport: dispatch.reform(Action::Import),
+            onclosehistory: on(Action::Select(None)),
+            onplay: on(Action::Play),
+            onpause: on(Action::Pause),
+            onstep: on(Action::Step),
+            onspeed: dispatch.reform(Action::Speed),
+            onseek: dispatch.reform(Action::Seek),
+            onframe: dispatch.reform(Action::Frame),
+            onpointermove: dispatch.reform(|e: PointerEvent| {
+                Action::PointerMove((e.client_x() as f64, e.client_y() as f64))
+            }),
+            onpointerup: dispatch.reform(|_| Action::PointerUp),
+            onpointercancel: dispatch.reform(|_| Action::PointerCancel),
+            onhost: dispatch.reform(|command| match command {
+                HostCommand::Play => Action::Play,
+                HostCommand::Pause => Action::Pause,
+                HostCommand::Step => Action::Step,
+                HostCommand::Seek(t) => Action::Seek(t),
+                HostCommand::Load(id) => Action::Open(id),
+            }),
+            onaction: dispatch,
+        }
+    }
+}
+
+/// A callback that answers with what `read` reads from the session when it is called.
+fn reader<T: 'static>(session: &Rc<RefCell<Session>>, read: fn(&Session) -> T) -> Callback<(), T> {
+    let session = session.clone();
+    Callback::from(move |()| read(&session.borrow()))
+}
+
+/// What the root does after a render: glide the cards that changed place, focus the hand-over
+/// bar when it opens, and tell a host page, once, that the player is ready.
 #[derive(Default)]
 struct AfterRender {
     /// The placement ([`placement`]) the cards last glided to, and their positions then.
@@ -424,13 +535,13 @@ struct AfterRender {
 
 impl AfterRender {
     /// After a render that drew `placement` and the hand-over bar of `picked` (if any), under
-    /// `container`; `host` is the session when a host page listens.
+    /// `container`; `ready` names the scenario when a host page listens.
     fn run(
         &mut self,
         container: &NodeRef,
         placement: u64,
         picked: Option<String>,
-        host: Option<&Rc<RefCell<Session>>>,
+        ready: Option<String>,
     ) {
         if self.placement != Some(placement) {
             self.placement = Some(placement);
@@ -447,135 +558,90 @@ impl AfterRender {
             }
             self.picked = picked;
         }
-        if let (Some(session), false) = (host, self.announced) {
+        if let (Some(scenario), false) = (ready, self.announced) {
             self.announced = true;
-            bridge::post(&embed::ready_message(&session.borrow().scenario().id));
+            bridge::post(&embed::ready_message(&scenario));
         }
     }
 }
 
+/// The settings whose refusals show by their field.
+const SETTINGS: [&str; 6] = [
+    "VisibilityTimeout",
+    "DelaySeconds",
+    "ReceiveMessageWaitTimeSeconds",
+    "MessageRetentionPeriod",
+    "RedrivePolicy",
+    "ContentBasedDeduplication",
+];
+
 /// The root component. See the module documentation.
 #[component]
 pub fn Playground(props: &PlaygroundProps) -> Html {
-    let redraw = use_force_update();
-    let held = use_memo((), {
-        let (link, redraw) = (props.link.clone(), redraw.clone());
-        move |_| Held::open(&link.unwrap_or_else(Link::of_page), redraw)
+    let state = use_reducer({
+        let link = props.link.clone();
+        move || State::open(&link.unwrap_or_else(Link::of_page))
     });
-    let Held {
-        session,
-        ui,
-        cache,
-        embed,
-        host,
-        catalogue,
-        dispatch,
-        ..
-    } = &*held;
-    let (embed, host) = (*embed, *host);
-    let container = use_node_ref();
-
-    bridge::use_host_commands(dispatch.reform(|command| match command {
-        HostCommand::Play => Action::Play,
-        HostCommand::Pause => Action::Pause,
-        HostCommand::Step => Action::Step,
-        HostCommand::Seek(t) => Action::Seek(t),
-        HostCommand::Load(id) => Action::Open(id),
-    }));
-
-    frame::use_frame_loop(props.live, held.on_frame.clone());
-
-    // Pointer drags are followed on the whole playground, so a drop anywhere ends them.
-    let pointer = |kind: PointerStep| {
-        let (ui, dispatch, redraw) = (ui.clone(), dispatch.clone(), redraw.clone());
-        Callback::from(move |e: PointerEvent| {
-            if ui.borrow().gesture == Gesture::Idle {
-                return;
-            }
-            let delivery = kind(
-                &mut ui.borrow_mut(),
-                (e.client_x() as f64, e.client_y() as f64),
-            );
-            if let Some((worker, message_id)) = delivery {
-                dispatch.emit(Action::Deliver { worker, message_id });
-            }
-            redraw.force_update();
-        })
-    };
-    let onpointermove = pointer(|u, at| {
-        if let Some(next) = u.gesture.moved(at) {
-            u.gesture = next;
+    let on = use_memo((), {
+        let (dispatcher, session) = (state.dispatcher(), state.session.clone());
+        move |_| Handlers::new(dispatcher.to_callback(), &session)
+    });
+    // Inside a frame, the host page hears every event and may drive the clock.
+    let host = *use_memo((), |_| bridge::framed());
+    let onframe = use_memo((), {
+        let (session, onframe) = (state.session.clone(), on.onframe.clone());
+        // Events posted to the host page so far ([`relay`]).
+        let posted = RefCell::new(0);
+        move |_| {
+            Callback::from(move |wall: f64| {
+                if host {
+                    relay(&session.borrow().journal, &mut posted.borrow_mut());
+                }
+                onframe.emit(wall);
+            })
         }
-        None
     });
-    let onpointerup = pointer(|u, _| std::mem::take(&mut u.gesture).dropped());
-    let onpointercancel = pointer(|u, _| {
-        u.gesture = Gesture::Idle;
-        None
-    });
+    bridge::use_host_commands(on.onhost.clone());
+    frame::use_frame_loop(props.live, (*onframe).clone());
+    let container = use_node_ref();
+    let after = use_mut_ref(AfterRender::default);
 
-    let s = session.borrow();
-    let u = ui.borrow();
-    let mut c = cache.borrow_mut();
-    c.stage = Stage::build(s.world(), &s.journal, &c.stage);
-    c.refresh_summaries(&s);
-    let effects = refresh_effects(&mut c, &s);
-    let kept = &mut *c;
-    let log = drawn(&mut kept.log_panel, kept.log.1.clone(), |l| {
-        event_log(&l.data, dispatch)
-    });
-    let chart = drawn(&mut kept.chart_panel, kept.chart.2.clone(), |d| {
-        depth_chart(&d.data)
-    });
-    let ledger = drawn(&mut kept.ledger_panel, effects, |e| ledger_panel(&e.data));
-    let tally = tally(&s);
-    let scenario_rc = c
-        .scenario
-        .get_or_insert_with(|| Rc::new(s.scenario().clone()))
-        .clone();
-    drop(c);
-    // The actions and callbacks above only read the cache while this render holds it.
-    let c = cache.borrow();
-    let stage = &c.stage;
-
-    let queue_name = stage.queue.as_ref().map(|q| q.name.clone());
-    let queue_url = queue_name
-        .as_deref()
-        .map(|q| s.queue_url(q))
-        .unwrap_or_default();
+    let s = state.session.borrow();
+    let (u, stage, embed) = (&state.ui, &*state.stage, state.embed);
     let workers: Vec<String> = stage.lanes.iter().map(|l| l.worker.name.clone()).collect();
     let pick = u
         .pick
         .as_ref()
         .and_then(|id| stage.queued.cards.iter().find(|c| &c.id == id))
-        .map(|card| (card.clone(), workers.clone()));
+        .map(|card| (card.clone(), workers));
     use_effect({
-        let (after, container, session) = (held.after.clone(), container.clone(), session.clone());
+        let (after, container) = (after.clone(), container.clone());
         let (placed, picked) = (placement(stage), pick.as_ref().map(|(c, _)| c.id.clone()));
-        move || {
-            after
-                .borrow_mut()
-                .run(&container, placed, picked, host.then_some(&session));
-        }
+        let ready = host.then(|| s.scenario().id.clone());
+        move || after.borrow_mut().run(&container, placed, picked, ready)
     });
+
+    // Pointer drags are followed on the whole playground, so a drop anywhere ends them. The
+    // listeners are always there: a press and the moves after it may come in one task, before
+    // the press is drawn.
+    let pressed = u.gesture != Gesture::Idle;
+
+    let queue_url = stage
+        .queue
+        .as_ref()
+        .map(|q| s.queue_url(&q.name))
+        .unwrap_or_default();
     let over = match &u.gesture {
-        Gesture::Dragging(d) => d.over.clone(),
+        Gesture::Dragging(d) => d.over.as_deref(),
         _ => None,
     };
-    let setting_errors: Vec<(String, String)> = [
-        "VisibilityTimeout",
-        "DelaySeconds",
-        "ReceiveMessageWaitTimeSeconds",
-        "MessageRetentionPeriod",
-        "RedrivePolicy",
-        "ContentBasedDeduplication",
-    ]
-    .iter()
-    .filter_map(|n| {
-        s.error(&Slot::Setting(n.to_string()))
-            .map(|e| (n.to_string(), e.to_string()))
-    })
-    .collect();
+    let setting_errors: Vec<(String, String)> = SETTINGS
+        .iter()
+        .filter_map(|n| {
+            let e = s.error(&Slot::Setting(n.to_string()))?;
+            Some((n.to_string(), e.to_string()))
+        })
+        .collect();
     let dlq_arn = stage
         .dlq
         .as_deref()
@@ -584,261 +650,121 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         .note
         .clone()
         .or_else(|| s.error(&Slot::Deliver).map(str::to_string));
-    let history = u.selected.as_ref().map(|id| {
-        let title = stage
-            .find(id)
-            .map_or_else(|| id.clone(), |c| c.body.clone());
-        history(&HistoryProps {
-            title,
-            entries: s.journal.history(id).to_vec(),
-            dispatch: dispatch.clone(),
-        })
-    });
     let scenario = s.scenario();
-    let add_worker = components::on_click(dispatch, Action::AddWorker);
-    let send_panel = send_panel(&SendProps {
-        next_body: s.next_body(),
-        fifo: stage.queue.as_ref().is_some_and(|q| q.fifo),
-        form: &u.send,
-        error: s.error(&Slot::Send),
-        dispatch,
-    });
-    let ghost = match &u.gesture {
-        // Written as markup (`components::markup_built`): it only follows the pointer.
-        Gesture::Dragging(d) => components::markup_built(format!(
-            r#"<div class="drag-ghost" aria-hidden="true" style="transform: translate({}px, {}px)">{}</div>"#,
-            d.at.0 as i32 + 8,
-            d.at.1 as i32 + 8,
-            components::Escaped(&d.body)
-        )),
-        _ => Html::default(),
+    let producer = html! {
+        <Producer next_body={s.next_body()} fifo={stage.queue.as_ref().is_some_and(|q| q.fifo)}
+            form={u.send.clone()} error={s.error(&Slot::Send).map(str::to_string)}
+            onedit={on.oneditsend.clone()} onsend={on.onsend.clone()} />
     };
-
-    let lanes = stage.lanes.iter().map(|lane| {
-        html! {
-            <WorkerLane
-                key={lane.worker.name.clone()}
-                lane={lane.clone()}
-                queue_url={queue_url.clone()}
-                over={over.as_deref() == Some(lane.worker.name.as_str())}
-                selected={u.selected.clone()}
-                error={s.error(&Slot::Worker(lane.worker.name.clone())).map(str::to_string)}
-                editing={u.editing.iter().find(|e| e.worker == lane.worker.name).cloned()}
-                editable={!embed}
-                dispatch={dispatch.clone()}
-            />
-        }
-    });
-    let unheld = (stage.unheld.total > 0).then(|| {
-        components::markup_built(format!(r#"<p class="note">{} in flight with no worker lane holding them (their lane was removed, or a receive by hand); they reappear when their timeout runs out.</p>"#, stage.unheld.total))
-    });
-    let workers = el("section")
-        .class(components::class(
-            "panel workers",
-            &[(stage.crowd.is_some(), "crowded")],
-        ))
-        .attr(Attr::AriaLabel, "Workers")
-        .child(
-            el("header")
-                .class("panel-head")
-                .child(components::markup(r#"<h2>Workers</h2>"#))
-                .children((!embed).then(|| el("button").on_click(add_worker).text("Add worker"))),
-        )
-        .child(components::error(s.error(&Slot::AddWorker)))
-        .child(el("div").class("lanes").children(lanes))
-        .children(unheld);
     // A sandbox has no script: its producer (you) comes first. An embed shows the story and the
     // stage, not the editing panels.
-    let (send_first, send_last) = match (embed, s.end() == 0) {
-        (true, _) => (None, None),
-        (false, true) => (Some(send_panel), None),
-        (false, false) => (None, Some(send_panel)),
-    };
-    let left = el("div")
-        .class("col col-left")
-        .children(send_first)
-        .child(story(scenario))
-        .children(send_last)
-        .children((!embed).then(|| {
-            settings(&SettingsProps {
-                queue: stage.queue.clone(),
-                dlq_arn,
-                errors: setting_errors,
-                typed: &u.typed,
-                dispatch: dispatch.clone(),
-            })
-        }));
-    let middle = el("div")
-        .class("col col-stage")
-        .child(queue_panel(&QueueProps {
-            queue: stage.queue.clone(),
-            place: stage.queued.clone(),
-            crowd: stage.crowd,
-            leaving: stage.leaving.clone(),
-            selected: u.selected.clone(),
-            pick,
-            note,
-            editable: !embed,
-            dispatch: dispatch.clone(),
-        }))
-        .child(workers)
-        .child(dead_letter_panel(&DlqProps {
-            name: stage.dlq.clone(),
-            place: stage.dead.clone(),
-            selected: u.selected.clone(),
-            dispatch: dispatch.clone(),
-        }));
-    let side = el("div")
-        .class("col col-side")
-        .child(counters(&tally))
-        .children(history)
-        .child(log)
-        .child(chart)
-        .child(ledger)
-        .children((!embed).then(|| {
-            share_panel(&SharePanelProps {
-                session: held.shared.clone(),
-                scenario: scenario_rc,
-                queue: queue_spec(stage),
-                events: held.events.clone(),
-                samples: held.all_samples.clone(),
-                on_import: held.on_import.clone(),
-                state: &u.share,
-                change: dispatch.reform(Action::Share),
-            })
-        }));
-    let top = el("header")
-        .class("topbar")
-        .child(components::markup(
-            r#"<h1 class="brand">SQS Playground</h1>"#,
-        ))
-        .child(scenario_picker(&PickerProps {
-            entries: catalogue,
-            current: scenarios::Entry {
-                id: scenario.id.clone(),
-                title: scenario.title.clone(),
-            },
-            error: s.error(&Slot::Scenario).map(str::to_string),
-            dispatch: dispatch.clone(),
-        }))
-        .child(controls(&ControlsProps {
-            now: stage.now,
-            horizon: s.horizon(),
-            playing: s.playing(),
-            speed: s.speed(),
-            error: s.error(&Slot::Clock).map(str::to_string),
-            dispatch: dispatch.clone(),
-        }));
-    el("div")
-        .class(components::class(
-            "playground",
-            &[(u.gesture != Gesture::Idle, "dragging")],
-        ))
-        .node_ref(container)
-        .on_pointermove(onpointermove)
-        .on_pointerup(onpointerup)
-        .on_pointercancel(onpointercancel)
-        .child(top)
-        .child(
-            el("main")
-                .class("layout")
-                .child(left)
-                .child(middle)
-                .child(side),
-        )
-        .child(
-            el("div")
-                .class("visually-hidden")
-                .attr(Attr::Role, "status")
-                .attr(Attr::AriaLive, "polite")
-                .text(s.journal.announcement()),
-        )
-        .child(ghost)
-        .into()
-}
+    let sandbox = s.end() == 0;
+    let add_worker = on.onaction.reform(|_: MouseEvent| Action::AddWorker);
 
-/// Applies an action; returns whether anything changed.
-fn handle(s: &mut Session, u: &mut Ui, stage: &Stage, action: Action) -> bool {
-    let queue = stage
-        .queue
-        .as_ref()
-        .map(|q| q.name.clone())
-        .unwrap_or_default();
-    match action {
-        Action::Play => s.play(),
-        Action::Pause => s.pause(),
-        Action::Step => s.step(),
-        Action::Speed(v) => s.set_speed(v),
-        Action::Seek(t) => s.seek(t),
-        Action::Open(id) => match scenarios::find(&id) {
-            Some(scenario) => {
-                s.switch(scenario);
-                u.reset();
-                remember_in_url(&id);
+    html! {
+        <div class={classes!("playground", pressed.then_some("dragging"))} ref={container}
+            onpointermove={on.onpointermove.clone()} onpointerup={on.onpointerup.clone()}
+            onpointercancel={on.onpointercancel.clone()}>
+            <header class="topbar">
+                <h1 class="brand">{ "SQS Playground" }</h1>
+                <ScenarioPicker entries={state.catalogue.clone()}
+                    current={scenarios::Entry { id: scenario.id.clone(), title: scenario.title.clone() }}
+                    error={s.error(&Slot::Scenario).map(str::to_string)}
+                    onopen={on.onopen.clone()} />
+                <Controls now={stage.now} horizon={s.horizon()} playing={s.playing()} speed={s.speed()}
+                    error={s.error(&Slot::Clock).map(str::to_string)}
+                    onplay={on.onplay.clone()} onpause={on.onpause.clone()} onstep={on.onstep.clone()}
+                    onspeed={on.onspeed.clone()} onseek={on.onseek.clone()} />
+            </header>
+            <main class="layout">
+                <div class="col col-left">
+                    if !embed && sandbox { { producer.clone() } }
+                    <Story title={scenario.title.clone()} narrative={scenario.narrative.clone()}
+                        watch={scenario.watch.clone()} />
+                    if !embed && !sandbox { { producer } }
+                    if !embed {
+                        <Settings queue={stage.queue.clone()} {dlq_arn} errors={setting_errors}
+                            typed={u.typed.clone()} onset={on.onset.clone()} ontype={on.ontype.clone()}
+                            onopen={on.onopen.clone()} />
+                    }
+                </div>
+                <div class="col col-stage">
+                    <Queue queue={stage.queue.clone()} place={stage.queued.clone()} crowd={stage.crowd}
+                        leaving={stage.leaving.clone()} selected={u.selected.clone()} {pick} {note}
+                        editable={!embed} onselect={on.onselect.clone()} onpick={on.onpick.clone()}
+                        onpress={on.onpress.clone()} ondeliver={on.ondeliver.clone()} />
+                    <section class={classes!("panel", "workers", stage.crowd.is_some().then_some("crowded"))}
+                        aria-label="Workers">
+                        <header class="panel-head">
+                            <h2>{ "Workers" }</h2>
+                            if !embed {
+                                <button onclick={add_worker}>{ "Add worker" }</button>
+                            }
+                        </header>
+                        { error(s.error(&Slot::AddWorker)) }
+                        <div class="lanes">
+                            for lane in &stage.lanes {
+                                <WorkerLane
+                                    key={lane.worker.name.clone()}
+                                    lane={lane.clone()}
+                                    queue_url={queue_url.clone()}
+                                    over={over == Some(lane.worker.name.as_str())}
+                                    selected={u.selected.clone()}
+                                    error={s.error(&Slot::Worker(lane.worker.name.clone())).map(str::to_string)}
+                                    editing={u.editing.iter().find(|e| e.worker == lane.worker.name).cloned()}
+                                    editable={!embed}
+                                    onselect={on.onselect.clone()}
+                                    onworker={on.onworker.clone()}
+                                    oncall={on.oncall.clone()}
+                                    oneditpolicy={on.oneditpolicy.clone()}
+                                />
+                            }
+                        </div>
+                        if stage.unheld.total > 0 {
+                            <p class="note">
+                                { format!("{} in flight with no worker lane holding them (their lane was \
+                                    removed, or a receive by hand); they reappear when their timeout runs out.",
+                                    stage.unheld.total) }
+                            </p>
+                        }
+                    </section>
+                    <DeadLetterQueue name={stage.dlq.clone()} place={stage.dead.clone()}
+                        selected={u.selected.clone()} onselect={on.onselect.clone()} />
+                </div>
+                <div class="col col-side">
+                    <Counters tally={tally(&s)} />
+                    if let Some(id) = &u.selected {
+                        <History
+                            title={stage.find(id).map_or_else(|| id.clone(), |c| c.body.clone())}
+                            entries={s.journal.history(id).to_vec()}
+                            onclose={on.onclosehistory.clone()} />
+                    }
+                    <EventLog log={state.summaries.log.1.clone()} onselect={on.onselect.clone()} />
+                    <DepthChart points={state.summaries.chart.2.clone()} />
+                    <Ledger effects={state.summaries.effects.clone()} />
+                    if !embed {
+                        <Share
+                            session={on.session.clone()}
+                            scenario={state.scenario.clone()}
+                            queue={queue_spec(stage)}
+                            events={on.events.clone()}
+                            samples={on.samples.clone()}
+                            onimport={on.onimport.clone()} />
+                    }
+                </div>
+            </main>
+            <div class="visually-hidden" role="status" aria-live="polite">
+                { s.journal.announcement() }
+            </div>
+            if let Gesture::Dragging(d) = &u.gesture {
+                // The card being dragged, following the pointer.
+                <div class="drag-ghost" aria-hidden="true"
+                    style={format!("transform: translate({}px, {}px)", d.at.0 as i32 + 8, d.at.1 as i32 + 8)}>
+                    { &d.body }
+                </div>
             }
-            None => return false,
-        },
-        Action::Send(form) => {
-            s.send(&queue, &form);
-            u.send.body.clear();
-        }
-        Action::EditSend(form) => u.send = form,
-        Action::Type(typed) => {
-            u.typed.retain(|t| t.id != typed.id);
-            u.typed.push(typed);
-        }
-        Action::EditPolicy(editing) => {
-            u.editing.retain(|e| e.worker != editing.worker);
-            u.editing.push(editing);
-        }
-        Action::Share(change) => u.share.apply(change),
-        Action::SetAttribute { name, value } => {
-            // Accepted, the drafts are done with (a later return of the queue to the value they
-            // were typed over must not revive them); refused, the field keeps what was typed.
-            if s.set_attribute(&queue, &name, value) {
-                u.typed.clear();
-            }
-        }
-        Action::Worker { worker, action } => {
-            s.worker_action(&worker, action);
-        }
-        Action::AddWorker => {
-            let workers = s.world().workers();
-            let name = next_worker_name(workers.iter().map(|w| w.name.as_str()));
-            let policy = workers
-                .first()
-                .map(|w| w.policy.clone())
-                .unwrap_or_else(|| scenarios::manual_policy(&queue));
-            s.act(
-                Slot::AddWorker,
-                Step::Sim(SimAction::AddWorker { name, policy }),
-            );
-        }
-        Action::Deliver { worker, message_id } => {
-            u.pick = None;
-            u.note = None;
-            s.act(
-                Slot::Deliver,
-                Step::Sim(SimAction::Deliver { worker, message_id }),
-            );
-        }
-        Action::Call { slot, request } => {
-            s.call(slot, request);
-        }
-        Action::Select(id) => u.selected = id,
-        Action::Pick(id) => {
-            u.pick = id;
-            u.note = None;
-        }
-        Action::Press(press, look) => {
-            if look == Look::Blocked {
-                u.note = stage.find(&press.id).map(blocked_reason);
-            } else {
-                u.gesture = Gesture::Pressed(press);
-            }
-        }
+        </div>
     }
-    true
 }
 
 /// "Worker N" with N one more than the highest number in use.
@@ -877,16 +803,6 @@ fn new_lines(drawn: &Versioned<Vec<Entry>>, log: &Versioned<Vec<Entry>>) -> u64 
 fn samples_key(s: &Session) -> (usize, Millis) {
     let samples = &s.world().metrics().samples;
     (samples.len(), samples.last().map_or(0, |x| x.at))
-}
-
-/// The ledger's latest effects, copied only when they differ from those drawn: compared by
-/// content (at most [`ledger::SHOWN`] of them), since a count can repeat when the ledger folds
-/// its oldest entries or a rewind replays a different past.
-fn refresh_effects(c: &mut Cache, s: &Session) -> Versioned<Vec<Effect>> {
-    if let Some(latest) = fresh_effects(&c.effects.data, &s.world().ledger().effects) {
-        c.effects.update(|v| *v = latest.to_vec());
-    }
-    c.effects.clone()
 }
 
 /// The ledger's latest [`ledger::SHOWN`] effects, if they are not the ones `drawn`.
@@ -951,9 +867,6 @@ fn queue_spec(stage: &Stage) -> Option<QueueSpec> {
     })
 }
 
-/// The session a link asks for: a permalink's session, else its scenario (the sandbox if none
-/// or unknown) at its speed and start time, playing if asked. What cannot be honoured is said
-/// by the scenario picker.
 /// Posts to the host page every event recorded since the last post (a rewind starts a new
 /// timeline: its count restarts).
 fn relay(journal: &journal::Journal, posted: &mut u64) {
@@ -965,6 +878,9 @@ fn relay(journal: &journal::Journal, posted: &mut u64) {
     *posted = journal.seen();
 }
 
+/// The session a link asks for: a permalink's session, else its scenario (the sandbox if none
+/// or unknown) at its speed and start time, playing if asked. What cannot be honoured is said
+/// by the scenario picker.
 fn start_session(link: &Link) -> Session {
     apply_theme(link.options.theme);
     let o = &link.options;

@@ -40,8 +40,7 @@ pub enum Slot {
     Clock,
 }
 
-/// The errors shown, at most one per slot. A list, not a map: a handful at a time, looked up by
-/// equality, and a map type of its own would cost the bundle its tree code (~2 KB gzip).
+/// The errors shown, at most one per slot (a handful at a time, looked up by equality).
 #[derive(Default)]
 struct Errors(Vec<(Slot, String)>);
 
@@ -502,7 +501,7 @@ mod tests {
         deliver(&mut s, "Worker 1", &id);
         let lane = &stage(&s).lanes[0];
         assert_eq!(
-            lane.place.cards[0].label(),
+            lane.place.cards[0].accessible_name(),
             "order-1, in flight, 30 s left, receive count 1"
         );
         assert!(s.worker_action(
@@ -516,14 +515,14 @@ mod tests {
         s.seek(30_000);
         let back = stage(&s);
         assert_eq!(
-            back.queued.cards[0].label(),
+            back.queued.cards[0].accessible_name(),
             "order-1, visible, receive count 1"
         );
         assert!(back.lanes[0].place.cards.is_empty());
         deliver(&mut s, "Worker 2", &id);
         let again = stage(&s);
         assert!(again.lanes[1].place.cards[0]
-            .label()
+            .accessible_name()
             .ends_with("receive count 2"));
     }
 
@@ -592,7 +591,7 @@ mod tests {
             lane.place
                 .cards
                 .iter()
-                .map(|c| c.label())
+                .map(|c| c.accessible_name())
                 .collect::<Vec<_>>()
         };
         assert_eq!(

@@ -93,8 +93,7 @@ pub struct Card {
 impl Card {
     /// The accessible name: body, state, then what a listener needs
     /// (`order-1, in flight, 12 s left, receive count 2`).
-    pub fn label(&self) -> String {
-        // Written into one string (not parts joined): less code in the bundle.
+    pub fn accessible_name(&self) -> String {
         let mut label = format!("{}, {}", self.body, self.look.words());
         if self.look == Look::Blocked {
             let group = self.group_id.as_deref().unwrap_or("?");
@@ -333,9 +332,7 @@ impl Stage {
         let card = |m: &MessageView, look| card(m, look, now, journal);
 
         let mut queued = Vec::new();
-        // In flight and not yet found on a lane: at most [`MAX_CARDS`], so a list (searched) in
-        // place of a hash map, whose instantiation is more code in the bundle (with the same
-        // change in `flip`: 1.2 KB gzip).
+        // In flight and not yet found on a lane (at most [`MAX_CARDS`]: a list, searched).
         let mut in_flight: Vec<&MessageView> = Vec::new();
         for m in &messages {
             match &m.state {
@@ -600,7 +597,7 @@ fn roles(world: &World, workers: &[WorkerView]) -> (Option<String>, Option<Strin
             .find(|n| engine.queue_arn(n).as_deref() == Some(arn.as_str()))
             .cloned()
     };
-    // A list, not a set: a few queues (a set of Strings would be one more hash table type).
+    // A few queues: a list, searched.
     let dlqs: Vec<String> = names.iter().filter_map(|n| target(n)).collect();
     let consumed = workers
         .iter()
@@ -635,17 +632,20 @@ mod tests {
 
     #[test]
     fn labels_name_body_and_state() {
-        assert_eq!(card(Look::Visible, None, 0).label(), "order-1, visible");
         assert_eq!(
-            card(Look::InFlight, Some(11_200), 2).label(),
+            card(Look::Visible, None, 0).accessible_name(),
+            "order-1, visible"
+        );
+        assert_eq!(
+            card(Look::InFlight, Some(11_200), 2).accessible_name(),
             "order-1, in flight, 12 s left, receive count 2"
         );
         assert_eq!(
-            card(Look::Blocked, None, 0).label(),
+            card(Look::Blocked, None, 0).accessible_name(),
             "order-1, visible, blocked: group g1 has a message in flight"
         );
         assert_eq!(
-            card(Look::Delayed, Some(5_000), 0).label(),
+            card(Look::Delayed, Some(5_000), 0).accessible_name(),
             "order-1, delayed, 5 s left"
         );
         assert_eq!(card(Look::InFlight, Some(15_000), 1).remaining(), Some(0.5));

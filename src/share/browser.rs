@@ -14,8 +14,8 @@ extern "C" {
     fn new(format: &str) -> Result<CompressionStream, JsValue>;
 }
 
-/// Compresses `bytes` to raw DEFLATE (RFC 1951) with the browser's own compressor: one compiled
-/// into the page would add ~11 KB gzip to the bundle (issue 7).
+/// Compresses `bytes` to raw DEFLATE (RFC 1951) with the browser's own compressor (the page
+/// carries none of its own).
 pub async fn deflate_raw(bytes: &[u8]) -> Result<Vec<u8>, String> {
     let fail = |_: JsValue| "The browser could not compress the link.".to_string();
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
@@ -65,7 +65,6 @@ pub async fn read_text(file: web_sys::File, max_bytes: usize) -> Result<String, 
     if file.size() > max_bytes as f64 {
         return Err(format!(
             "The file is too large ({} bytes; at most {max_bytes}).",
-            // A whole number of bytes: printed as an integer, as the f64 prints.
             file.size() as u64
         ));
     }

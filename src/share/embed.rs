@@ -20,11 +20,7 @@ pub const PROTOCOL: u32 = 1;
 
 /// The message announcing one world event to the host page.
 pub fn event_message(event: &WorldEvent) -> Value {
-    // A `Value` put in by index, not through `json!` (which would compile serde's `Value` to
-    // `Value` serializer into the bundle for it).
-    let mut message = json!({ "type": "sqs-playground:event", "version": PROTOCOL });
-    message["event"] = event.to_json();
-    message
+    json!({ "type": "sqs-playground:event", "version": PROTOCOL, "event": event.to_json() })
 }
 
 /// The message saying the player has loaded a scenario and is ready for commands.

@@ -2,7 +2,6 @@
 //! CSV; importing a scenario file back.
 
 use super::session::{ScenarioSource, Session};
-use crate::playground::format::fixed;
 use serde_json::{json, Value};
 use sqs_engine::api::{FromJson, ToJson};
 use sqs_engine::Millis;
@@ -68,15 +67,13 @@ pub fn import(text: &str) -> Result<Session, String> {
 }
 
 /// The event log as JSON (one array; each event's members sorted by name, as in links and
-/// scenario files).
+/// scenario files), pretty-printed.
 pub fn events_json(events: &[WorldEvent]) -> String {
     let events = Value::Array(events.iter().map(ToJson::to_json).collect());
-    // `to_string_pretty`'s text, through the writer `Value`'s Display has anyway.
-    format!("{events:#}")
+    serde_json::to_string_pretty(&events).unwrap_or_default()
 }
 
-/// The event log as CSV: time in seconds, actor, action, message, text. Each field is written
-/// straight into the text: a row built as a list of strings and joined cost the bundle more.
+/// The event log as CSV: time in seconds, actor, action, message, text.
 pub fn events_csv(events: &[WorldEvent]) -> String {
     let mut out = String::from("t_seconds,actor,action,message_id,text\n");
     for e in events {
@@ -85,41 +82,32 @@ pub fn events_csv(events: &[WorldEvent]) -> String {
             sqs_sim::Actor::User => "User",
             sqs_sim::Actor::Worker(n) | sqs_sim::Actor::Producer(n) => n,
         };
-        let time = format!("{}.{:03}", e.at / 1000, e.at % 1000);
-        let fields = [
-            &*time,
+        let row = [
+            &format!("{:.3}", e.at as f64 / 1000.0),
             actor,
             e.action.as_deref().unwrap_or_default(),
             e.message_id.as_deref().unwrap_or_default(),
             &e.text,
-        ];
-        for (i, field) in fields.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            push_csv_field(&mut out, field);
-        }
+        ]
+        .map(csv_field);
+        out.push_str(&row.join(","));
         out.push('\n');
     }
     out
 }
 
-/// Writes a CSV field, quoted when needed, with spreadsheet formulas defused (a body starting
-/// with `=` gets a `'` first).
-fn push_csv_field(out: &mut String, f: &str) {
+/// A CSV field, quoted when needed, with spreadsheet formulas defused (a body starting with `=`
+/// gets a `'` first).
+fn csv_field(f: &str) -> String {
     let defuse = if f.starts_with(['=', '+', '-', '@']) {
         "'"
     } else {
         ""
     };
     if f.contains([',', '"', '\n', '\r']) {
-        out.push('"');
-        out.push_str(defuse);
-        out.push_str(&f.replace('"', "\"\""));
-        out.push('"');
+        format!("\"{defuse}{}\"", f.replace('"', "\"\""))
     } else {
-        out.push_str(defuse);
-        out.push_str(f);
+        format!("{defuse}{f}")
     }
 }
 
@@ -146,16 +134,15 @@ pub fn polyline_points(
     };
     let span = (last.at - first.at).max(1) as f64;
     let top = depth_top(samples) as f64;
-    let mut out = String::with_capacity(samples.len() * 12);
-    for s in samples {
-        let x = (s.at - first.at) as f64 / span * width;
-        let y = height - value(s) as f64 / top * (height - 6.0);
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(&format!("{},{}", fixed(x, 1), fixed(y, 1)));
-    }
-    out
+    samples
+        .iter()
+        .map(|s| {
+            let x = (s.at - first.at) as f64 / span * width;
+            let y = height - value(s) as f64 / top * (height - 6.0);
+            format!("{x:.1},{y:.1}")
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The highest value of any series (at least 1), the chart's vertical scale.
@@ -171,8 +158,6 @@ pub fn depth_top(samples: &[Sample]) -> u64 {
 
 /// The depth chart as a standalone SVG file (styles inline, so it renders anywhere).
 pub fn depth_chart_svg(samples: &[Sample]) -> String {
-    // Whole numbers: their text is the integers' (an f64 would print the same through core's
-    // float printer).
     let (w, h) = (800, 240);
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {}\" font-family=\"sans-serif\" font-size=\"14\">\n\

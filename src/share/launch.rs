@@ -2,7 +2,7 @@
 //! `?scenario=<id>&speed=<n>&t=<seconds>&autoplay=1&embed=1&theme=light|dark&controls=0`.
 //! Each value is checked; a bad one is named in a warning and ignored, never fatal.
 
-use sqs_engine::{decimal, Millis};
+use sqs_engine::Millis;
 
 /// Light or dark, when the page does not follow the system.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,12 +69,12 @@ impl LaunchOptions {
             match key {
                 "scenario" if is_scenario_id(&value) => o.scenario = Some(value.clone()),
                 "scenario" => bad("a scenario id has only lower-case letters, digits and hyphens"),
-                "speed" => match decimal::parse(&value) {
-                    Some(s) if (SPEED_RANGE.0..=SPEED_RANGE.1).contains(&s) => o.speed = Some(s),
+                "speed" => match value.parse::<f64>() {
+                    Ok(s) if (SPEED_RANGE.0..=SPEED_RANGE.1).contains(&s) => o.speed = Some(s),
                     _ => bad("speed must be a number from 1 to 1000"),
                 },
-                "t" => match decimal::parse(&value) {
-                    Some(s) if (0.0..=14.0 * 86_400.0).contains(&s) => {
+                "t" => match value.parse::<f64>() {
+                    Ok(s) if (0.0..=14.0 * 86_400.0).contains(&s) => {
                         o.start_at = Some((s * 1000.0).round() as Millis)
                     }
                     _ => bad("t must be a number of seconds from 0 to 1209600"),

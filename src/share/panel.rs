@@ -10,30 +10,27 @@ use wasm_bindgen::JsCast;
 use yew::platform::spawn_local;
 use yew::prelude::*;
 
-/// What the panel needs from the playground, all computed only when used.
-pub struct SharePanelProps<'a> {
-    /// The session right now (scenario, actions, playhead, speed).
+/// Properties of [`Share`]: what it needs from the playground, asked for only when used.
+#[derive(Properties, PartialEq)]
+pub struct ShareProps {
+    /// Asks for the session right now (scenario, actions, playhead, speed).
     pub session: Callback<(), Session>,
     /// The scenario the session started from (for the scenario file).
     pub scenario: Rc<Scenario>,
     /// The main queue's settings, for the code snippets.
     pub queue: Option<QueueSpec>,
-    /// The event log kept so far.
+    /// Asks for the event log kept so far.
     pub events: Callback<(), Vec<WorldEvent>>,
-    /// The depth samples, for the chart file.
+    /// Asks for the depth samples, for the chart file.
     pub samples: Callback<(), Vec<Sample>>,
     /// A session read from an imported file.
-    pub on_import: Callback<Session>,
-    /// The panel's own state, which the playground keeps.
-    pub state: &'a ShareState,
-    /// Changes that state.
-    pub change: Callback<ShareChange>,
+    pub onimport: Callback<Session>,
 }
 
-/// What the panel shows besides its buttons (the playground keeps it: the panel is a function,
-/// not a component, whose lifecycle code the bundle would pay for).
+/// What the panel shows besides its buttons. The panel's own state: it outlives opening another
+/// scenario or importing a session, which the playground does without unmounting the panel.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct ShareState {
+struct ShareState {
     /// The last link made ("" before any).
     link: String,
     /// What the last button did (or why it could not).
@@ -44,7 +41,7 @@ pub struct ShareState {
 
 /// One change to [`ShareState`]: a finished task changes only what it made.
 #[derive(Clone, Debug, PartialEq)]
-pub enum ShareChange {
+enum ShareChange {
     /// A link was made.
     Link(String),
     /// A button's outcome.
@@ -53,14 +50,17 @@ pub enum ShareChange {
     Lang(Lang),
 }
 
-impl ShareState {
-    /// Applies a change.
-    pub fn apply(&mut self, change: ShareChange) {
+impl Reducible for ShareState {
+    type Action = ShareChange;
+
+    fn reduce(self: Rc<Self>, change: ShareChange) -> Rc<Self> {
+        let mut next = (*self).clone();
         match change {
-            ShareChange::Link(link) => self.link = link,
-            ShareChange::Status(status) => self.status = status,
-            ShareChange::Lang(lang) => self.lang = lang,
+            ShareChange::Link(link) => next.link = link,
+            ShareChange::Status(status) => next.status = status,
+            ShareChange::Lang(lang) => next.lang = lang,
         }
+        Rc::new(next)
     }
 }
 
@@ -134,35 +134,50 @@ fn page_url(extra: &str) -> String {
 
 /// Makes the link to `session` and shows it (or the problem in the status). Asynchronous: the
 /// browser compresses it.
-async fn make_link(session: &Session, change: &Callback<ShareChange>) -> Option<String> {
+async fn make_link(session: &Session, change: &UseReducerDispatcher<ShareState>) -> Option<String> {
     match permalink::encode(session).await {
         Ok(value) => {
             let url = format!("{}#{}={value}", page_url(""), permalink::KEY);
-            change.emit(ShareChange::Link(url.clone()));
+            change.dispatch(ShareChange::Link(url.clone()));
             Some(url)
         }
         Err(e) => {
-            change.emit(ShareChange::Status(e));
+            change.dispatch(ShareChange::Status(e));
             None
         }
     }
 }
 
+/// The embed's address: the link's, with `embed=1` in its query.
+fn embed_url(link: &str) -> String {
+    if link.is_empty() {
+        return String::new();
+    }
+    let flag = if link.contains('?') {
+        "&embed=1#"
+    } else {
+        "?embed=1#"
+    };
+    link.replacen('#', flag, 1)
+}
+
 /// See the module documentation.
-pub fn share_panel(props: &SharePanelProps) -> Html {
-    let ShareState { link, status, lang } = props.state;
+#[component]
+pub fn Share(props: &ShareProps) -> Html {
+    let state = use_reducer(ShareState::default);
+    let change = state.dispatcher();
 
     // "Copy link" and "Embed code" both make the link; the first also copies it.
-    let link_button = |copy: bool| {
-        let (session, change) = (props.session.clone(), props.change.clone());
-        Callback::from(move |_| {
+    let make = |copy: bool| {
+        let (session, change) = (props.session.clone(), change.clone());
+        Callback::from(move |_: MouseEvent| {
             let (session, change) = (session.emit(()), change.clone());
             spawn_local(async move {
                 let Some(url) = make_link(&session, &change).await else {
                     return;
                 };
                 if copy {
-                    change.emit(ShareChange::Status(match browser::copy(&url).await {
+                    change.dispatch(ShareChange::Status(match browser::copy(&url).await {
                         Ok(()) => "Link copied: it reopens this exact moment.".into(),
                         Err(e) => e,
                     }));
@@ -170,27 +185,26 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
             });
         })
     };
-    // One closure for the four files: each closure written out is its own code in the bundle.
     let save = |file: Export| {
         let (session, scenario, change) = (
             props.session.clone(),
             props.scenario.clone(),
-            props.change.clone(),
+            change.clone(),
         );
         let (events, samples) = (props.events.clone(), props.samples.clone());
-        Callback::from(move |_| {
+        Callback::from(move |_: MouseEvent| {
             let text = match file {
-                // `{:#}` is `to_string_pretty`'s text through the writer `Value`'s Display has
-                // anyway.
-                Export::Scenario => {
-                    format!("{:#}", export::session_file(&session.emit(()), &scenario))
-                }
+                Export::Scenario => serde_json::to_string_pretty(&export::session_file(
+                    &session.emit(()),
+                    &scenario,
+                ))
+                .unwrap_or_default(),
                 Export::EventsJson => export::events_json(&events.emit(())),
                 Export::EventsCsv => export::events_csv(&events.emit(())),
                 Export::Chart => export::depth_chart_svg(&samples.emit(())),
             };
             let (_, name, mime) = file.describe();
-            change.emit(ShareChange::Status(
+            change.dispatch(ShareChange::Status(
                 match browser::download(name, mime, &text) {
                     Ok(()) => format!("Saved {name}."),
                     Err(e) => e,
@@ -198,26 +212,25 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
             ))
         })
     };
-
-    let on_file = {
-        let (on_import, change) = (props.on_import.clone(), props.change.clone());
+    let onimport = {
+        let (onimport, change) = (props.onimport.clone(), change.clone());
         Callback::from(move |e: Event| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
             let Some(file) = input.files().and_then(|f| f.get(0)) else {
                 return;
             };
             input.set_value("");
-            let (on_import, change) = (on_import.clone(), change.clone());
+            let (onimport, change) = (onimport.clone(), change.clone());
             spawn_local(async move {
                 match browser::read_text(file, MAX_IMPORT_BYTES)
                     .await
                     .and_then(|t| export::import(&t))
                 {
                     Ok(session) => {
-                        change.emit(ShareChange::Status("Scenario file opened.".into()));
-                        on_import.emit(session);
+                        change.dispatch(ShareChange::Status("Scenario file opened.".into()));
+                        onimport.emit(session);
                     }
-                    Err(e) => change.emit(ShareChange::Status(e)),
+                    Err(e) => change.dispatch(ShareChange::Status(e)),
                 }
             });
         })
@@ -231,65 +244,58 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
         }
     });
 
+    let lang = state.lang;
     let code = props.queue.as_ref().map(|q| match lang {
         Lang::Cli => snippets::aws_cli(q),
         Lang::Python => snippets::boto3(q),
         Lang::Rust => snippets::rust_sdk(q),
     });
-    let tab = |l: Lang, label: &'static str| {
-        let change = props.change.clone();
-        html! {
-            <button type="button" aria-pressed={(*lang == l).to_string()} onclick={Callback::from(move |_| change.emit(ShareChange::Lang(l)))}>
-                { label }
-            </button>
-        }
-    };
-    let embed_url = if link.is_empty() {
-        String::new()
-    } else {
-        link.replacen(
-            '#',
-            &format!(
-                "{}#",
-                if link.contains('?') {
-                    "&embed=1"
-                } else {
-                    "?embed=1"
-                }
-            ),
-            1,
-        )
-    };
+    let tabs = [
+        (Lang::Cli, "AWS CLI"),
+        (Lang::Python, "Python (boto3)"),
+        (Lang::Rust, "Rust (aws-sdk-sqs)"),
+    ];
+    let files = [
+        Export::Scenario,
+        Export::EventsJson,
+        Export::EventsCsv,
+        Export::Chart,
+    ];
+    let link = &state.link;
 
     html! {
         <section class="panel share" aria-label="Share">
             <h2>{ "Share and export" }</h2>
-            <p class="status" role="status" aria-live="polite">{ status.clone() }</p>
+            <p class="status" role="status" aria-live="polite">{ &state.status }</p>
             <div class="row">
-                <button type="button" onclick={link_button(true)}>{ "Copy link" }</button>
-                <button type="button" onclick={link_button(false)}>{ "Embed code" }</button>
+                <button type="button" onclick={make(true)}>{ "Copy link" }</button>
+                <button type="button" onclick={make(false)}>{ "Embed code" }</button>
             </div>
             if !link.is_empty() {
                 <label>{ "Link to this moment" }
                     <textarea readonly=true rows="2" onfocus={select_all.clone()} value={link.clone()} />
                 </label>
                 <label>{ "Embed this moment in a page" }
-                    <textarea readonly=true rows="3" onfocus={select_all} value={embed::iframe_snippet(&embed_url)} />
+                    <textarea readonly=true rows="3" onfocus={select_all} value={embed::iframe_snippet(&embed_url(link))} />
                 </label>
             }
             <div class="row">
-                // One button drawn four times: each button written out in markup is its own code.
-                { for [Export::Scenario, Export::EventsJson, Export::EventsCsv, Export::Chart].map(|file| html! {
+                for file in files {
                     <button type="button" onclick={save(file)}>{ file.describe().0 }</button>
-                }) }
+                }
             </div>
             <label class="file">{ "Import scenario file" }
-                <input type="file" accept=".json,application/json" onchange={on_file} />
+                <input type="file" accept=".json,application/json" onchange={onimport} />
             </label>
             if let Some(code) = code {
                 <h3>{ "The same queue on AWS" }</h3>
                 <div class="row" role="group" aria-label="Language">
-                    { tab(Lang::Cli, "AWS CLI") }{ tab(Lang::Python, "Python (boto3)") }{ tab(Lang::Rust, "Rust (aws-sdk-sqs)") }
+                    for (l, label) in tabs {
+                        <button type="button" aria-pressed={(lang == l).to_string()}
+                            onclick={change.to_callback().reform(move |_| ShareChange::Lang(l))}>
+                            { label }
+                        </button>
+                    }
                 </div>
                 <pre class="code"><code>{ code }</code></pre>
             }

@@ -26,9 +26,8 @@ pub async fn encode(session: &Session) -> Result<String, String> {
     Ok(packed_value(&packed))
 }
 
-/// The JSON a link carries. It goes through a `serde_json::Value` (so its keys come out sorted),
-/// here and in [`decode`]: the page already needs the `Value` writers and readers of every step
-/// type, and writing or reading the text directly would compile further copies of them (issue 7).
+/// The JSON a link carries, written through a `serde_json::Value`: its keys come out sorted, as in
+/// scenario files.
 pub fn session_json(session: &Session) -> String {
     session.to_json().to_string()
 }

@@ -52,10 +52,9 @@ sqs_engine::writers! {
 impl Session {
     /// Reads a session from its JSON; `actions`, `playhead` and `speed` may be left out.
     ///
-    /// Read by hand rather than with a derived `Deserialize`: the derived reader goes through
-    /// `Step`'s and `ScenarioSource`'s untagged enums, which buffer their input and compile one
-    /// more copy of the whole SQS API's and the simulation's readers into the page (issue 7,
-    /// bundle size). This one reads each step with the same readers the scenario runner uses.
+    /// Read by hand rather than with a derived `Deserialize`, so that each error names the field
+    /// or the action at fault (`actions[3]: ...`, `` `playhead` is not ... ``), and each step is
+    /// read by the same reader the scenario runner uses.
     pub fn from_json(json: Value) -> Result<Session, String> {
         let Value::Object(mut fields) = json else {
             return Err("a session is a JSON object".into());
@@ -67,16 +66,15 @@ impl Session {
             ),
             None => return Err("missing field `scenario`".into()),
         };
-        let mut actions = Vec::new();
-        match fields.remove("actions") {
-            None => {}
-            Some(Value::Array(entries)) => {
-                for (i, entry) in entries.into_iter().enumerate() {
-                    actions.push(logged_step(entry).map_err(|e| format!("actions[{i}]: {e}"))?);
-                }
-            }
+        let actions = match fields.remove("actions") {
+            None => Vec::new(),
+            Some(Value::Array(actions)) => actions
+                .into_iter()
+                .enumerate()
+                .map(|(i, a)| logged_step(a).map_err(|e| format!("actions[{i}]: {e}")))
+                .collect::<Result<_, _>>()?,
             Some(_) => return Err("`actions` is not a list".into()),
-        }
+        };
         let playhead = match fields.remove("playhead") {
             None => 0,
             Some(v) => v

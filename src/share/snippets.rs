@@ -2,7 +2,7 @@
 //! Rust (aws-sdk-sqs) code that create the same queue, with its dead-letter queue and redrive
 //! policy, as the playground's current settings.
 
-use sqs_engine::api::ToJson;
+use serde_json::json;
 use std::collections::BTreeMap;
 
 /// What to create: a queue with its attributes (as SQS strings), and optionally its DLQ.
@@ -31,7 +31,8 @@ impl QueueSpec {
     }
 
     fn redrive_policy_json(&self, dlq_arn_expr: &str, max: u32) -> String {
-        format!("{{\"deadLetterTargetArn\":\"{dlq_arn_expr}\",\"maxReceiveCount\":\"{max}\"}}")
+        json!({ "deadLetterTargetArn": dlq_arn_expr, "maxReceiveCount": max.to_string() })
+            .to_string()
     }
 }
 
@@ -60,8 +61,7 @@ pub fn aws_cli(spec: &QueueSpec) -> String {
 fn cli_create(name: &str, attrs: &BTreeMap<String, String>, var: &str) -> String {
     let mut cmd = format!("{var}=$(aws sqs create-queue --queue-name {name}");
     if !attrs.is_empty() {
-        // Through the `Value` writer the page already has (the same text: keys sorted).
-        let json = attrs.to_json();
+        let json = serde_json::to_string(attrs).unwrap_or_default();
         cmd.push_str(&format!(" \\\n  --attributes '{json}'"));
     }
     cmd.push_str(" --query QueueUrl --output text)\n");
@@ -71,12 +71,10 @@ fn cli_create(name: &str, attrs: &BTreeMap<String, String>, var: &str) -> String
 /// Python with boto3.
 pub fn boto3(spec: &QueueSpec) -> String {
     let mut out = String::from("import json\nimport boto3\n\nsqs = boto3.client(\"sqs\")\n\n");
-    let quoted = |map: &BTreeMap<String, String>| {
-        let mut entries = Vec::new();
-        for (k, v) in map {
-            entries.push((k.clone(), format!("\"{v}\"")));
-        }
-        entries
+    let quoted = |map: &BTreeMap<String, String>| -> Vec<(String, String)> {
+        map.iter()
+            .map(|(k, v)| (k.clone(), format!("\"{v}\"")))
+            .collect()
     };
     let mut attrs = quoted(&spec.attributes);
     if let Some((dlq, max)) = &spec.dead_letter {
@@ -105,12 +103,11 @@ fn py_dict(entries: &[(String, String)]) -> String {
     if entries.is_empty() {
         return "{}".into();
     }
-    let mut dict = String::from("{\n");
-    for (k, v) in entries {
-        dict.push_str(&format!("    \"{k}\": {v},\n"));
-    }
-    dict.push('}');
-    dict
+    let body: String = entries
+        .iter()
+        .map(|(k, v)| format!("    \"{k}\": {v},\n"))
+        .collect();
+    format!("{{\n{body}}}")
 }
 
 /// Rust with aws-sdk-sqs (inside an async fn returning a Result).
@@ -140,11 +137,9 @@ pub fn rust_sdk(spec: &QueueSpec) -> String {
 }
 
 fn rust_attrs(map: &BTreeMap<String, String>) -> String {
-    let mut attrs = String::new();
-    for (k, v) in map {
-        attrs.push_str(&format!("\n    .attributes(A::{k}, \"{v}\")"));
-    }
-    attrs
+    map.iter()
+        .map(|(k, v)| format!("\n    .attributes(A::{k}, \"{v}\")"))
+        .collect()
 }
 
 #[cfg(test)]

@@ -32,6 +32,21 @@ pub async fn settle() {
     yew::platform::time::sleep(Duration::from_millis(10)).await;
 }
 
+/// Waits until `done` holds, checking every few milliseconds; panics naming `what` after
+/// [`UNTIL_TIMEOUT`].
+pub async fn until(what: &str, mut done: impl FnMut() -> bool) {
+    let start = js_sys::Date::now();
+    while !done() {
+        if js_sys::Date::now() - start > UNTIL_TIMEOUT.as_millis() as f64 {
+            panic!("timed out after {UNTIL_TIMEOUT:?} waiting until {what}");
+        }
+        settle().await;
+    }
+}
+
+/// How long [`until`] waits.
+pub const UNTIL_TIMEOUT: Duration = Duration::from_secs(5);
+
 impl<C: BaseComponent> Mounted<C> {
     /// The first element matching `selector`; panics if none does.
     pub fn find(&self, selector: &str) -> Element {

@@ -1,16 +1,14 @@
 //! Queue depth by state over time, as inline SVG: one line per state, each with its own dash
 //! pattern as well as its colour, and a legend.
 
-use super::{markup, markup_built};
 use crate::playground::format::wall_clock;
 use sqs_engine::Millis;
 use sqs_sim::Sample;
-use std::fmt::Write;
-use yew::Html;
+use std::rc::Rc;
+use yew::prelude::*;
 
-/// The drawing's size in view-box units: fine enough for whole-number coordinates (they print
-/// much faster than decimals, and every point is printed again when a sample arrives). The
-/// markup writes them out (`viewBox="0 0 4000 1200"`): no float is printed in the bundle.
+/// The drawing's size in view-box units (it is stretched to the panel): fine enough for
+/// whole-number coordinates, which keep the points' text short.
 const W: f64 = 4000.0;
 const H: f64 = 1200.0;
 
@@ -53,56 +51,76 @@ impl Depth {
     }
 }
 
-/// See the module documentation; `samples` are the points ([`Depth::series`] of the World's
-/// samples). A function, not a component (a component's lifecycle code is repeated per component
-/// in the bundle): the root keeps what it drew until the points change. Written as markup
-/// ([`markup_built`]): numbers and fixed names only, nothing to focus or type into.
-pub fn depth_chart(samples: &[Depth]) -> Html {
-    let (Some(first), Some(last)) = (samples.first(), samples.last()) else {
-        return markup(
-            r#"<section class="panel chart" aria-label="Queue depth"><h2>Queue depth</h2><p class="empty">No samples yet.</p></section>"#,
-        );
+/// Properties of [`DepthChart`].
+#[derive(Properties, PartialEq)]
+pub struct DepthChartProps {
+    /// The points ([`Depth::series`] of the World's samples).
+    pub points: Rc<Vec<Depth>>,
+}
+
+/// See the module documentation.
+#[component]
+pub fn DepthChart(props: &DepthChartProps) -> Html {
+    let points = &props.points;
+    let (Some(first), Some(last)) = (points.first(), points.last()) else {
+        return html! {
+            <section class="panel chart" aria-label="Queue depth">
+                <h2>{ "Queue depth" }</h2>
+                <p class="empty">{ "No samples yet." }</p>
+            </section>
+        };
     };
     let t0 = first.at;
     let span = (last.at - t0).max(1) as f64;
-    let highest = samples
+    let highest = points
         .iter()
-        .flat_map(|s| s.values)
+        .flat_map(|p| p.values)
         .max()
         .unwrap_or(0)
         .max(1);
-    let top = highest as f64;
     let now = SERIES
         .iter()
         .zip(last.values)
         .map(|((name, _), n)| format!("{n} {name}"))
         .collect::<Vec<_>>()
         .join(", ");
-    let mut html = String::with_capacity(samples.len() * 48 + 1024);
-    let _ = write!(
-        html,
-        r#"<section class="panel chart" aria-label="Queue depth"><h2>Queue depth</h2><svg viewBox="0 0 4000 1200" role="img" preserveAspectRatio="none" aria-label="Queue depth from {} to {}; now {now}; highest {highest}"><line class="axis" x1="0" y1="1200" x2="4000" y2="1200"/>"#,
+    let label = format!(
+        "Queue depth from {} to {}; now {now}; highest {highest}",
         wall_clock(t0),
         wall_clock(last.at)
     );
-    for (series, (_, class)) in SERIES.iter().enumerate() {
-        let _ = write!(html, r#"<polyline class="{class}" points=""#);
-        for s in samples {
-            let x = (s.at - t0) as f64 / span * W;
-            let y = H - s.values[series] as f64 / top * (H - 60.0);
-            let _ = write!(html, "{},{} ", x.round() as u32, y.round() as u32);
-        }
-        html.push_str(r#""/>"#);
+    let line = |series: usize| {
+        points
+            .iter()
+            .map(|p| {
+                let x = (p.at - t0) as f64 / span * W;
+                let y = H - p.values[series] as f64 / highest as f64 * (H - 60.0);
+                format!("{x:.0},{y:.0}")
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    html! {
+        <section class="panel chart" aria-label="Queue depth">
+            <h2>{ "Queue depth" }</h2>
+            <svg viewBox={format!("0 0 {W} {H}")} role="img" preserveAspectRatio="none" aria-label={label}>
+                <line class="axis" x1="0" y1={H.to_string()} x2={W.to_string()} y2={H.to_string()} />
+                for (series, (_, class)) in SERIES.iter().enumerate() {
+                    <polyline class={*class} points={line(series)} />
+                }
+            </svg>
+            <ul class="legend">
+                for ((name, class), n) in SERIES.iter().zip(last.values) {
+                    <li>
+                        <svg viewBox="0 0 24 8" aria-hidden="true">
+                            <line class={*class} x1="0" y1="4" x2="24" y2="4" />
+                        </svg>
+                        { format!("{name} {n}") }
+                    </li>
+                }
+            </ul>
+        </section>
     }
-    html.push_str(r#"</svg><ul class="legend">"#);
-    for ((name, class), n) in SERIES.iter().zip(last.values) {
-        let _ = write!(
-            html,
-            r#"<li><svg viewBox="0 0 24 8" aria-hidden="true"><line class="{class}" x1="0" y1="4" x2="24" y2="4"/></svg>{name} {n}</li>"#
-        );
-    }
-    html.push_str("</ul></section>");
-    markup_built(html)
 }
 
 #[cfg(test)]

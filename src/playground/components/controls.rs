@@ -1,12 +1,10 @@
 //! The clock and its controls: virtual time as a wall clock and as elapsed seconds, Play,
 //! Pause, Step, Speed (1× to 1000×) and the timeline to scrub back (rewind by replay).
 
-use super::el::{el, labelled, Attr};
+use super::error;
 use super::icons::{icon, Icon};
-use super::{class, error, markup, markup_built, on_click};
-use crate::playground::format::{decimal, elapsed, wall_clock};
+use crate::playground::format::{elapsed, wall_clock};
 use crate::playground::session::SPEED_RANGE;
-use crate::playground::Action;
 use sqs_engine::Millis;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -14,7 +12,8 @@ use yew::prelude::*;
 /// Speeds offered as one-press buttons.
 const PRESETS: [f64; 4] = [1.0, 10.0, 100.0, 1000.0];
 
-/// What [`controls`] draws.
+/// Properties of [`Controls`].
+#[derive(Properties, PartialEq)]
 pub struct ControlsProps {
     /// Virtual now.
     pub now: Millis,
@@ -26,115 +25,90 @@ pub struct ControlsProps {
     pub speed: f64,
     /// A word from the clock (e.g. nothing to step to).
     pub error: Option<String>,
-    /// The root's action callback.
-    pub dispatch: Callback<Action>,
+    /// Play.
+    pub onplay: Callback<()>,
+    /// Pause (also when the timeline's thumb is grabbed).
+    pub onpause: Callback<()>,
+    /// Step to the next event.
+    pub onstep: Callback<()>,
+    /// A speed typed or pressed.
+    pub onspeed: Callback<f64>,
+    /// A moment chosen on the timeline.
+    pub onseek: Callback<Millis>,
 }
 
-/// See the module documentation. A function, not a component: it changes with the clock, so
-/// the root redraws it with every frame anyway.
-pub fn controls(props: &ControlsProps) -> Html {
-    let send = |action| on_click(&props.dispatch, action);
-    let on_speed = {
-        let dispatch = props.dispatch.clone();
+/// The number an input event's field holds, if it holds one.
+fn number(e: &Event) -> Option<f64> {
+    let value = e
+        .target_unchecked_into::<HtmlInputElement>()
+        .value_as_number();
+    value.is_finite().then_some(value)
+}
+
+/// See the module documentation.
+#[component]
+pub fn Controls(props: &ControlsProps) -> Html {
+    let onspeed = {
+        let onspeed = props.onspeed.clone();
         Callback::from(move |e: Event| {
-            let value = e
-                .target_unchecked_into::<HtmlInputElement>()
-                .value_as_number();
-            if value.is_finite() {
-                dispatch.emit(Action::Speed(value));
+            if let Some(speed) = number(&e) {
+                onspeed.emit(speed);
             }
         })
     };
-    let on_seek = {
-        let dispatch = props.dispatch.clone();
+    let onseek = {
+        let onseek = props.onseek.clone();
         Callback::from(move |e: Event| {
-            let value = e
-                .target_unchecked_into::<HtmlInputElement>()
-                .value_as_number();
-            if value.is_finite() && value >= 0.0 {
-                dispatch.emit(Action::Seek(value as Millis));
+            if let Some(t) = number(&e).filter(|t| *t >= 0.0) {
+                onseek.emit(t as Millis);
             }
         })
     };
     // Scrubbing while the clock runs would fight the thumb: grabbing it pauses.
-    let pause = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |_: InputEvent| dispatch.emit(Action::Pause))
-    };
-    let speed_text = decimal(props.speed);
-    // The clock is written as markup ([`markup_built`]): text only.
+    let ongrab = props.onpause.reform(|_: InputEvent| ());
     let (wall, elapsed) = (wall_clock(props.now), elapsed(props.now));
-    let clock = format!(
-        r#"<div class="clock" role="timer" aria-label="Virtual time {wall}, {elapsed} elapsed"><span class="clock-wall">{wall}</span><span class="clock-elapsed">+{elapsed}</span></div>"#
-    );
-    // Play and Pause: one button drawn twice (each written out is its own code).
-    let play_pause = [
-        (Action::Play, Icon::Play, "Play", props.playing),
-        (Action::Pause, Icon::Pause, "Pause", !props.playing),
-    ]
-    .into_iter()
-    .map(|(action, shape, label, on)| {
-        el("button")
-            .class(class("transport-button", &[(on, "active")]))
-            .attr(Attr::AriaPressed, on.to_string())
-            .on_click(send(action))
-            .child(icon(shape))
-            .text(label)
-    });
-    let presets = PRESETS.iter().map(|&p| {
-        el("button")
-            .class(class("preset", &[(props.speed == p, "active")]))
-            .attr(Attr::AriaPressed, (props.speed == p).to_string())
-            .on_click(send(Action::Speed(p)))
-            .text(format!("{}×", p as u32))
-    });
-    el("div")
-        .class("controls")
-        .attr(Attr::Role, "group")
-        .attr(Attr::AriaLabel, "Time")
-        .child(markup_built(clock))
-        .child(
-            el("div").class("transport").children(play_pause).child(
-                el("button")
-                    .class("transport-button")
-                    .on_click(send(Action::Step))
-                    .attr(
-                        Attr::Title,
-                        "Pause and jump to the next moment something happens",
-                    )
-                    .child(icon(Icon::Step))
-                    .text("Step"),
-            ),
-        )
-        .child(
-            labelled(
-                "speed",
-                "speed",
-                "Speed",
-                el("input")
-                    .attr(Attr::Type, "number")
-                    .attr(Attr::Min, (SPEED_RANGE.0 as u32).to_string())
-                    .attr(Attr::Max, (SPEED_RANGE.1 as u32).to_string())
-                    .value(speed_text)
-                    .on_change(on_speed),
-            )
-            .child(markup(r#"<span aria-hidden="true">×</span>"#))
-            .children(presets),
-        )
-        .child(labelled(
-            "timeline",
-            "timeline",
-            "Timeline",
-            el("input")
-                .attr(Attr::Type, "range")
-                .attr(Attr::Min, "0")
-                .attr(Attr::Max, props.horizon.max(1).to_string())
-                .attr(Attr::Step, "100")
-                .value(props.now.to_string())
-                .on_change(on_seek)
-                .on_input(pause)
-                .attr(Attr::AriaValuetext, wall_clock(props.now)),
-        ))
-        .child(error(props.error.as_deref()))
-        .into()
+    let transport = [
+        (props.onplay.clone(), Icon::Play, "Play", props.playing),
+        (props.onpause.clone(), Icon::Pause, "Pause", !props.playing),
+    ];
+    html! {
+        <div class="controls" role="group" aria-label="Time">
+            <div class="clock" role="timer" aria-label={format!("Virtual time {wall}, {elapsed} elapsed")}>
+                <span class="clock-wall">{ &wall }</span>
+                <span class="clock-elapsed">{ format!("+{elapsed}") }</span>
+            </div>
+            <div class="transport">
+                for (onpress, shape, label, on) in transport {
+                    <button class={classes!("transport-button", on.then_some("active"))}
+                        aria-pressed={on.to_string()} onclick={onpress.reform(|_| ())}>
+                        { icon(shape) }{ label }
+                    </button>
+                }
+                <button class="transport-button" onclick={props.onstep.reform(|_| ())}
+                    title="Pause and jump to the next moment something happens">
+                    { icon(Icon::Step) }{ "Step" }
+                </button>
+            </div>
+            <div class="speed">
+                <label for="speed">{ "Speed" }</label>
+                <input id="speed" type="number" min={SPEED_RANGE.0.to_string()} max={SPEED_RANGE.1.to_string()}
+                    value={props.speed.to_string()} onchange={onspeed} />
+                <span aria-hidden="true">{ "×" }</span>
+                for preset in PRESETS {
+                    <button class={classes!("preset", (props.speed == preset).then_some("active"))}
+                        aria-pressed={(props.speed == preset).to_string()}
+                        onclick={props.onspeed.reform(move |_| preset)}>
+                        { format!("{preset}×") }
+                    </button>
+                }
+            </div>
+            <div class="timeline">
+                <label for="timeline">{ "Timeline" }</label>
+                <input id="timeline" type="range" min="0" max={props.horizon.max(1).to_string()} step="100"
+                    value={props.now.to_string()} onchange={onseek} oninput={ongrab}
+                    aria-valuetext={wall} />
+            </div>
+            { error(props.error.as_deref()) }
+        </div>
+    }
 }

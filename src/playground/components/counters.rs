@@ -1,12 +1,10 @@
 //! Live counters: what the audience should count while a scenario runs.
 
-use super::el::{el, Attr};
-use super::markup;
 use crate::playground::format::{dollars, group};
 use yew::prelude::*;
 
 /// The numbers shown (from the World's metrics and summary).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Tally {
     /// Successful receives.
     pub deliveries: u64,
@@ -26,55 +24,60 @@ pub struct Tally {
     pub by_action: String,
 }
 
-/// See the module documentation. A function, not a component: the counts change with nearly
-/// every event, so comparing them first would save little.
-pub fn counters(t: &Tally) -> Html {
-    let tile = |label: Html, value: String, kind: &'static str| {
-        el("div")
-            .class("tile")
-            .attr(Attr::DataKind, kind)
-            .child(el("dt").child(label))
-            .child(el("dd").text(value))
-    };
-    let calls = el("span")
-        .attr(Attr::Title, t.by_action.clone())
-        .text("API calls");
-    let tiles = [
-        tile(Html::from("Deliveries"), group(t.deliveries), "deliveries"),
-        tile(
-            markup(
-                r#"<abbr title="Deliveries of a message that had been received before: its visibility timeout ran out without a DeleteMessage.">Redeliveries</abbr>"#,
-            ),
-            group(t.redeliveries),
-            "redeliveries",
-        ),
-        tile(
-            markup(
-                r#"<abbr title="The same side effect (charge, email) performed twice because a message was processed twice.">Duplicates done</abbr>"#,
-            ),
-            group(t.duplicates),
-            "duplicates",
-        ),
-        tile(
-            markup(
-                r#"<abbr title="Repeats skipped because the worker found the idempotency key in its ledger.">Duplicates prevented</abbr>"#,
-            ),
-            group(t.prevented),
-            "prevented",
-        ),
-        tile(Html::from("Dead-lettered"), group(t.dead_lettered), "dead"),
-        tile(calls.into(), group(t.api_calls), "calls"),
-        tile(
-            markup(
-                r#"<abbr title="At SQS's list price of USD 0.40 per million requests.">Cost</abbr>"#,
-            ),
-            dollars(t.cost_usd),
-            "cost",
-        ),
-    ];
-    el("section")
-        .class("panel counters")
-        .attr(Attr::AriaLabel, "Counters")
-        .child(el("dl").class("tiles").children(tiles))
-        .into()
+/// Properties of [`Counters`].
+#[derive(Properties, PartialEq)]
+pub struct CountersProps {
+    /// The numbers.
+    pub tally: Tally,
+}
+
+/// See the module documentation.
+#[component]
+pub fn Counters(props: &CountersProps) -> Html {
+    let t = &props.tally;
+    html! {
+        <section class="panel counters" aria-label="Counters">
+            <dl class="tiles">
+                <Tile kind="deliveries" value={group(t.deliveries)}>{ "Deliveries" }</Tile>
+                <Tile kind="redeliveries" value={group(t.redeliveries)}>
+                    <abbr title="Deliveries of a message that had been received before: its visibility timeout ran out without a DeleteMessage.">{ "Redeliveries" }</abbr>
+                </Tile>
+                <Tile kind="duplicates" value={group(t.duplicates)}>
+                    <abbr title="The same side effect (charge, email) performed twice because a message was processed twice.">{ "Duplicates done" }</abbr>
+                </Tile>
+                <Tile kind="prevented" value={group(t.prevented)}>
+                    <abbr title="Repeats skipped because the worker found the idempotency key in its ledger.">{ "Duplicates prevented" }</abbr>
+                </Tile>
+                <Tile kind="dead" value={group(t.dead_lettered)}>{ "Dead-lettered" }</Tile>
+                <Tile kind="calls" value={group(t.api_calls)}>
+                    <span title={t.by_action.clone()}>{ "API calls" }</span>
+                </Tile>
+                <Tile kind="cost" value={dollars(t.cost_usd)}>
+                    <abbr title="At SQS's list price of USD 0.40 per million requests.">{ "Cost" }</abbr>
+                </Tile>
+            </dl>
+        </section>
+    }
+}
+
+/// Properties of [`Tile`].
+#[derive(Properties, PartialEq)]
+struct TileProps {
+    /// Its `data-kind` (CSS hook).
+    kind: &'static str,
+    /// The number as shown.
+    value: String,
+    /// What is counted.
+    children: Html,
+}
+
+/// One counter: what is counted, and the number.
+#[component]
+fn Tile(props: &TileProps) -> Html {
+    html! {
+        <div class="tile" data-kind={props.kind}>
+            <dt>{ props.children.clone() }</dt>
+            <dd>{ &props.value }</dd>
+        </div>
+    }
 }

@@ -1,16 +1,14 @@
 //! The dead-letter queue as its own place: where a message goes after more receives than the
 //! RedrivePolicy's maxReceiveCount allows.
 
-use super::counts::count_tiles;
-use super::el::{el, Attr};
-use super::message::card_list;
-use super::{markup, markup_built, Escaped};
+use super::counts::CountTiles;
+use super::message::CardList;
 use crate::playground::format::plural;
 use crate::playground::stage::Place;
-use crate::playground::Action;
 use yew::prelude::*;
 
-/// Properties of [`dead_letter_panel`].
+/// Properties of [`DeadLetterQueue`].
+#[derive(Properties, PartialEq)]
 pub struct DlqProps {
     /// The dead-letter queue's name, if the queue has one.
     pub name: Option<String>,
@@ -18,44 +16,39 @@ pub struct DlqProps {
     pub place: Place,
     /// The selected message, if any.
     pub selected: Option<String>,
-    /// The root's action callback.
-    pub dispatch: Callback<Action>,
+    /// A click on a message: its id.
+    pub onselect: Callback<String>,
 }
 
-/// See the module documentation. A function, not a component: a component's lifecycle code is
-/// repeated per component in the bundle (~1 KB), and this one is cheap to draw every frame.
-pub fn dead_letter_panel(props: &DlqProps) -> Html {
+/// See the module documentation.
+#[component]
+pub fn DeadLetterQueue(props: &DlqProps) -> Html {
+    let place = &props.place;
     let body = match &props.name {
-        None => markup(
-            r#"<p class="empty">This queue has no RedrivePolicy, so no dead-letter queue: a failing message comes back forever.</p>"#,
-        ),
-        Some(_) if props.place.aggregated() => {
-            count_tiles(&props.place.counts, "Dead-lettered messages")
-        }
-        Some(_) if props.place.cards.is_empty() => markup(r#"<p class="empty">Empty.</p>"#),
-        Some(_) => card_list(
-            "Dead-lettered messages".into(),
-            &props.place.cards,
-            &[],
-            props.selected.as_deref(),
-            false,
-            &props.dispatch,
-        ),
+        None => html! {
+            <p class="empty">{ "This queue has no RedrivePolicy, so no dead-letter queue: a failing message comes back forever." }</p>
+        },
+        Some(_) if place.aggregated() => html! {
+            <CountTiles counts={place.counts.clone()} label="Dead-lettered messages" />
+        },
+        Some(_) if place.cards.is_empty() => html! { <p class="empty">{ "Empty." }</p> },
+        Some(_) => html! {
+            <CardList label="Dead-lettered messages" cards={place.cards.clone()}
+                selected={props.selected.clone()} onselect={props.onselect.clone()} />
+        },
     };
-    // The header is written as markup ([`markup_built`]): text only.
-    let name = props
-        .name
-        .as_ref()
-        .map(|n| format!(" <code>{}</code>", Escaped(n)))
-        .unwrap_or_default();
-    let head = format!(
-        r#"<header class="panel-head"><h2><abbr title="A queue that receives messages which were received more than maxReceiveCount times without being deleted.">Dead-letter queue</abbr>{name}</h2><p class="panel-sub">{}</p></header>"#,
-        plural(props.place.total, "message")
-    );
-    el("section")
-        .class("panel dlq")
-        .attr(Attr::AriaLabel, "Dead-letter queue")
-        .child(markup_built(head))
-        .child(body)
-        .into()
+    html! {
+        <section class="panel dlq" aria-label="Dead-letter queue">
+            <header class="panel-head">
+                <h2>
+                    <abbr title="A queue that receives messages which were received more than maxReceiveCount times without being deleted.">{ "Dead-letter queue" }</abbr>
+                    if let Some(name) = &props.name {
+                        { " " }<code>{ name }</code>
+                    }
+                </h2>
+                <p class="panel-sub">{ plural(place.total, "message") }</p>
+            </header>
+            { body }
+        </section>
+    }
 }

@@ -1,45 +1,44 @@
 //! The side-effect ledger: what the workers did in the outside world (charged a card, sent an
 //! email), which of it happened twice, and which repeats the idempotency check stopped.
 
-use super::{markup_built, Escaped};
 use crate::playground::format::wall_clock;
 use sqs_sim::Effect;
-use std::fmt::Write;
-use yew::Html;
+use std::rc::Rc;
+use yew::prelude::*;
 
 /// Effects drawn (the latest).
 pub const SHOWN: usize = 40;
 
-/// See the module documentation; `effects` are the ledger's latest [`SHOWN`], oldest first. A
-/// function, not a component (a component's lifecycle code is repeated per component in the
-/// bundle): the root keeps what it drew until the data changes. Written as markup
-/// ([`markup_built`]): lines of text only.
-pub fn ledger_panel(effects: &[Effect]) -> Html {
-    let mut html = String::from(
-        r#"<section class="panel ledger" aria-label="Side-effect ledger"><h2>Side effects</h2>"#,
-    );
-    if effects.is_empty() {
-        html.push_str(r#"<p class="empty">No side effect yet.</p>"#);
+/// Properties of [`Ledger`].
+#[derive(Properties, PartialEq)]
+pub struct LedgerProps {
+    /// The ledger's latest [`SHOWN`] effects, oldest first.
+    pub effects: Rc<Vec<Effect>>,
+}
+
+/// See the module documentation.
+#[component]
+pub fn Ledger(props: &LedgerProps) -> Html {
+    html! {
+        <section class="panel ledger" aria-label="Side-effect ledger">
+            <h2>{ "Side effects" }</h2>
+            if props.effects.is_empty() {
+                <p class="empty">{ "No side effect yet." }</p>
+            }
+            <ol class="log">
+                for e in props.effects.iter().rev() {
+                    <li data-duplicate={e.duplicate.to_string()}>
+                        <time>{ wall_clock(e.at) }</time>
+                        <span class="who">{ &e.worker }</span>
+                        <span>{ format!("{} (attempt {})", e.key(), e.attempt) }</span>
+                        if e.prevented {
+                            <span class="tag ok">{ "prevented" }</span>
+                        } else if e.duplicate {
+                            <span class="tag bad">{ "DUPLICATE" }</span>
+                        }
+                    </li>
+                }
+            </ol>
+        </section>
     }
-    html.push_str(r#"<ol class="log">"#);
-    for e in effects.iter().rev() {
-        let mark = if e.prevented {
-            r#"<span class="tag ok">prevented</span>"#
-        } else if e.duplicate {
-            r#"<span class="tag bad">DUPLICATE</span>"#
-        } else {
-            ""
-        };
-        let _ = write!(
-            html,
-            r#"<li data-duplicate="{}"><time>{}</time><span class="who">{}</span><span>{} (attempt {})</span>{mark}</li>"#,
-            e.duplicate,
-            wall_clock(e.at),
-            Escaped(&e.worker),
-            Escaped(&e.key()),
-            e.attempt
-        );
-    }
-    html.push_str("</ol></section>");
-    markup_built(html)
 }

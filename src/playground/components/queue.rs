@@ -1,17 +1,15 @@
 //! The queue as a place: its waiting messages (visible, blocked, delayed), the bar that hands a
 //! picked message to a worker by keyboard, and why a FIFO message cannot be taken.
 
-use super::counts::crowd_view;
-use super::el::{el, Attr};
-use super::message::card_list;
-use super::on_click;
-use super::{markup, markup_built, Escaped};
+use super::counts::CrowdView;
+use super::message::{CardList, Grab};
+use crate::playground::drag::Press;
 use crate::playground::format::group;
 use crate::playground::stage::{Card, Crowd, Look, Place, QueueInfo};
-use crate::playground::Action;
 use yew::prelude::*;
 
-/// Properties of [`queue_panel`].
+/// Properties of [`Queue`].
+#[derive(Properties, PartialEq)]
 pub struct QueueProps {
     /// The queue, once it exists.
     pub queue: Option<QueueInfo>,
@@ -30,8 +28,14 @@ pub struct QueueProps {
     /// Whether its messages can be handed to a worker (drag or keyboard pick); not in a
     /// read-only player.
     pub editable: bool,
-    /// The root's action callback.
-    pub dispatch: Callback<Action>,
+    /// A click on a message: its id.
+    pub onselect: Callback<String>,
+    /// A message picked for the keyboard hand-over, or the bar closed.
+    pub onpick: Callback<Option<String>>,
+    /// A press on a waiting message (it may become a drag).
+    pub onpress: Callback<Press>,
+    /// A hand-over from the bar: (worker, message id).
+    pub ondeliver: Callback<(String, String)>,
 }
 
 /// Why a blocked FIFO message cannot be taken (the engine says it is blocked; this says why).
@@ -44,60 +48,62 @@ pub fn blocked_reason(card: &Card) -> String {
     )
 }
 
-/// See the module documentation. A function, not a component (a component's lifecycle code is
-/// repeated per component in the bundle); the root focuses the hand-over bar when it opens.
-pub fn queue_panel(props: &QueueProps) -> Html {
-    // The header is written as markup ([`markup_built`]): text only.
-    let title = match &props.queue {
-        Some(q) => format!(
-            r#"Queue <code>{}</code><span class="queue-kind">{}</span>"#,
-            Escaped(&q.name),
-            if q.fifo { "FIFO" } else { "standard" }
-        ),
-        None => "Queue".to_string(),
-    };
-    let head = format!(
-        r#"<header class="panel-head"><h2>{title}</h2><p class="panel-sub">{}</p></header>"#,
-        summary(&props.place)
-    );
+/// See the module documentation; the root focuses the hand-over bar when it opens.
+#[component]
+pub fn Queue(props: &QueueProps) -> Html {
     let cards = if let Some(crowd) = &props.crowd {
-        crowd_view(crowd)
+        html! { <CrowdView crowd={*crowd} /> }
     } else if props.place.cards.is_empty() && props.leaving.is_empty() {
-        // A read-only player has no Send message button to point at.
-        markup(if props.editable {
-            r#"<p class="empty">No message waiting. Press <strong>Send message</strong> or play the scenario.</p>"#
-        } else {
-            r#"<p class="empty">No message waiting. Play the scenario.</p>"#
-        })
+        html! {
+            <p class="empty">
+                // A read-only player has no Send message button to point at.
+                if props.editable {
+                    { "No message waiting. Press " }<strong>{ "Send message" }</strong>{ " or play the scenario." }
+                } else {
+                    { "No message waiting. Play the scenario." }
+                }
+            </p>
+        }
     } else {
-        card_list(
-            "Waiting messages".into(),
-            &props.place.cards,
-            &props.leaving,
-            props.selected.as_deref(),
-            props.editable,
-            &props.dispatch,
-        )
+        let grab = props.editable.then(|| Grab {
+            onpick: props.onpick.reform(Some),
+            onpress: props.onpress.clone(),
+        });
+        html! {
+            <CardList label="Waiting messages" cards={props.place.cards.clone()}
+                leaving={props.leaving.clone()} selected={props.selected.clone()}
+                onselect={props.onselect.clone()} {grab} />
+        }
     };
-
-    let note = props.note.as_ref().map(|n| {
-        el("p")
-            .class("note")
-            .attr(Attr::Role, "alert")
-            .text(n.clone())
-    });
-    let hint = props.editable.then(|| {
-        markup(r#"<p class="hint">Drag a message onto a worker, or focus it and press Enter, to make that worker call <abbr title="The SQS call a consumer makes to get messages; each one it gets is hidden from others for the visibility timeout.">ReceiveMessage</abbr>.</p>"#)
-    });
-    el("section")
-        .class("panel queue")
-        .attr(Attr::AriaLabel, "Queue")
-        .child(markup_built(head))
-        .child(pick_bar(props))
-        .children(note)
-        .child(cards)
-        .children(hint)
-        .into()
+    html! {
+        <section class="panel queue" aria-label="Queue">
+            <header class="panel-head">
+                <h2>
+                    { "Queue" }
+                    if let Some(q) = &props.queue {
+                        { " " }<code>{ &q.name }</code>
+                        <span class="queue-kind">{ if q.fifo { "FIFO" } else { "standard" } }</span>
+                    }
+                </h2>
+                <p class="panel-sub">{ summary(&props.place) }</p>
+            </header>
+            if let Some((card, workers)) = &props.pick {
+                <PickBar card={card.clone()} workers={workers.clone()}
+                    onpick={props.onpick.clone()} ondeliver={props.ondeliver.clone()} />
+            }
+            if let Some(note) = &props.note {
+                <p class="note" role="alert">{ note }</p>
+            }
+            { cards }
+            if props.editable {
+                <p class="hint">
+                    { "Drag a message onto a worker, or focus it and press Enter, to make that worker call " }
+                    <abbr title="The SQS call a consumer makes to get messages; each one it gets is hidden from others for the visibility timeout.">{ "ReceiveMessage" }</abbr>
+                    { "." }
+                </p>
+            }
+        </section>
+    }
 }
 
 fn summary(place: &Place) -> String {
@@ -111,55 +117,49 @@ fn summary(place: &Place) -> String {
     parts.join(" · ")
 }
 
+/// Properties of [`PickBar`].
+#[derive(Properties, PartialEq)]
+struct PickBarProps {
+    /// The picked message.
+    card: Card,
+    /// The workers it can go to.
+    workers: Vec<String>,
+    /// Cancel or Escape: `None`.
+    onpick: Callback<Option<String>>,
+    /// A worker's button: (worker, message id).
+    ondeliver: Callback<(String, String)>,
+}
+
 /// The keyboard hand-over: the picked message, a button per worker, Cancel.
-fn pick_bar(props: &QueueProps) -> Html {
-    let Some((card, workers)) = &props.pick else {
-        return Html::default();
-    };
-    let cancel = on_click(&props.dispatch, Action::Pick(None));
+#[component]
+fn PickBar(props: &PickBarProps) -> Html {
+    let card = &props.card;
     let onkeydown = {
-        let dispatch = props.dispatch.clone();
+        let onpick = props.onpick.clone();
         Callback::from(move |e: KeyboardEvent| {
             if e.key() == "Escape" {
-                dispatch.emit(Action::Pick(None));
+                onpick.emit(None);
             }
         })
     };
-    let choices = if card.look == Look::Blocked {
-        markup_built(format!(
-            r#"<p class="why">{}</p>"#,
-            Escaped(&blocked_reason(card))
-        ))
-    } else if workers.is_empty() {
-        markup(r#"<p class="why">There is no worker lane: add a worker first.</p>"#)
-    } else {
-        workers
-            .iter()
-            .map(|w| {
-                let onclick = on_click(
-                    &props.dispatch,
-                    Action::Deliver {
-                        worker: w.clone(),
-                        message_id: card.id.clone(),
-                    },
-                );
-                el("button")
-                    .class("primary")
-                    .on_click(onclick)
-                    .text(format!("Give to {w}"))
-            })
-            .collect::<Html>()
+    let cancel = props.onpick.reform(|_: MouseEvent| None);
+    let give = |worker: &String| {
+        let (ondeliver, worker, id) = (props.ondeliver.clone(), worker.clone(), card.id.clone());
+        Callback::from(move |_: MouseEvent| ondeliver.emit((worker.clone(), id.clone())))
     };
-    el("div")
-        .class("pick-bar")
-        .attr(Attr::Role, "group")
-        .attr(Attr::AriaLabel, format!("Hand {} to a worker", card.body))
-        .on_keydown(onkeydown)
-        .child(markup_built(format!(
-            r#"<span class="pick-what">{}:</span>"#,
-            Escaped(&card.body)
-        )))
-        .child(choices)
-        .child(el("button").on_click(cancel).text("Cancel"))
-        .into()
+    html! {
+        <div class="pick-bar" role="group" aria-label={format!("Hand {} to a worker", card.body)} {onkeydown}>
+            <span class="pick-what">{ format!("{}:", card.body) }</span>
+            if card.look == Look::Blocked {
+                <p class="why">{ blocked_reason(card) }</p>
+            } else if props.workers.is_empty() {
+                <p class="why">{ "There is no worker lane: add a worker first." }</p>
+            } else {
+                for w in &props.workers {
+                    <button class="primary" onclick={give(w)}>{ format!("Give to {w}") }</button>
+                }
+            }
+            <button onclick={cancel}>{ "Cancel" }</button>
+        </div>
+    }
 }

@@ -1,88 +1,75 @@
 //! The scenario picker and the story: the scenario's narrative and what to watch, so a teacher
 //! can open one and press Play.
 
-use super::el::{el, labelled};
-use super::{error, markup_built, Escaped};
+use super::{error, select_value};
 use crate::playground::scenarios::Entry;
-use crate::playground::Action;
-use sqs_sim::Scenario;
-use std::fmt::Write;
-use wasm_bindgen::JsCast;
-use web_sys::HtmlSelectElement;
+use std::rc::Rc;
 use yew::prelude::*;
 
-/// Properties of [`scenario_picker`].
-pub struct PickerProps<'a> {
-    /// What can be opened (built once: the library is parsed to list it).
-    pub entries: &'a [Entry],
+/// Properties of [`ScenarioPicker`].
+#[derive(Properties, PartialEq)]
+pub struct PickerProps {
+    /// What can be opened (the library).
+    pub entries: Rc<Vec<Entry>>,
     /// The open scenario.
     pub current: Entry,
     /// Why the last opening failed.
     pub error: Option<String>,
-    /// The root's action callback.
-    pub dispatch: Callback<Action>,
+    /// A scenario chosen: its id.
+    pub onopen: Callback<String>,
 }
 
-/// A `<select>` of scenario ids whose change opens the chosen one (the picker, and the queue
-/// type setting, which opens a fresh sandbox of that type).
-pub fn open_selected(dispatch: Callback<Action>) -> Callback<Event> {
-    Callback::from(move |e: Event| {
-        if let Some(select) = e
-            .target()
-            .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
-        {
-            dispatch.emit(Action::Open(select.value()));
-        }
-    })
-}
-
-/// See the module documentation. A function, not a component: a component's lifecycle code is
-/// repeated per component in the bundle (~1 KB), and this one is cheap to draw every frame.
-pub fn scenario_picker(props: &PickerProps) -> Html {
-    let onchange = open_selected(props.dispatch.clone());
+/// See the module documentation.
+#[component]
+pub fn ScenarioPicker(props: &PickerProps) -> Html {
+    let onchange = props.onopen.reform(|e: Event| select_value(&e));
     let current = &props.current;
     // A scenario from a link or a file is not in the library: it is listed first, as itself, so
     // that the picker never names another one.
     let unlisted = !props.entries.iter().any(|e| e.id == current.id);
-    // The options are written as markup ([`markup_built`]): text only.
-    let mut options = String::new();
-    for e in unlisted.then_some(current).into_iter().chain(props.entries) {
-        let _ = write!(
-            options,
-            r#"<option value="{}"{}>{}</option>"#,
-            Escaped(&e.id),
-            if e.id == current.id { " selected" } else { "" },
-            Escaped(&e.title)
-        );
+    let entries = unlisted
+        .then_some(current)
+        .into_iter()
+        .chain(props.entries.iter());
+    html! {
+        <div class="picker">
+            <label for="scenario">{ "Scenario" }</label>
+            <select id="scenario" {onchange}>
+                for e in entries {
+                    <option value={e.id.clone()} selected={e.id == current.id}>{ &e.title }</option>
+                }
+            </select>
+            { error(props.error.as_deref()) }
+        </div>
     }
-    labelled(
-        "picker",
-        "scenario",
-        "Scenario",
-        el("select")
-            .on_change(onchange)
-            .child(markup_built(options)),
-    )
-    .child(error(props.error.as_deref()))
-    .into()
 }
 
-/// The scenario's narrative and what to watch. A function, not a component: a few lines of
-/// text, cheaper to compare as they are drawn than to copy into properties. Written as markup
-/// ([`markup_built`]): text only.
-pub fn story(scenario: &Scenario) -> Html {
-    let mut html = format!(
-        r#"<section class="panel story" aria-label="Story"><h2>{}</h2><p>{}</p>"#,
-        Escaped(&scenario.title),
-        Escaped(&scenario.narrative)
-    );
-    if !scenario.watch.is_empty() {
-        html.push_str(r#"<h3>What to watch</h3><ol class="watch">"#);
-        for w in &scenario.watch {
-            let _ = write!(html, "<li>{}</li>", Escaped(w));
-        }
-        html.push_str("</ol>");
+/// Properties of [`Story`].
+#[derive(Properties, PartialEq)]
+pub struct StoryProps {
+    /// The scenario's title.
+    pub title: String,
+    /// What it shows.
+    pub narrative: String,
+    /// What to watch, in order.
+    pub watch: Vec<String>,
+}
+
+/// The scenario's narrative and what to watch.
+#[component]
+pub fn Story(props: &StoryProps) -> Html {
+    html! {
+        <section class="panel story" aria-label="Story">
+            <h2>{ &props.title }</h2>
+            <p>{ &props.narrative }</p>
+            if !props.watch.is_empty() {
+                <h3>{ "What to watch" }</h3>
+                <ol class="watch">
+                    for w in &props.watch {
+                        <li>{ w }</li>
+                    }
+                </ol>
+            }
+        </section>
     }
-    html.push_str("</section>");
-    markup_built(html)
 }

@@ -2,55 +2,48 @@
 //! (per-message DelaySeconds) and, on a FIFO queue, MessageGroupId and MessageDeduplicationId.
 //! SQS's refusal shows under the form.
 
-use super::el::{el, Attr, El};
-use super::{error, markup};
+use super::{error, input_value};
 use crate::playground::session::SendForm;
-use crate::playground::Action;
-use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-/// Properties of [`send_panel`].
-pub struct SendProps<'a> {
+/// Properties of [`Producer`].
+#[derive(Properties, PartialEq)]
+pub struct ProducerProps {
     /// The body proposed when none is typed.
     pub next_body: String,
     /// Whether the queue is FIFO (group and deduplication ids are asked for).
     pub fifo: bool,
     /// The form as typed (the root keeps it).
-    pub form: &'a SendForm,
+    pub form: SendForm,
     /// SQS's refusal of the last send.
-    pub error: Option<&'a str>,
-    /// The root's action callback.
-    pub dispatch: &'a Callback<Action>,
+    pub error: Option<String>,
+    /// The form as typed so far.
+    pub onedit: Callback<SendForm>,
+    /// Send message: what to send.
+    pub onsend: Callback<SendForm>,
 }
 
-/// See the module documentation. A function, not a component (a component's lifecycle code is
-/// repeated per component in the bundle): the root keeps the form as typed.
-pub fn send_panel(props: &SendProps) -> Html {
-    let form = props.form;
+/// See the module documentation.
+#[component]
+pub fn Producer(props: &ProducerProps) -> Html {
+    let form = &props.form;
     // The proposed body follows the send count unless the user typed one.
     let body = if form.body.is_empty() {
         props.next_body.clone()
     } else {
         form.body.clone()
     };
-    let field = |set: fn(&mut SendForm, String)| {
-        let (form, dispatch) = (form.clone(), props.dispatch.clone());
+    let edit = |set: fn(&mut SendForm, String)| {
+        let (form, onedit) = (form.clone(), props.onedit.clone());
         Callback::from(move |e: InputEvent| {
             let mut next = form.clone();
-            set(
-                &mut next,
-                e.target_unchecked_into::<HtmlInputElement>().value(),
-            );
-            dispatch.emit(Action::EditSend(next));
+            set(&mut next, input_value(&e));
+            onedit.emit(next);
         })
     };
     let onsubmit = {
-        let (typed, dispatch, body, fifo) = (
-            form.clone(),
-            props.dispatch.clone(),
-            body.clone(),
-            props.fifo,
-        );
+        let (typed, onsend, body, fifo) =
+            (form.clone(), props.onsend.clone(), body.clone(), props.fifo);
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             // Group and deduplication ids are only asked for (and sent) on a FIFO queue.
@@ -59,75 +52,71 @@ pub fn send_panel(props: &SendProps) -> Html {
             } else {
                 Default::default()
             };
-            // The root sends it and clears the typed body.
-            dispatch.emit(Action::Send(SendForm {
+            onsend.emit(SendForm {
                 body: body.clone(),
                 delay: typed.delay.clone(),
                 group_id,
                 deduplication_id,
-            }));
+            });
         })
     };
-    // A field: its label, its input and its help (the label and the help as markup).
-    let labelled = |label: &'static str, input: El, help: &'static str| {
-        el("div")
-            .class("field")
-            .child(markup(label))
-            .child(input)
-            .child(markup(help))
-    };
-    let input =
-        |id: &'static str, kind: &'static str, value: String, set: fn(&mut SendForm, String)| {
-            el("input")
-                .attr(Attr::Id, id)
-                .attr(Attr::Type, kind)
-                .value(value)
-                .on_input(field(set))
-        };
-    let fifo_fields = props.fifo.then(|| {
-        [
-            labelled(
-                r#"<label class="field-label" for="send-group">Message group ID</label>"#,
-                input("send-group", "text", form.group_id.clone(), |f, v| f.group_id = v)
-                    .attr(Attr::AriaDescribedby, "send-group-help"),
-                r#"<span class="help" id="send-group-help">MessageGroupId: a FIFO queue delivers one group's messages in order, one batch at a time.</span>"#,
-            ),
-            labelled(
-                r#"<label class="field-label" for="send-dedup">Deduplication ID</label>"#,
-                input("send-dedup", "text", form.deduplication_id.clone(), |f, v| f.deduplication_id = v)
-                    .attr(Attr::Placeholder, "content-based")
-                    .attr(Attr::AriaDescribedby, "send-dedup-help"),
-                r#"<span class="help" id="send-dedup-help">MessageDeduplicationId: a second send with the same ID within 5 minutes is accepted but not stored.</span>"#,
-            ),
-        ]
-        .into_iter()
-        .collect::<Html>()
-    });
-    el("form")
-        .class("panel send")
-        .attr(Attr::AriaLabel, "Producer")
-        .on_submit(onsubmit)
-        .child(markup(r#"<h2>Producer</h2>"#))
-        .child(
-            el("div")
-                .class("field")
-                .child(markup(r#"<label class="field-label" for="send-body">Message body</label>"#))
-                .child(input("send-body", "text", body, |f, v| f.body = v)),
-        )
-        .child(labelled(
-            r#"<label class="field-label" for="send-delay">Message timer (seconds)</label>"#,
-            input("send-delay", "number", form.delay.clone(), |f, v| f.delay = v)
-                .attr(Attr::Placeholder, "none")
-                .attr(Attr::AriaDescribedby, "send-delay-help"),
-            r#"<span class="help" id="send-delay-help">DelaySeconds on this one message: it stays hidden that long before its first receive.</span>"#,
-        ))
-        .children(fifo_fields)
-        .child(
-            el("button")
-                .attr(Attr::Type, "submit")
-                .class("primary")
-                .text("Send message"),
-        )
-        .child(error(props.error))
-        .into()
+    html! {
+        <form class="panel send" aria-label="Producer" {onsubmit}>
+            <h2>{ "Producer" }</h2>
+            <Field id="send-body" label="Message body" kind="text" value={body}
+                oninput={edit(|f, v| f.body = v)} />
+            <Field id="send-delay" label="Message timer (seconds)" kind="number"
+                value={form.delay.clone()} oninput={edit(|f, v| f.delay = v)} placeholder="none"
+                help="DelaySeconds on this one message: it stays hidden that long before its first receive." />
+            if props.fifo {
+                <Field id="send-group" label="Message group ID" kind="text"
+                    value={form.group_id.clone()} oninput={edit(|f, v| f.group_id = v)}
+                    help="MessageGroupId: a FIFO queue delivers one group's messages in order, one batch at a time." />
+                <Field id="send-dedup" label="Deduplication ID" kind="text"
+                    value={form.deduplication_id.clone()} oninput={edit(|f, v| f.deduplication_id = v)}
+                    placeholder="content-based"
+                    help="MessageDeduplicationId: a second send with the same ID within 5 minutes is accepted but not stored." />
+            }
+            <button type="submit" class="primary">{ "Send message" }</button>
+            { error(props.error.as_deref()) }
+        </form>
+    }
+}
+
+/// Properties of [`Field`].
+#[derive(Properties, PartialEq)]
+struct FieldProps {
+    /// The input's id.
+    id: &'static str,
+    /// Its label.
+    label: &'static str,
+    /// Its type.
+    kind: &'static str,
+    /// As typed.
+    value: String,
+    /// What is typed.
+    oninput: Callback<InputEvent>,
+    /// Shown while it is empty.
+    #[prop_or_default]
+    placeholder: Option<&'static str>,
+    /// One line of explanation under it (the input's description).
+    #[prop_or_default]
+    help: Option<&'static str>,
+}
+
+/// One field of the form: its label, its input and its help.
+#[component]
+fn Field(props: &FieldProps) -> Html {
+    let help_id = props.help.map(|_| format!("{}-help", props.id));
+    html! {
+        <div class="field">
+            <label class="field-label" for={props.id}>{ props.label }</label>
+            <input id={props.id} type={props.kind} value={props.value.clone()}
+                oninput={props.oninput.clone()} placeholder={props.placeholder}
+                aria-describedby={help_id.clone()} />
+            if let Some(help) = props.help {
+                <span class="help" id={help_id}>{ help }</span>
+            }
+        </div>
+    }
 }

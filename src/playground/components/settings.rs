@@ -2,11 +2,9 @@
 //! submitted (Enter or its Set button); SQS's refusal appears next to the field and the queue
 //! keeps its value. No range is checked here: the engine is SQS.
 
-use super::el::{el, Attr, El};
-use super::{class, markup, markup_built, Escaped};
+use super::select_value;
 use crate::playground::scenarios::{SANDBOX, SANDBOX_FIFO};
 use crate::playground::stage::QueueInfo;
-use crate::playground::Action;
 use serde_json::json;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -23,18 +21,23 @@ pub struct Typed {
     pub text: String,
 }
 
-/// Properties of [`settings`].
-pub struct SettingsProps<'a> {
+/// Properties of [`Settings`].
+#[derive(Properties, PartialEq)]
+pub struct SettingsProps {
     /// The queue, once it exists.
     pub queue: Option<QueueInfo>,
     /// The dead-letter queue's ARN, when known (for a new RedrivePolicy).
     pub dlq_arn: Option<String>,
-    /// Errors by attribute name.
+    /// SQS's refusals, by attribute name.
     pub errors: Vec<(String, String)>,
     /// What the user typed into the fields.
-    pub typed: &'a [Typed],
-    /// The root's action callback.
-    pub dispatch: Callback<Action>,
+    pub typed: Vec<Typed>,
+    /// A field submitted: (attribute name, value) for SetQueueAttributes.
+    pub onset: Callback<(String, String)>,
+    /// What the user typed into a field.
+    pub ontype: Callback<Typed>,
+    /// Another queue type: the id of the sandbox of that type.
+    pub onopen: Callback<String>,
 }
 
 /// One numeric attribute: label, attribute name, and the one-line explanation shown under it.
@@ -61,13 +64,15 @@ const NUMERIC: [(&str, &str, &str); 4] = [
     ),
 ];
 
-/// See the module documentation. A function, not a component: a component's lifecycle code is
-/// repeated per component in the bundle (~1 KB), and this one is cheap to draw every frame.
-pub fn settings(props: &SettingsProps) -> Html {
+/// See the module documentation.
+#[component]
+pub fn Settings(props: &SettingsProps) -> Html {
     let Some(queue) = &props.queue else {
-        return section()
-            .child(markup(r#"<p class="empty">No queue yet.</p>"#))
-            .into();
+        return html! {
+            <section class="panel settings" aria-label="Queue settings">
+                <p class="empty">{ "No queue yet." }</p>
+            </section>
+        };
     };
     let error = |name: &str| {
         props
@@ -76,15 +81,7 @@ pub fn settings(props: &SettingsProps) -> Html {
             .find(|(n, _)| n == name)
             .map(|(_, e)| e.clone())
     };
-    let set = |name: &'static str| {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |value: String| {
-            dispatch.emit(Action::SetAttribute {
-                name: name.to_string(),
-                value,
-            })
-        })
-    };
+    let set = |name: &'static str| props.onset.reform(move |value| (name.to_string(), value));
 
     let redrive = queue
         .attribute("RedrivePolicy")
@@ -98,216 +95,148 @@ pub fn settings(props: &SettingsProps) -> Html {
         .and_then(|p| p.get("deadLetterTargetArn")?.as_str().map(str::to_string))
         .or_else(|| props.dlq_arn.clone());
     let on_max_receives = target.clone().map(|arn| {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |value: String| {
-            let mut policy = json!({ "deadLetterTargetArn": arn });
-            // By index, not through `json!` (see `embed::event_message`).
-            policy["maxReceiveCount"] = value
+        props.onset.reform(move |value: String| {
+            let count = value
                 .trim()
                 .parse::<i64>()
                 .map_or_else(|_| json!(value), |n| json!(n));
-            dispatch.emit(Action::SetAttribute {
-                name: "RedrivePolicy".into(),
-                value: policy.to_string(),
-            })
+            let policy = json!({ "deadLetterTargetArn": arn, "maxReceiveCount": count });
+            ("RedrivePolicy".to_string(), policy.to_string())
         })
     });
-
-    let on_type = super::scenario_picker::open_selected(props.dispatch.clone());
-    let on_cbd = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |e: Event| {
-            let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-            dispatch.emit(Action::SetAttribute {
-                name: "ContentBasedDeduplication".into(),
-                value: on.to_string(),
-            })
-        })
+    let on_type = props.onopen.reform(|e: Event| select_value(&e));
+    let on_cbd = props.onset.reform(|e: Event| {
+        let on = e.target_unchecked_into::<HtmlInputElement>().checked();
+        ("ContentBasedDeduplication".to_string(), on.to_string())
+    });
+    let typed = |label: &str, current: &Option<String>| {
+        let id = field_id(label);
+        props
+            .typed
+            .iter()
+            .find(|t| t.id == id && t.over == *current)
+            .map(|t| t.text.clone())
+    };
+    let max_receives_typed = typed("Max receive count", &max_receives);
+    let max_receives_help = if target.is_some() {
+        "RedrivePolicy maxReceiveCount: receives allowed before SQS moves the message to the dead-letter queue."
+    } else {
+        "This queue has no dead-letter queue to name in a RedrivePolicy."
     };
 
-    let numeric = NUMERIC.iter().map(|(label, name, help)| {
-        field(
-            &FieldProps {
-                label,
-                current: queue.attribute(name).map(str::to_string),
-                help,
-                error: error(name),
-                on_set: Some(set(name)),
-            },
-            props,
-        )
-    });
-    let max_receives = field(
-        &FieldProps {
-            label: "Max receive count",
-            current: max_receives,
-            help: if target.is_some() {
-                "RedrivePolicy maxReceiveCount: receives allowed before SQS moves the message to the dead-letter queue."
-            } else {
-                "This queue has no dead-letter queue to name in a RedrivePolicy."
-            },
-            error: error("RedrivePolicy"),
-            on_set: on_max_receives,
-        },
-        props,
-    );
-    let deduplication = queue.fifo.then(|| {
-        let refused = error("ContentBasedDeduplication").map(|e| {
-            el("span")
-                .class("error")
-                .attr(Attr::Role, "alert")
-                .text(e)
-        });
-        el("div")
-            .class("field check")
-            .child(
-                el("input")
-                    .attr(Attr::Id, "queue-cbd")
-                    .attr(Attr::Type, "checkbox")
-                    .checked(queue.attribute("ContentBasedDeduplication") == Some("true"))
-                    .on_change(on_cbd)
-                    .attr(Attr::AriaDescribedby, "queue-cbd-help"),
-            )
-            .child(markup(r#"<label class="field-label" for="queue-cbd">Content-based deduplication</label>"#))
-            .child(markup(r#"<span class="help" id="queue-cbd-help">ContentBasedDeduplication: the body's SHA-256 is the deduplication ID when a send gives none.</span>"#))
-            .children(refused)
-    });
-    let option = |value: &'static str, on: bool, label: &'static str| {
-        el("option")
-            .attr(Attr::Value, value)
-            .flag(Attr::Selected, on)
-            .text(label)
-    };
-    section()
-        .child(markup(r#"<h2>Queue settings</h2>"#))
-        .child(
-            el("div")
-                .class("field")
-                .child(markup(r#"<label class="field-label" for="queue-type">Queue type</label>"#))
-                .child(
-                    el("select")
-                        .attr(Attr::Id, "queue-type")
-                        .on_change(on_type)
-                        .attr(Attr::AriaDescribedby, "queue-type-help")
-                        .child(option(SANDBOX, !queue.fifo, "Standard"))
-                        .child(option(SANDBOX_FIFO, queue.fifo, "FIFO")),
-                )
-                .child(markup(r#"<span class="help" id="queue-type-help">SQS fixes a queue's type when it is created: changing it opens a fresh sandbox.</span>"#)),
-        )
-        .children(numeric)
-        .child(max_receives)
-        .children(deduplication)
-        .into()
+    html! {
+        <section class="panel settings" aria-label="Queue settings">
+            <h2>{ "Queue settings" }</h2>
+            <div class="field">
+                <label class="field-label" for="queue-type">{ "Queue type" }</label>
+                <select id="queue-type" onchange={on_type} aria-describedby="queue-type-help">
+                    <option value={SANDBOX} selected={!queue.fifo}>{ "Standard" }</option>
+                    <option value={SANDBOX_FIFO} selected={queue.fifo}>{ "FIFO" }</option>
+                </select>
+                <span class="help" id="queue-type-help">{ "SQS fixes a queue's type when it is created: changing it opens a fresh sandbox." }</span>
+            </div>
+            for (label, name, help) in NUMERIC {
+                <Field {label} {help}
+                    current={queue.attribute(name).map(str::to_string)}
+                    typed={typed(label, &queue.attribute(name).map(str::to_string))}
+                    error={error(name)}
+                    onset={Some(set(name))}
+                    ontype={props.ontype.clone()} />
+            }
+            <Field label="Max receive count" help={max_receives_help}
+                typed={max_receives_typed}
+                current={max_receives}
+                error={error("RedrivePolicy")}
+                onset={on_max_receives}
+                ontype={props.ontype.clone()} />
+            if queue.fifo {
+                <div class="field check">
+                    <input id="queue-cbd" type="checkbox"
+                        checked={queue.attribute("ContentBasedDeduplication") == Some("true")}
+                        onchange={on_cbd} aria-describedby="queue-cbd-help" />
+                    <label class="field-label" for="queue-cbd">{ "Content-based deduplication" }</label>
+                    <span class="help" id="queue-cbd-help">{ "ContentBasedDeduplication: the body's SHA-256 is the deduplication ID when a send gives none." }</span>
+                    if let Some(e) = error("ContentBasedDeduplication") {
+                        <span class="error" role="alert">{ e }</span>
+                    }
+                </div>
+            }
+        </section>
+    }
 }
 
-/// The panel around the settings.
-fn section() -> El {
-    el("section")
-        .class("panel settings")
-        .attr(Attr::AriaLabel, "Queue settings")
+/// A field's id, from its label (`setting-visibility-timeout-seconds-`).
+fn field_id(label: &str) -> String {
+    let words = label
+        .to_lowercase()
+        .replace(|c: char| !c.is_alphanumeric(), "-");
+    format!("setting-{words}")
 }
 
-/// Properties of [`field`].
+/// Properties of [`Field`].
+#[derive(Properties, PartialEq)]
 struct FieldProps {
     /// The label (the input's accessible name).
     label: &'static str,
     /// The queue's current value.
     current: Option<String>,
+    /// What the user typed over it, if anything.
+    typed: Option<String>,
     /// One line of explanation.
     help: &'static str,
     /// SQS's refusal of the last value sent.
     error: Option<String>,
     /// Sends a value (None: the field is disabled).
-    on_set: Option<Callback<String>>,
+    onset: Option<Callback<String>>,
+    /// What the user typed.
+    ontype: Callback<Typed>,
 }
 
-/// One setting: the input, a Set button, the current value, the help and SQS's error. A
-/// function, not a component (a component's lifecycle code is repeated per component in the
-/// bundle): the root keeps what the user typed ([`Typed`]).
-fn field(props: &FieldProps, settings: &SettingsProps) -> Html {
-    // ASCII only: the Unicode case and alphanumeric tables would add ~9 KB gzip to the bundle.
-    let id = format!(
-        "setting-{}",
-        props
-            .label
-            .to_ascii_lowercase()
-            .replace(|c: char| !c.is_ascii_alphanumeric(), "-")
-    );
+/// One setting: the input, a Set button, the current value, the help and SQS's error.
+#[component]
+fn Field(props: &FieldProps) -> Html {
+    let id = field_id(props.label);
     // What the user typed, until the queue's value changes (then the field shows it again).
-    let value = settings
+    let value = props
         .typed
-        .iter()
-        .find(|t| t.id == id && t.over == props.current)
-        .map(|t| t.text.clone())
+        .clone()
         .or_else(|| props.current.clone())
         .unwrap_or_default();
     let oninput = {
-        let (dispatch, id, over) = (settings.dispatch.clone(), id.clone(), props.current.clone());
+        let (ontype, id, over) = (props.ontype.clone(), id.clone(), props.current.clone());
         Callback::from(move |e: InputEvent| {
-            dispatch.emit(Action::Type(Typed {
+            ontype.emit(Typed {
                 id: id.clone(),
                 over: over.clone(),
                 text: e.target_unchecked_into::<HtmlInputElement>().value(),
-            }))
+            })
         })
     };
     let onsubmit = {
-        let (on_set, value) = (props.on_set.clone(), value.clone());
+        let (onset, value) = (props.onset.clone(), value.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            if let Some(on_set) = &on_set {
-                on_set.emit(value.clone());
+            if let Some(onset) = &onset {
+                onset.emit(value.clone());
             }
         })
     };
-    let help_id = format!("{id}-help");
-    let error_id = format!("{id}-error");
-    let described = format!("{help_id} {error_id}");
-    // The label, the current value and the help are written as markup ([`markup_built`]).
-    let now = format!(
-        r#"<span class="field-now">now {}</span>"#,
-        Escaped(props.current.as_deref().unwrap_or("–"))
-    );
-    el("form")
-        .class(class("field", &[(props.error.is_some(), "refused")]))
-        .on_submit(onsubmit)
-        .child(markup_built(format!(
-            r#"<label class="field-label" for="{id}">{}</label>"#,
-            props.label
-        )))
-        .child(
-            el("div")
-                .class("field-row")
-                .child(
-                    el("input")
-                        .attr(Attr::Id, id)
-                        .attr(Attr::Type, "number")
-                        .value(value)
-                        .on_input(oninput)
-                        .flag(Attr::Disabled, props.on_set.is_none())
-                        .attr(Attr::AriaInvalid, props.error.is_some().to_string())
-                        .attr(Attr::AriaDescribedby, described),
-                )
-                .child(
-                    el("button")
-                        .attr(Attr::Type, "submit")
-                        .flag(Attr::Disabled, props.on_set.is_none())
-                        .text("Set"),
-                )
-                .child(markup_built(now)),
-        )
-        .child(markup_built(format!(
-            r#"<span class="help" id="{help_id}">{}</span>"#,
-            props.help
-        )))
-        // Always present (and hidden while empty), so that the refusal is announced and the
-        // field before it keeps its focus.
-        .child(
-            el("span")
-                .class("error")
-                .attr(Attr::Id, error_id)
-                .attr(Attr::Role, "alert")
-                .text(props.error.clone().unwrap_or_default()),
-        )
-        .into()
+    let (help_id, error_id) = (format!("{id}-help"), format!("{id}-error"));
+    let disabled = props.onset.is_none();
+    html! {
+        <form class={classes!("field", props.error.is_some().then_some("refused"))} {onsubmit}>
+            <label class="field-label" for={id.clone()}>{ props.label }</label>
+            <div class="field-row">
+                <input {id} type="number" {value} {oninput} {disabled}
+                    aria-invalid={props.error.is_some().to_string()}
+                    aria-describedby={format!("{help_id} {error_id}")} />
+                <button type="submit" {disabled}>{ "Set" }</button>
+                <span class="field-now">{ format!("now {}", props.current.as_deref().unwrap_or("–")) }</span>
+            </div>
+            <span class="help" id={help_id}>{ props.help }</span>
+            // Always present (and hidden while empty), so that the refusal is announced and the
+            // field before it keeps its focus.
+            <span class="error" id={error_id} role="alert">{ props.error.clone().unwrap_or_default() }</span>
+        </form>
+    }
 }

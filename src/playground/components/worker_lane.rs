@@ -1,17 +1,14 @@
 //! A worker lane: the worker's state, the messages it holds with their countdown rings, its
-//! controls (Kill, Restart, the faults the simulation offers (Hang among them), Remove), its policy, and on
-//! a manual lane the DeleteMessage / ChangeMessageVisibility buttons you press as the worker.
+//! controls (Kill, Restart, the faults the simulation offers (Hang among them), Remove), its
+//! policy, and on a manual lane the DeleteMessage / ChangeMessageVisibility buttons you press as
+//! the worker.
 
-use super::counts::count_tiles;
-use super::el::{el, Attr};
-use super::icons::{icon_markup, Icon};
-use super::message::card_list;
+use super::counts::CountTiles;
+use super::error;
+use super::icons::{icon, Icon};
+use super::message::CardList;
 use super::worker_policy::{Editing, PolicyEditor};
-use super::{class, error, markup, markup_built, on_click, Escaped};
-use crate::playground::format::decimal;
-use crate::playground::session::Slot;
 use crate::playground::stage::{Card, Lane, Look};
-use crate::playground::Action;
 use sqs_engine::api::{
     AnyReceiptHandle, ChangeMessageVisibilityInput, DeleteMessageInput, QueueUrl,
 };
@@ -19,14 +16,12 @@ use sqs_engine::Request;
 use sqs_sim::command::SimAction;
 use sqs_sim::worker::{ProcessingTime, WorkerMode};
 use sqs_sim::{WorkerPolicy, WorkerStatus};
-use std::fmt::Write;
 use yew::prelude::*;
 
 /// A fault button: its words, its tooltip, the action it sends.
 type Fault = (&'static str, &'static str, fn(String) -> SimAction);
 
-/// The faults a lane offers: button, what it does, the action. One button drawn four times: each
-/// button written out in markup is its own code in the bundle.
+/// The faults every lane offers.
 const FAULTS: [Fault; 4] = [
     (
         "Hang",
@@ -78,8 +73,14 @@ pub struct LaneProps {
     /// Whether the lane offers its controls (Kill, Restart, faults, policy, Remove, and the
     /// calls of a manual lane); a read-only player (`embed=1`, `controls=0`) only shows it.
     pub editable: bool,
-    /// The root's action callback.
-    pub dispatch: Callback<Action>,
+    /// A click on a message: its id.
+    pub onselect: Callback<String>,
+    /// A simulation action on this worker: (worker, action).
+    pub onworker: Callback<(String, SimAction)>,
+    /// An SQS call made by hand as this worker: (worker, request).
+    pub oncall: Callback<(String, Request)>,
+    /// The policy form as edited.
+    pub oneditpolicy: Callback<Editing>,
 }
 
 /// See the module documentation.
@@ -88,157 +89,125 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
     let worker = &props.lane.worker;
     let name = worker.name.clone();
     let sim = |make: fn(String) -> SimAction| {
-        let action = Action::Worker {
-            worker: name.clone(),
-            action: make(name.clone()),
-        };
-        on_click(&props.dispatch, action)
+        let (onworker, name) = (props.onworker.clone(), name.clone());
+        Callback::from(move |_: MouseEvent| onworker.emit((name.clone(), make(name.clone()))))
     };
+    // Made once per worker, so that the policy form is not drawn again with every lane.
+    let onsavepolicy = use_callback(
+        (props.onworker.clone(), name.clone()),
+        |policy: WorkerPolicy, (onworker, name)| {
+            let worker = name.clone();
+            onworker.emit((name.clone(), SimAction::SetPolicy { worker, policy }));
+        },
+    );
     let dead = worker.status == WorkerStatus::Dead;
     let place = &props.lane.place;
     let held = if place.aggregated() {
-        count_tiles(&place.counts, &format!("Messages {name} holds"))
+        html! { <CountTiles counts={place.counts.clone()} label={format!("Messages {name} holds")} /> }
     } else if place.cards.is_empty() && props.lane.leaving.is_empty() {
-        markup(if dead {
-            r#"<p class="empty">Dead: holds nothing.</p>"#
-        } else {
-            r#"<p class="empty">Holds no message.</p>"#
-        })
+        html! {
+            <p class="empty">{ if dead { "Dead: holds nothing." } else { "Holds no message." } }</p>
+        }
     } else {
-        card_list(
-            format!("Messages {name} holds"),
-            &place.cards,
-            &props.lane.leaving,
-            props.selected.as_deref(),
-            false,
-            &props.dispatch,
-        )
+        html! {
+            <CardList label={format!("Messages {name} holds")} cards={place.cards.clone()}
+                leaving={props.lane.leaving.clone()} selected={props.selected.clone()}
+                onselect={props.onselect.clone()} />
+        }
     };
     let manual = matches!(worker.policy.mode, WorkerMode::Manual) && !dead && props.editable;
-    let by_hand = manual.then(|| hand_calls(props, &place.cards));
-    let remove = sim(|worker| SimAction::RemoveWorker { worker });
-    // The lane's header, policy and armed faults are written as markup ([`markup_built`]): text
-    // only.
-    let mut head = format!(
-        r#"<header class="lane-head"><h3>{}</h3><span class="status">{}{}</span></header><p class="lane-policy">{}</p>"#,
-        Escaped(&name),
-        if dead { icon_markup(Icon::Warning) } else { "" },
-        status_words(&worker.status),
-        Escaped(&policy_summary(&worker.policy))
+    let faults = FAULTS.iter().chain(
+        worker
+            .policy
+            .mode
+            .reports_batch_item_failures()
+            .then_some(&BAD_ITEM_IDENTIFIER),
     );
-    if !worker.armed_faults.is_empty() {
-        let armed = worker.armed_faults.join(", ");
-        let _ = write!(head, r#"<p class="armed">Armed: {}</p>"#, Escaped(&armed));
+
+    html! {
+        <section class={classes!("lane", props.over.then_some("drop-over"))}
+            aria-label={name.clone()} data-worker={name.clone()} data-status={status_key(&worker.status)}>
+            <header class="lane-head">
+                <h3>{ &name }</h3>
+                <span class="status">
+                    if dead { { icon(Icon::Warning) } }
+                    { status_words(&worker.status) }
+                </span>
+            </header>
+            <p class="lane-policy">{ policy_summary(&worker.policy) }</p>
+            if !worker.armed_faults.is_empty() {
+                <p class="armed">{ format!("Armed: {}", worker.armed_faults.join(", ")) }</p>
+            }
+            { held }
+            if manual {
+                { hand_calls(props, &place.cards) }
+            }
+            if props.editable {
+                <div class="lane-actions">
+                    <button class="danger" onclick={sim(|worker| SimAction::Kill { worker })}>{ "Kill" }</button>
+                    <button onclick={sim(|worker| SimAction::Restart { worker })}>{ "Restart" }</button>
+                    <details class="faults">
+                        <summary>{ "Faults" }</summary>
+                        <div class="fault-list">
+                            for (label, title, make) in faults {
+                                <button onclick={sim(*make)} title={*title}>{ *label }</button>
+                            }
+                        </div>
+                    </details>
+                    <details class="policy">
+                        <summary>{ "Policy" }</summary>
+                        <PolicyEditor worker={name.clone()} policy={worker.policy.clone()}
+                            editing={props.editing.clone()} onedit={props.oneditpolicy.clone()}
+                            onsave={onsavepolicy} />
+                    </details>
+                    <button class="quiet" onclick={sim(|worker| SimAction::RemoveWorker { worker })}>{ "Remove" }</button>
+                </div>
+            }
+            { error(props.error.as_deref()) }
+        </section>
     }
-
-    let actions = props.editable.then(|| {
-        let faults = FAULTS
-            .iter()
-            .chain(
-                worker
-                    .policy
-                    .mode
-                    .reports_batch_item_failures()
-                    .then_some(&BAD_ITEM_IDENTIFIER),
-            )
-            .map(|(label, title, make)| {
-                el("button")
-                    .on_click(sim(*make))
-                    .attr(Attr::Title, *title)
-                    .text(*label)
-            });
-        let policy = html! {
-            <PolicyEditor worker={name.clone()} policy={worker.policy.clone()}
-                editing={props.editing.clone()} dispatch={props.dispatch.clone()} />
-        };
-        el("div")
-            .class("lane-actions")
-            .child(
-                el("button")
-                    .class("danger")
-                    .on_click(sim(|worker| SimAction::Kill { worker }))
-                    .text("Kill"),
-            )
-            .child(
-                el("button")
-                    .on_click(sim(|worker| SimAction::Restart { worker }))
-                    .text("Restart"),
-            )
-            .child(
-                el("details")
-                    .class("faults")
-                    .child(el("summary").text("Faults"))
-                    .child(el("div").class("fault-list").children(faults)),
-            )
-            .child(
-                el("details")
-                    .class("policy")
-                    .child(el("summary").text("Policy"))
-                    .child(policy),
-            )
-            .child(el("button").class("quiet").on_click(remove).text("Remove"))
-    });
-
-    el("section")
-        .class(class("lane", &[(props.over, "drop-over")]))
-        .attr(Attr::AriaLabel, name.clone())
-        .attr(Attr::DataWorker, name.clone())
-        .attr(Attr::DataStatus, status_key(&worker.status))
-        .child(markup_built(head))
-        .child(held)
-        .children(by_hand)
-        .children(actions)
-        .child(error(props.error.as_deref()))
-        .into()
 }
 
 /// On a manual lane you are the worker: a DeleteMessage and an extend button per message.
 fn hand_calls(props: &LaneProps, cards: &[Card]) -> Html {
-    let worker = props.lane.worker.name.clone();
+    let worker = &props.lane.worker.name;
     let call = |request: Request| {
-        let slot = Slot::Worker(worker.clone());
-        on_click(&props.dispatch, Action::Call { slot, request })
+        let (oncall, worker) = (props.oncall.clone(), worker.clone());
+        Callback::from(move |_: MouseEvent| oncall.emit((worker.clone(), request.clone())))
     };
-    cards
+    let held = cards
         .iter()
         .filter(|c| c.look == Look::InFlight)
         .filter_map(|c| {
             let handle = AnyReceiptHandle::from(c.receipt_handle.clone()?);
-            let delete = call(Request::DeleteMessage(DeleteMessageInput {
-                queue_url: props.queue_url.clone(),
-                receipt_handle: handle.clone(),
-            }));
-            let extend = call(Request::ChangeMessageVisibility(
-                ChangeMessageVisibilityInput {
-                    queue_url: props.queue_url.clone(),
-                    receipt_handle: handle,
-                    visibility_timeout: EXTEND_BY,
-                },
-            ));
-            let body = &c.body;
-            Some(
-                el("div")
-                    .class("by-hand")
-                    .key(c.id.clone())
-                    .child(markup_built(format!("<span>{}</span>", Escaped(body))))
-                    .child(
-                        el("button")
-                            .on_click(delete)
-                            .attr(Attr::AriaLabel, format!("DeleteMessage {body}"))
-                            .text("DeleteMessage"),
-                    )
-                    .child(
-                        el("button")
-                            .on_click(extend)
-                            .attr(
-                                Attr::AriaLabel,
-                                format!("ChangeMessageVisibility {body}: {EXTEND_BY} s"),
-                            )
-                            .text(format!("+{EXTEND_BY} s")),
-                    ),
-            )
-        })
-        .collect()
+            Some((c, handle))
+        });
+    html! {
+        <>
+            for (c, handle) in held {
+                <div class="by-hand" key={c.id.clone()}>
+                    <span>{ &c.body }</span>
+                    <button
+                        onclick={call(Request::DeleteMessage(DeleteMessageInput {
+                            queue_url: props.queue_url.clone(),
+                            receipt_handle: handle.clone(),
+                        }))}
+                        aria-label={format!("DeleteMessage {}", c.body)}>
+                        { "DeleteMessage" }
+                    </button>
+                    <button
+                        onclick={call(Request::ChangeMessageVisibility(ChangeMessageVisibilityInput {
+                            queue_url: props.queue_url.clone(),
+                            receipt_handle: handle,
+                            visibility_timeout: EXTEND_BY,
+                        }))}
+                        aria-label={format!("ChangeMessageVisibility {}: {EXTEND_BY} s", c.body)}>
+                        { format!("+{EXTEND_BY} s") }
+                    </button>
+                </div>
+            }
+        </>
+    }
 }
 
 fn status_key(status: &WorkerStatus) -> &'static str {
@@ -285,11 +254,7 @@ pub fn policy_summary(policy: &WorkerPolicy) -> String {
         parts.push(format!("job {}", processing_words(&policy.processing)));
     }
     if let Some(h) = &policy.heartbeat {
-        parts.push(format!(
-            "heartbeat every {} s: +{} s",
-            decimal(h.every),
-            h.extend_by
-        ));
+        parts.push(format!("heartbeat every {} s: +{} s", h.every, h.extend_by));
     }
     if !policy.effects.is_empty() {
         let idempotent = policy.effects.iter().all(|e| e.idempotent);
@@ -307,10 +272,10 @@ pub fn policy_summary(policy: &WorkerPolicy) -> String {
 
 fn processing_words(p: &ProcessingTime) -> String {
     match p {
-        ProcessingTime::Fixed { seconds } => format!("{} s", decimal(*seconds)),
-        ProcessingTime::Uniform { min, max } => format!("{}–{} s", decimal(*min), decimal(*max)),
+        ProcessingTime::Fixed { seconds } => format!("{} s", seconds),
+        ProcessingTime::Uniform { min, max } => format!("{}–{} s", min, max),
         ProcessingTime::LongTail { median, max } => {
-            format!("~{} s (up to {} s)", decimal(*median), decimal(*max))
+            format!("~{} s (up to {} s)", median, max)
         }
     }
 }

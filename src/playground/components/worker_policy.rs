@@ -2,15 +2,9 @@
 //! Saving sends SetPolicy; the World judges the values (and SQS judges them again when the
 //! worker calls it).
 
-use super::el::{el, Attr, El};
-use super::{error, markup};
-use crate::playground::format::decimal;
-use crate::playground::Action;
-use sqs_sim::command::SimAction;
+use super::{error, input_checked, input_value, select_value};
 use sqs_sim::worker::{Heartbeat, ProcessingTime, WorkerMode};
 use sqs_sim::WorkerPolicy;
-use wasm_bindgen::JsCast;
-use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 /// A policy being edited, kept by the root while the worker's policy is still the one the edit
@@ -53,11 +47,13 @@ impl Draft {
             wait: p.wait_time_seconds.to_string(),
             batch: p.max_messages.to_string(),
             processing: match p.processing {
-                ProcessingTime::Fixed { seconds } => decimal(seconds),
+                ProcessingTime::Fixed { seconds } => seconds.to_string(),
                 _ => String::new(),
             },
             heartbeat: heartbeat.is_some(),
-            every: heartbeat.as_ref().map_or("10".into(), |h| decimal(h.every)),
+            every: heartbeat
+                .as_ref()
+                .map_or("10".into(), |h| h.every.to_string()),
             extend_by: heartbeat.map_or("30".into(), |h| h.extend_by.to_string()),
             idempotent: !p.effects.is_empty() && p.effects.iter().all(|e| e.idempotent),
         }
@@ -71,7 +67,10 @@ impl Draft {
                 .map_err(|_| format!("{what}: \"{text}\" is not a whole number."))
         };
         let seconds = |text: &str, what: &str| {
-            sqs_engine::decimal::parse(text.trim())
+            text.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite())
                 .ok_or_else(|| format!("{what}: \"{text}\" is not a number."))
         };
         let mut p = base.clone();
@@ -104,21 +103,6 @@ impl Draft {
     }
 }
 
-/// A field's event: `editing` with its draft changed by `change`, sent to the root (the
-/// problem shown is kept until the next save).
-fn edit<E: AsRef<Event> + 'static>(
-    editing: &Editing,
-    dispatch: &Callback<Action>,
-    change: impl Fn(&mut Draft, &Event) + 'static,
-) -> Callback<E> {
-    let (editing, dispatch) = (editing.clone(), dispatch.clone());
-    Callback::from(move |e: E| {
-        let mut next = editing.clone();
-        change(&mut next.draft, e.as_ref());
-        dispatch.emit(Action::EditPolicy(next));
-    })
-}
-
 /// Properties of [`PolicyEditor`].
 #[derive(Properties, PartialEq)]
 pub struct PolicyProps {
@@ -128,179 +112,159 @@ pub struct PolicyProps {
     pub policy: WorkerPolicy,
     /// The root's edit of it, if any.
     pub editing: Option<Editing>,
-    /// The root's action callback.
-    pub dispatch: Callback<Action>,
+    /// The form as edited (and, after a save, why it was refused).
+    pub onedit: Callback<Editing>,
+    /// Save policy, with values the form could read: the policy to set.
+    pub onsave: Callback<WorkerPolicy>,
 }
 
-/// See the module documentation. A component without state (the root keeps the form as typed:
-/// [`Editing`]) so that a lane, drawn again whenever its counts change, skips its unchanged form:
-/// 50 lanes would draw 50 forms every frame.
+/// See the module documentation. Without state of its own: the root keeps the form as typed
+/// ([`Editing`]), so that it outlives the lane being drawn again.
 #[component]
 pub fn PolicyEditor(props: &PolicyProps) -> Html {
-    form(
-        &props.worker,
-        &props.policy,
-        props.editing.as_ref(),
-        &props.dispatch,
-    )
-}
-
-/// The form: `editing` is the root's [`Editing`] of this worker's policy, if any.
-fn form(
-    worker: &str,
-    policy: &WorkerPolicy,
-    editing: Option<&Editing>,
-    dispatch: &Callback<Action>,
-) -> Html {
-    let (draft, problem) = match editing {
-        Some(e) if e.base == *policy => (e.draft.clone(), e.problem.clone()),
-        _ => (Draft::of(policy), None),
-    };
-    let editing = Editing {
-        worker: worker.to_string(),
-        base: policy.clone(),
-        draft: draft.clone(),
-        problem: problem.clone(),
+    let editing = match &props.editing {
+        Some(e) if e.base == props.policy => e.clone(),
+        _ => Editing {
+            worker: props.worker.clone(),
+            base: props.policy.clone(),
+            draft: Draft::of(&props.policy),
+            problem: None,
+        },
     };
     let text = |set: fn(&mut Draft, String)| {
-        edit::<InputEvent>(&editing, dispatch, move |d, e| {
-            set(d, e.target_unchecked_into::<HtmlInputElement>().value())
-        })
+        edit::<InputEvent>(&editing, &props.onedit, move |d, e| set(d, input_value(e)))
     };
     let check = |set: fn(&mut Draft, bool)| {
-        edit::<Event>(&editing, dispatch, move |d, e| {
-            set(d, e.target_unchecked_into::<HtmlInputElement>().checked())
+        edit::<Event>(&editing, &props.onedit, move |d, e| {
+            set(d, input_checked(e))
         })
     };
-    let on_mode = edit::<Event>(&editing, dispatch, |d, e| {
-        if let Some(select) = e
-            .target()
-            .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
-        {
-            d.mode = select.value();
-        }
-    });
+    let on_mode = edit::<Event>(&editing, &props.onedit, |d, e| d.mode = select_value(e));
     let onsubmit = {
-        let (draft, dispatch, worker, policy) = (
-            draft.clone(),
-            dispatch.clone(),
-            worker.to_string(),
-            policy.clone(),
-        );
+        let (editing, onedit, onsave) =
+            (editing.clone(), props.onedit.clone(), props.onsave.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            let (problem, saved) = match draft.apply(&policy) {
-                Ok(saved) => (None, Some(saved)),
-                Err(e) => (Some(e), None),
-            };
-            dispatch.emit(Action::EditPolicy(Editing {
-                worker: worker.clone(),
-                base: policy.clone(),
-                draft: draft.clone(),
-                problem,
-            }));
-            if let Some(policy) = saved {
-                dispatch.emit(Action::Worker {
-                    worker: worker.clone(),
-                    action: SimAction::SetPolicy {
-                        worker: worker.clone(),
-                        policy,
-                    },
-                });
+            let saved = editing.draft.apply(&editing.base);
+            onedit.emit(Editing {
+                problem: saved.as_ref().err().cloned(),
+                ..editing.clone()
+            });
+            if let Ok(policy) = saved {
+                onsave.emit(policy);
             }
         })
     };
-    let d = &draft;
-    let lambda = d.mode == "lambda";
-    // ASCII only, as the settings' ids (no Unicode tables in the bundle).
+    let d = &editing.draft;
     let mode_id = format!(
         "policy-mode-{}",
-        worker.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
+        props
+            .worker
+            .replace(|c: char| !c.is_ascii_alphanumeric(), "-")
     );
-    let option = |value: &'static str, label: &'static str| {
-        el("option")
-            .attr(Attr::Value, value)
-            .flag(Attr::Selected, d.mode == value)
-            .text(label)
-    };
-    let number = |value: &String, set: fn(&mut Draft, String)| {
-        el("input")
-            .attr(Attr::Type, "number")
-            .value(value.clone())
-            .on_input(text(set))
-    };
-    let labelled = |label: &'static str, input: El| el("label").text(label).child(input);
-    // A checkbox and its label (markup).
-    let checkbox = |on: bool, set: fn(&mut Draft, bool), label: &'static str| {
-        el("label")
-            .class("check")
-            .child(
-                el("input")
-                    .attr(Attr::Type, "checkbox")
-                    .checked(on)
-                    .on_change(check(set)),
-            )
-            .child(markup(label))
-    };
-    let heartbeat = d.heartbeat.then(|| {
-        [
-            labelled(
-                "Heartbeat every (seconds)",
-                number(&d.every, |d, v| d.every = v).attr(Attr::Step, "any"),
-            ),
-            labelled(
-                "Extend by (seconds)",
-                number(&d.extend_by, |d, v| d.extend_by = v),
-            ),
-        ]
-        .into_iter()
-        .collect::<Html>()
-    });
-    el("form")
-        .class("policy-form")
-        .on_submit(onsubmit)
-        .child(
-            el("label")
-                .attr(Attr::For, mode_id.clone())
-                .text("Mode"),
-        )
-        .child(
-            el("select")
-                .attr(Attr::Id, mode_id)
-                .on_change(on_mode)
-                .child(option("auto", "Polls by itself"))
-                .child(option("manual", "You are the worker"))
-                .children(lambda.then(|| option("lambda", "Lambda (as configured)"))),
-        )
-        .child(
-            el("label")
-                .child(markup(r#"<abbr title="ReceiveMessage WaitTimeSeconds: 0 is a short poll; more is a long poll that waits for a message.">Wait time</abbr>"#))
-                .text(" (seconds)")
-                .child(number(&d.wait, |d, v| d.wait = v)),
-        )
-        .child(labelled("Batch size", number(&d.batch, |d, v| d.batch = v)))
-        .child(labelled(
-            "Processing time (seconds)",
-            number(&d.processing, |d, v| d.processing = v)
-                .attr(Attr::Step, "any")
-                .attr(Attr::Placeholder, "as configured"),
-        ))
-        .child(checkbox(
-            d.heartbeat,
-            |d, v| d.heartbeat = v,
-            r#"<abbr title="While the job runs, the worker calls ChangeMessageVisibility to keep the message hidden longer.">Heartbeat</abbr>"#,
-        ))
-        .children(heartbeat)
-        .child(checkbox(
-            d.idempotent,
-            |d, v| d.idempotent = v,
-            r#"<abbr title="Before each side effect the worker checks a durable ledger for its idempotency key, so a redelivery does not repeat it.">Idempotent side effects</abbr>"#,
-        ))
-        .child(
-            el("button")
-                .attr(Attr::Type, "submit")
-                .text("Save policy"),
-        )
-        .child(error(problem.as_deref()))
-        .into()
+    html! {
+        <form class="policy-form" {onsubmit}>
+            <label for={mode_id.clone()}>{ "Mode" }</label>
+            <select id={mode_id} onchange={on_mode}>
+                <option value="auto" selected={d.mode == "auto"}>{ "Polls by itself" }</option>
+                <option value="manual" selected={d.mode == "manual"}>{ "You are the worker" }</option>
+                if d.mode == "lambda" {
+                    <option value="lambda" selected=true>{ "Lambda (as configured)" }</option>
+                }
+            </select>
+            <Number value={d.wait.clone()} oninput={text(|d, v| d.wait = v)}>
+                <abbr title="ReceiveMessage WaitTimeSeconds: 0 is a short poll; more is a long poll that waits for a message.">{ "Wait time" }</abbr>
+                { " (seconds)" }
+            </Number>
+            <Number value={d.batch.clone()} oninput={text(|d, v| d.batch = v)}>
+                { "Batch size" }
+            </Number>
+            <Number value={d.processing.clone()} oninput={text(|d, v| d.processing = v)}
+                step="any" placeholder="as configured">
+                { "Processing time (seconds)" }
+            </Number>
+            <Checkbox checked={d.heartbeat} onchange={check(|d, on| d.heartbeat = on)}>
+                <abbr title="While the job runs, the worker calls ChangeMessageVisibility to keep the message hidden longer.">{ "Heartbeat" }</abbr>
+            </Checkbox>
+            if d.heartbeat {
+                <Number value={d.every.clone()} oninput={text(|d, v| d.every = v)} step="any">
+                    { "Heartbeat every (seconds)" }
+                </Number>
+                <Number value={d.extend_by.clone()} oninput={text(|d, v| d.extend_by = v)}>
+                    { "Extend by (seconds)" }
+                </Number>
+            }
+            <Checkbox checked={d.idempotent} onchange={check(|d, on| d.idempotent = on)}>
+                <abbr title="Before each side effect the worker checks a durable ledger for its idempotency key, so a redelivery does not repeat it.">{ "Idempotent side effects" }</abbr>
+            </Checkbox>
+            <button type="submit">{ "Save policy" }</button>
+            { error(editing.problem.as_deref()) }
+        </form>
+    }
+}
+
+/// A field's event: `editing` with its draft changed by `change`, for `onedit` (the problem
+/// shown is kept until the next save).
+fn edit<E: AsRef<Event> + 'static>(
+    editing: &Editing,
+    onedit: &Callback<Editing>,
+    change: impl Fn(&mut Draft, &Event) + 'static,
+) -> Callback<E> {
+    let (editing, onedit) = (editing.clone(), onedit.clone());
+    Callback::from(move |e: E| {
+        let mut next = editing.clone();
+        change(&mut next.draft, e.as_ref());
+        onedit.emit(next);
+    })
+}
+
+/// Properties of [`Number`].
+#[derive(Properties, PartialEq)]
+struct NumberProps {
+    /// The field as typed.
+    value: String,
+    /// What is typed.
+    oninput: Callback<InputEvent>,
+    /// `any` for seconds that may have decimals.
+    #[prop_or_default]
+    step: Option<AttrValue>,
+    /// Shown while it is empty.
+    #[prop_or_default]
+    placeholder: Option<AttrValue>,
+    /// The label.
+    children: Html,
+}
+
+/// A labelled number field of the form.
+#[component]
+fn Number(props: &NumberProps) -> Html {
+    html! {
+        <label>
+            { props.children.clone() }
+            <input type="number" step={props.step.clone()} placeholder={props.placeholder.clone()}
+                value={props.value.clone()} oninput={props.oninput.clone()} />
+        </label>
+    }
+}
+
+/// Properties of [`Checkbox`].
+#[derive(Properties, PartialEq)]
+struct CheckboxProps {
+    /// Whether it is checked.
+    checked: bool,
+    /// Checked or unchecked.
+    onchange: Callback<Event>,
+    /// The label.
+    children: Html,
+}
+
+/// A labelled checkbox of the form.
+#[component]
+fn Checkbox(props: &CheckboxProps) -> Html {
+    html! {
+        <label class="check">
+            <input type="checkbox" checked={props.checked} onchange={props.onchange.clone()} />
+            { props.children.clone() }
+        </label>
+    }
 }
