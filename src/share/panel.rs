@@ -297,7 +297,10 @@ pub fn Share(props: &ShareProps) -> Html {
                         </button>
                     }
                 </div>
-                <pre class="code"><code>{ code }</code></pre>
+                // Focusable, so that a keyboard can scroll it; named for screen readers.
+                <pre class="code" tabindex="0" role="region" aria-label="Code for AWS">
+                    <code>{ code }</code>
+                </pre>
             }
         </section>
     }
