@@ -173,15 +173,19 @@ impl Selection {
         Selection { system, message }
     }
 
+    /// Whether MessageAttributeNames selects the attribute `name` (§4.1, as AWS answered in
+    /// LS-snap:test_receive_message_message_attribute_names_filters): `All`, `*` and `.*` select
+    /// every name; `foo.*` every name that starts with `foo`, dot or no dot (`Hel.*` selects
+    /// `Hello` and `Help.Me`); any other filter only the name equal to it. A filter that is no
+    /// legal name (`AWS.`, `..foo`) selects nothing, without an error.
     fn wants_attribute(&self, name: &str) -> bool {
         self.message.iter().any(|filter| {
             filter == "All"
-                || filter == ".*"
+                || filter == "*"
                 || filter == name
-                || filter.strip_suffix(".*").is_some_and(|prefix| {
-                    name.strip_prefix(prefix)
-                        .is_some_and(|r| r.starts_with('.'))
-                })
+                || filter
+                    .strip_suffix(".*")
+                    .is_some_and(|prefix| name.starts_with(prefix))
         })
     }
 }
@@ -242,14 +246,52 @@ fn system_attributes(msg: &Message, sel: &Selection) -> Option<Attributes> {
 mod tests {
     use super::*;
 
+    /// The names MessageAttributeNames `filters` select among `names`.
+    fn selected<'a>(filters: &[&str], names: &[&'a str]) -> Vec<&'a str> {
+        let sel = Selection::new(vec![], filters.iter().map(|f| f.to_string()).collect());
+        names
+            .iter()
+            .copied()
+            .filter(|name| sel.wants_attribute(name))
+            .collect()
+    }
+
     #[test]
-    fn attribute_filters() {
-        let sel = Selection::new(vec![], vec!["foo.*".into(), "exact".into()]);
-        assert!(sel.wants_attribute("foo.bar"));
-        assert!(!sel.wants_attribute("foobar"));
-        assert!(sel.wants_attribute("exact"));
-        assert!(!sel.wants_attribute("other"));
-        assert!(Selection::new(vec![], vec![".*".into()]).wants_attribute("x"));
+    fn attribute_filters_as_aws_answered() {
+        // LS-snap:test_receive_message_message_attribute_names_filters (§4.1).
+        let names = ["General", "Hello", "Help.Me"];
+        assert_eq!(selected(&[], &names), [] as [&str; 0]);
+        for all in ["All", "*", ".*"] {
+            assert_eq!(selected(&[all], &names), names, "{all}");
+        }
+        assert_eq!(selected(&["Foo", "Help"], &names), [] as [&str; 0]);
+        assert_eq!(
+            selected(&["Hello", "General"], &names),
+            ["General", "Hello"]
+        );
+        assert_eq!(selected(&["Foo", "Hello"], &names), ["Hello"]);
+        assert_eq!(selected(&["Hel.*"], &names), ["Hello", "Help.Me"]);
+        assert_eq!(selected(&["AWS."], &names), [] as [&str; 0]);
+        assert_eq!(selected(&["..foo"], &names), [] as [&str; 0]);
+    }
+
+    #[test]
+    fn prefix_filters_match_the_text_before_the_wildcard() {
+        // §4.1: every name that starts with the text before `.*`, dot or no dot.
+        let names = ["foo", "foo.bar", "foobar", "fo", "xfoo", "Foo.bar"];
+        assert_eq!(selected(&["foo.*"], &names), ["foo", "foo.bar", "foobar"]);
+        assert_eq!(selected(&["foo..*"], &names), ["foo.bar"]);
+        // Case-sensitive, like every attribute name.
+        assert_eq!(selected(&["Foo.*"], &names), ["Foo.bar"]);
+        // Only a trailing `.*` is a wildcard: other forms are names, matched exactly.
+        assert_eq!(selected(&["foo*", "*foo", "f.*o"], &names), [] as [&str; 0]);
+        // `all` is not `All`.
+        assert_eq!(selected(&["all"], &names), [] as [&str; 0]);
+        // Filters add up.
+        assert_eq!(
+            selected(&["fo.*", "xfoo"], &names),
+            ["foo", "foo.bar", "foobar", "fo", "xfoo"]
+        );
     }
 
     #[test]
@@ -270,6 +312,13 @@ mod tests {
         };
         assert_eq!(names(&[]), None);
         assert_eq!(names(&["Unknown"]), None);
+        // No wildcard or prefix forms, and names are case-sensitive: §4.1 lists only `All` and
+        // the names, so anything else selects nothing (the engine's choice; AWS's answer to
+        // these is not recorded).
+        assert_eq!(
+            names(&[".*", "*", "Approximate.*", "all", "senderid"]),
+            None
+        );
         // Asked for but absent on this message (a standard one, never received before).
         assert_eq!(names(&["MessageGroupId", "AWSTraceHeader"]), None);
         assert_eq!(

@@ -70,6 +70,7 @@ pub fn day_scenario(seed: u64) -> Scenario {
         seed,
         steps,
         expect: None,
+        questions: Default::default(),
     }
 }
 

@@ -68,7 +68,7 @@ impl World {
 
     /// Names of the queues some queue's RedrivePolicy points at. Lists, not sets: a few queues,
     /// and a set of its own would compile a tree type into the browser bundle.
-    fn dead_letter_queues(&self) -> Vec<String> {
+    pub(crate) fn dead_letter_queues(&self) -> Vec<String> {
         let names = self.engine.queue_names();
         let target = |name: &String| {
             let policy = self.engine.attributes(name)?.get("RedrivePolicy")?.clone();

@@ -38,6 +38,7 @@ mod fingerprints;
 mod gauges;
 mod lane;
 pub mod ledger;
+pub mod lesson;
 mod manual;
 pub mod metrics;
 mod narrate;
@@ -50,6 +51,10 @@ mod world;
 
 pub use command::{LoggedStep, SimAction, Step};
 pub use ledger::{Effect, Ledger};
+pub use lesson::{
+    Choice, Claim, MessageFacts, MessageStatus, PointsAt, Question, Questions, QueueFacts,
+    WorkerFacts,
+};
 pub use metrics::{Metrics, Sample, Summary};
 pub use narrate::clock;
 pub use scenario::Scenario;

@@ -25,8 +25,16 @@
 //! ([`Scenario::check`]): `summary` (a subset of [`Summary`](crate::Summary)'s fields),
 //! `performed` (times each named effect was performed), `queues` (a queue's messages per state)
 //! and `workers` (a subset of a [`WorkerView`](crate::WorkerView)'s fields).
+//!
+//! `questions` (optional) asks the audience to predict, each at a virtual instant (the format:
+//! [`crate::lesson`]): `{"at": 55, "reveal_at": 60, "prompt": "...", "choices": [{"text": "...",
+//! "claim": {"kind": "Message", "message": "R-022", "state": "InFlight", "holder": "Worker 2"}},
+//! ...], "correct": 1, "why": "...", "points_at": {"message": "R-022", "worker": "Worker 2"}}`,
+//! times in seconds from the start as `advance` counts them. [`Scenario::parse`] refuses a bad
+//! one, naming it.
 
 use crate::command::SimAction;
+use crate::lesson::Questions;
 use crate::world::World;
 use serde_json::{json, Value};
 use sqs_engine::api::FromJson;
@@ -51,6 +59,8 @@ pub struct Scenario {
     pub steps: Vec<serde_json::Value>,
     /// Checked outcomes (summary fields and their expected values).
     pub expect: Option<serde_json::Value>,
+    /// Questions asked as the clock plays ([`crate::lesson`]).
+    pub questions: Questions,
 }
 
 sqs_engine::members! {
@@ -62,6 +72,7 @@ sqs_engine::members! {
         seed: field_or_default("seed"),
         steps: field("steps"),
         expect: optional("expect"),
+        questions: field_or_default("questions"),
     }
 }
 
@@ -130,6 +141,10 @@ impl Scenario {
             };
             checked.map_err(|e| format!("{id}: step {index}: {e}"))?;
         }
+        scenario
+            .questions
+            .check(&scenario)
+            .map_err(|e| format!("{id}: {e}"))?;
         Ok(scenario)
     }
 

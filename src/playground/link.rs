@@ -2,7 +2,8 @@
 //! (`?scenario=…&speed=…&t=…&autoplay=1&embed=1&theme=…`, also accepted after `#` for hosts that
 //! keep only the fragment of an embed's URL) and a permalink (`#s=…`) holding a whole session.
 
-use crate::share::launch::LaunchOptions;
+use crate::panic_box::DEBUG_PANIC_HASH;
+use crate::share::launch::{LaunchOptions, KEYS};
 use crate::share::permalink;
 use crate::share::session::Session as SharedSession;
 
@@ -36,6 +37,27 @@ impl Link {
         let (from_hash, mut warnings) = LaunchOptions::parse(fragment);
         let (from_query, more) = LaunchOptions::parse(search);
         warnings.extend(more);
+        // The query may carry the host page's own parameters; the fragment is the playground's.
+        warnings.extend(
+            fragment
+                .split('&')
+                .filter(|pair| {
+                    let key = pair.split_once('=').map_or(*pair, |(key, _)| key);
+                    let debug_panic = DEBUG_PANIC_HASH.trim_start_matches('#');
+                    !pair.is_empty()
+                        && *pair != debug_panic
+                        && key != permalink::KEY
+                        && !KEYS.contains(&key)
+                })
+                .map(|pair| {
+                    format!(
+                        "Ignored \"#{pair}\" in the address: it is neither a permalink (#{}=…) \
+                         nor a parameter the playground reads ({}).",
+                        permalink::KEY,
+                        KEYS.join(", ")
+                    )
+                }),
+        );
         let session = fragment
             .split('&')
             .find_map(|pair| pair.strip_prefix(permalink::KEY)?.strip_prefix('='))
@@ -109,5 +131,17 @@ mod tests {
         assert_eq!(l.options, LaunchOptions::default());
         assert_eq!(l.warnings.len(), 2);
         assert!(matches!(l.session, Some(Err(_))));
+    }
+
+    #[test]
+    fn a_fragment_that_is_no_permalink_nor_parameter_is_named() {
+        let l = Link::parse("?utm_source=docs", "#hello&speed=5");
+        assert_eq!(l.options.speed, Some(5.0));
+        assert_eq!(
+            l.warnings,
+            ["Ignored \"#hello\" in the address: it is neither a permalink (#s=…) nor a \
+              parameter the playground reads (scenario, speed, t, autoplay, embed, theme, controls)."]
+        );
+        assert!(Link::parse("", "#s=1.abc&scenario=heartbeat").warnings.is_empty());
     }
 }

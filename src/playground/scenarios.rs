@@ -95,6 +95,7 @@ pub fn sandbox(fifo: bool) -> Scenario {
         seed: 1,
         steps,
         expect: None,
+        questions: Default::default(),
     }
 }
 

@@ -6,7 +6,7 @@ use crate::engine::{Engine, PollId, Reply};
 use crate::error::{ErrorCode, SqsError};
 use crate::event::EventKind;
 use crate::message::{self, Selection, State};
-use crate::queue::AttemptItem;
+use crate::queue::{AttemptItem, Queue};
 use crate::timers::Timer;
 use crate::Millis;
 use std::collections::VecDeque;
@@ -18,7 +18,9 @@ const IN_FLIGHT_LIMIT: usize = 120_000;
 #[derive(Clone, Debug)]
 pub(crate) struct ReceiveParams {
     max: usize,
-    visibility: Millis,
+    /// The call's own VisibilityTimeout; `None`: the queue's, read when the call is answered (a
+    /// SetQueueAttributes while a long poll waits applies to what it returns, §13.5).
+    visibility: Option<Millis>,
     selection: Selection,
     attempt_id: Option<String>,
     short_poll: bool,
@@ -29,11 +31,20 @@ impl ReceiveParams {
     pub(crate) fn hand_delivery(visibility: Millis) -> Self {
         ReceiveParams {
             max: 1,
-            visibility,
+            visibility: Some(visibility),
             selection: Selection::new(vec!["All".into()], Vec::new()),
             attempt_id: None,
             short_poll: true,
         }
+    }
+}
+
+impl ReceiveParams {
+    /// How long what this receive returns stays hidden: the call's own VisibilityTimeout, else
+    /// the queue's as it is now (§4.1, §13.5).
+    fn visibility_in(&self, q: &Queue) -> Millis {
+        self.visibility
+            .unwrap_or_else(|| Millis::from(q.config.visibility_timeout()) * 1000)
     }
 }
 
@@ -168,10 +179,9 @@ impl Engine {
                 "Must be >= 0 and <= 20, if provided.",
             ));
         }
-        let visibility = input
-            .visibility_timeout
-            .unwrap_or(q.config.visibility_timeout() as i64);
-        crate::validate::visibility_timeout(visibility)?;
+        if let Some(visibility) = input.visibility_timeout {
+            crate::validate::visibility_timeout(visibility)?;
+        }
         // Attempt ids apply to FIFO queues only: a standard queue ignores them, unchecked (§4.1).
         let attempt_id = input.receive_request_attempt_id.filter(|_| q.fifo());
         if let Some(id) = &attempt_id {
@@ -188,7 +198,7 @@ impl Engine {
         system.extend(input.message_system_attribute_names.unwrap_or_default());
         let params = ReceiveParams {
             max: max as usize,
-            visibility: visibility as Millis * 1000,
+            visibility: input.visibility_timeout.map(|v| v as Millis * 1000),
             selection: Selection::new(system, input.message_attribute_names.unwrap_or_default()),
             attempt_id,
             short_poll: wait == 0,
@@ -293,7 +303,7 @@ impl Engine {
         out: &mut Vec<Message>,
     ) {
         let now = self.now;
-        let until = now + params.visibility;
+        let until = now + params.visibility_in(self.q(uid));
         let nonce = self.rng.next_u64();
         let duplicate = !self.q(uid).fifo() && self.rng.chance(self.knobs.duplicate_delivery);
         let q = self.q_mut(uid);
@@ -359,7 +369,7 @@ impl Engine {
             return None;
         }
         let now = self.now;
-        let until = now + params.visibility;
+        let until = now + params.visibility_in(q);
         let mut messages = Vec::new();
         for (slot, ..) in items {
             self.q_mut(uid).modify(slot, |m| {

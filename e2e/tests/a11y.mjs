@@ -1,0 +1,51 @@
+// Accessibility: axe-core (npm) with the WCAG 2.2 A and AA rules finds no violation in the views a
+// teacher projects, a docs page embeds and an engineer edits: each scenario kind at 1280x720 in
+// both themes, the Share panel open, the embedded player at 800x500, and a phone.
+import { createRequire } from 'node:module';
+import { test, assert } from '../lib/harness.mjs';
+import { open, region, button } from '../lib/playground.mjs';
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
+
+/** axe's violations on the page as it is now, one line each (rule, impact, first targets). */
+async function violations(page) {
+  await page.addScriptTag({ path: axePath });
+  const found = await page.evaluate(
+    (tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags } }).then((r) => r.violations),
+    TAGS,
+  );
+  return found.map(
+    (v) => `${v.id} (${v.impact}): ${v.help}; at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`,
+  );
+}
+
+/** Opens `query` at `size` in `theme` and plays a few steps, so cards of every state are drawn. */
+async function view(page, url, query, { width = 1280, height = 720, steps = 4 } = {}) {
+  await page.setViewportSize({ width, height });
+  await open(page, url, query);
+  for (let i = 0; i < steps; i++) await button(page, 'Step').click();
+}
+
+const views = [
+  ['sandbox, light', '?scenario=sandbox&theme=light', {}],
+  ['sandbox, dark', '?scenario=sandbox&theme=dark', {}],
+  ['poison to DLQ, light', '?scenario=poison-to-dlq&theme=light', { steps: 12 }],
+  ['poison to DLQ, dark', '?scenario=poison-to-dlq&theme=dark', { steps: 12 }],
+  ['FIFO group blocking, embedded at 800x500, light', '?scenario=fifo-group-blocking&embed=1&theme=light', { width: 800, height: 500, steps: 6 }],
+  ['FIFO group blocking, embedded at 800x500, dark', '?scenario=fifo-group-blocking&embed=1&theme=dark', { width: 800, height: 500, steps: 6 }],
+  ['heartbeat on a phone', '?scenario=heartbeat', { width: 390, height: 844 }],
+];
+
+for (const [name, query, size] of views) {
+  test(`axe finds no WCAG 2.2 A/AA violation: ${name}`, async ({ page, url }) => {
+    await view(page, url, query, size);
+    assert.deepEqual(await violations(page), []);
+  });
+}
+
+test('axe finds no WCAG 2.2 A/AA violation with the Share panel open', async ({ page, url }) => {
+  await view(page, url, '?scenario=crash-before-delete');
+  await button(region(page, 'Share'), 'Embed code').click();
+  assert.deepEqual(await violations(page), []);
+});
