@@ -209,7 +209,10 @@ fn random_query(rng: &mut Rng) -> String {
 fn must_not_panic<T>(reader: &str, case: u64, input: &str, read: impl FnOnce(&str) -> T) {
     if catch_unwind(AssertUnwindSafe(|| read(input))).is_err() {
         let shown: String = input.chars().take(600).collect();
-        panic!("{reader} panicked on case {case}; input ({} bytes): {shown:?}", input.len());
+        panic!(
+            "{reader} panicked on case {case}; input ({} bytes): {shown:?}",
+            input.len()
+        );
     }
 }
 

@@ -142,6 +142,8 @@ mod tests {
             ["Ignored \"#hello\" in the address: it is neither a permalink (#s=…) nor a \
               parameter the playground reads (scenario, speed, t, autoplay, embed, theme, controls)."]
         );
-        assert!(Link::parse("", "#s=1.abc&scenario=heartbeat").warnings.is_empty());
+        assert!(Link::parse("", "#s=1.abc&scenario=heartbeat")
+            .warnings
+            .is_empty());
     }
 }

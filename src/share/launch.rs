@@ -47,7 +47,9 @@ impl Default for LaunchOptions {
 }
 
 /// The parameters [`LaunchOptions::parse`] reads.
-pub const KEYS: &[&str] = &["scenario", "speed", "t", "autoplay", "embed", "theme", "controls"];
+pub const KEYS: &[&str] = &[
+    "scenario", "speed", "t", "autoplay", "embed", "theme", "controls",
+];
 
 /// The slowest and fastest playback speeds.
 pub const SPEED_RANGE: (f64, f64) = (1.0, 1000.0);

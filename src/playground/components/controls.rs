@@ -5,7 +5,10 @@ use super::error;
 use super::icons::{icon, Icon};
 use crate::playground::format::{elapsed, wall_clock};
 use crate::playground::session::SPEED_RANGE;
+use crate::playground::story::Beat;
 use sqs_engine::Millis;
+use std::ops::Range;
+use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -25,6 +28,12 @@ pub struct ControlsProps {
     pub speed: f64,
     /// A word from the clock (e.g. nothing to step to).
     pub error: Option<String>,
+    /// The story's lines, each marked on the timeline at its instant.
+    #[prop_or_default]
+    pub beats: Rc<Vec<Beat>>,
+    /// The lines whose time has come.
+    #[prop_or_default]
+    pub current: Option<Range<usize>>,
     /// Play.
     pub onplay: Callback<()>,
     /// Pause (also when the timeline's thumb is grabbed).
@@ -104,11 +113,43 @@ pub fn Controls(props: &ControlsProps) -> Html {
             </div>
             <div class="timeline">
                 <label for="timeline">{ "Timeline" }</label>
-                <input id="timeline" type="range" min="0" max={props.horizon.max(1).to_string()} step="100"
-                    value={props.now.to_string()} onchange={onseek} oninput={ongrab}
-                    aria-valuetext={wall} />
+                <div class="timeline-track">
+                    <input id="timeline" type="range" min="0" max={props.horizon.max(1).to_string()} step="100"
+                        value={props.now.to_string()} onchange={onseek} oninput={ongrab}
+                        aria-valuetext={wall} />
+                    <BeatMarks beats={props.beats.clone()} current={props.current.clone()}
+                        horizon={props.horizon} onseek={props.onseek.clone()} />
+                </div>
             </div>
             { error(props.error.as_deref()) }
+        </div>
+    }
+}
+
+/// Properties of [`BeatMarks`].
+#[derive(Properties, PartialEq)]
+struct MarksProps {
+    beats: Rc<Vec<Beat>>,
+    current: Option<Range<usize>>,
+    horizon: Millis,
+    onseek: Callback<Millis>,
+}
+
+/// A marker per story line along the timeline; pressing one moves the clock there.
+#[component]
+fn BeatMarks(props: &MarksProps) -> Html {
+    let horizon = props.horizon.max(1) as f64;
+    let now = |i: usize| props.current.as_ref().is_some_and(|r| r.contains(&i));
+    html! {
+        <div class="beat-marks">
+            for (i, b) in props.beats.iter().enumerate() {
+                <button class={classes!("beat-mark", now(i).then_some("now"))}
+                    style={format!("left: {:.2}%", (b.at as f64 / horizon * 100.0).min(100.0))}
+                    aria-label={format!("Go to story line {} at {}", i + 1, wall_clock(b.at))}
+                    title={b.text.clone()}
+                    onclick={props.onseek.reform({ let at = b.at; move |_| at })}>
+                </button>
+            }
         </div>
     }
 }
