@@ -14,6 +14,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const scenarioDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../scenarios');
+/** Where a viewport screenshot goes (the runner's folder; its own are full-page). */
+const shot = (name) => path.resolve(scenarioDir, '../target/screenshots', `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.png`);
 const LIBRARY = fs.readdirSync(scenarioDir).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, '')).sort();
 
 test('the library as the picker lists it is the scenarios directory', async ({ page, url }) => {
@@ -28,17 +30,24 @@ const SIZES = [
 ];
 
 for (const [size, viewport, query] of SIZES) {
-  test(`${size}: every library scenario keeps the stage and the story in view at every step`, async ({ page, url, screenshot }) => {
-    await page.setViewportSize(viewport);
+  test(`${size}: every library scenario keeps the stage and the story in view at every step`, async ({ context, url }) => {
     let total = 0;
+    const problems = [];
     for (const id of LIBRARY) {
+      // A page per scenario: leaving a page while its bundle still streams in aborts that request.
+      const page = await context.newPage();
+      page.on('pageerror', (e) => problems.push(`${id}: ${e.message}`));
+      page.on('console', (m) => m.type() === 'error' && problems.push(`${id}: ${m.text()}`));
+      await page.setViewportSize(viewport);
       await open(page, url, `?scenario=${id}${query}`);
       await region(page, 'Story line').waitFor();
       total += await stepToEnd(page, () => assertInView(page, `${id} (${size})`));
       if (['poison-to-dlq', 'dlq-redrive', 'r-022', 'fifo-single-group'].includes(id)) {
-        await screenshot(`one-screen-${id}-${size}`);
+        await page.screenshot({ path: shot(`one-screen-${id}-${size}`) });
       }
+      await page.close();
     }
+    assert.deepEqual(problems, []);
     assert.ok(total > LIBRARY.length, `${total} steps in all`);
   }, { timeout: 240_000 });
 }

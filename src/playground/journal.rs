@@ -371,6 +371,17 @@ mod tests {
         }
     }
 
+    /// A Received event of `id`, hidden until 30 s.
+    fn received(id: &str) -> EventKind {
+        EventKind::Received {
+            queue: "q".into(),
+            message_id: id.into(),
+            receipt_handle: Default::default(),
+            receive_count: 1,
+            visible_at: 30_000,
+        }
+    }
+
     #[test]
     fn narration_is_throttled_and_summarised() {
         let mut j = Journal::default();
@@ -423,13 +434,6 @@ mod tests {
     #[test]
     fn only_messages_in_flight_keep_a_window() {
         let mut j = Journal::default();
-        let received = |id: &str| EventKind::Received {
-            queue: "q".into(),
-            message_id: id.into(),
-            receipt_handle: Default::default(),
-            receive_count: 1,
-            visible_at: 30_000,
-        };
         let gone = [
             EventKind::MovedToDeadLetterQueue {
                 queue: "q".into(),
@@ -469,13 +473,6 @@ mod tests {
             message_id: id.map(str::to_string),
             engine,
             text: text.into(),
-        };
-        let received = |id: &str| EventKind::Received {
-            queue: "q".into(),
-            message_id: id.into(),
-            receipt_handle: Default::default(),
-            receive_count: 1,
-            visible_at: 30_000,
         };
         j.record(
             vec![

@@ -670,10 +670,11 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     let add_worker = on.onaction.reform(|_: MouseEvent| Action::AddWorker);
     let beats = state.beats.clone();
     let current = story::current(&beats, stage.now);
-    let idle = match (sandbox, stage.now >= s.end()) {
-        (true, _) => Idle::Sandbox,
-        (false, false) => Idle::Scenario,
-        (false, true) => Idle::Over,
+    let idle = match (sandbox, stage.now >= s.end(), s.playing()) {
+        (true, _, _) => Idle::Sandbox,
+        (false, true, _) => Idle::Over,
+        (false, false, true) => Idle::Playing,
+        (false, false, false) => Idle::Scenario,
     };
     let lanes = stage.lanes.len();
     // Up to four lanes in two columns (one row for two); more in three, then four columns.

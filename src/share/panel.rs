@@ -297,7 +297,7 @@ pub fn Share(props: &ShareProps) -> Html {
                         </button>
                     }
                 </div>
-                <pre class="code"><code>{ code }</code></pre>
+                <pre class="code" tabindex="0"><code>{ code }</code></pre>
             }
         </section>
     }

@@ -135,21 +135,43 @@ struct MarksProps {
     onseek: Callback<Millis>,
 }
 
-/// A marker per story line along the timeline; pressing one moves the clock there.
+/// Markers closer than this fraction of the timeline are one marker (a 24 px target each).
+const MARK_APART: f64 = 0.04;
+
+/// A marker per story line along the timeline (lines close together share one); pressing one
+/// moves the clock there.
 #[component]
 fn BeatMarks(props: &MarksProps) -> Html {
     let horizon = props.horizon.max(1) as f64;
     let now = |i: usize| props.current.as_ref().is_some_and(|r| r.contains(&i));
+    // (first line, last line, where), the lines of a marker in order.
+    let mut marks: Vec<(usize, usize, f64)> = Vec::new();
+    for (i, b) in props.beats.iter().enumerate() {
+        let at = (b.at as f64 / horizon).min(1.0);
+        match marks.last_mut() {
+            Some((_, last, x)) if at - *x < MARK_APART => *last = i,
+            _ => marks.push((i, i, at)),
+        }
+    }
     html! {
         <div class="beat-marks">
-            for (i, b) in props.beats.iter().enumerate() {
-                <button class={classes!("beat-mark", now(i).then_some("now"))}
-                    style={format!("left: {:.2}%", (b.at as f64 / horizon * 100.0).min(100.0))}
-                    aria-label={format!("Go to story line {} at {}", i + 1, wall_clock(b.at))}
-                    title={b.text.clone()}
-                    onclick={props.onseek.reform({ let at = b.at; move |_| at })}>
+            for (first, last, x) in marks {
+                <button class={classes!("beat-mark", (first..=last).any(now).then_some("now"))}
+                    style={format!("left: {:.2}%", x * 100.0)}
+                    aria-label={mark_name(first, last, props.beats[first].at)}
+                    title={props.beats[first..=last].iter().map(|b| b.text.as_str()).collect::<Vec<_>>().join("\n")}
+                    onclick={props.onseek.reform({ let at = props.beats[first].at; move |_| at })}>
                 </button>
             }
         </div>
     }
+}
+
+/// `Go to story line 2 at 12:00:32`, or `Go to story lines 2–3 at 12:01:00`.
+fn mark_name(first: usize, last: usize, at: Millis) -> String {
+    let lines = match first == last {
+        true => format!("line {}", first + 1),
+        false => format!("lines {}–{}", first + 1, last + 1),
+    };
+    format!("Go to story {lines} at {}", wall_clock(at))
 }

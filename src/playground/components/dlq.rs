@@ -37,7 +37,7 @@ pub fn DeadLetterQueue(props: &DlqProps) -> Html {
         Some(_) if place.cards.is_empty() => html! {
             <p class="empty">
                 { match props.max_receives {
-                    Some(n) => format!("Empty. After {n} receives without a delete (maxReceiveCount), a message moves here."),
+                    Some(n) => format!("Empty. A message moves here after {n} receives (maxReceiveCount) without a delete."),
                     None => "Empty.".to_string(),
                 } }
             </p>
@@ -48,7 +48,7 @@ pub fn DeadLetterQueue(props: &DlqProps) -> Html {
         },
     };
     html! {
-        <section class="panel dlq" aria-label="Dead-letter queue">
+        <section class="panel dlq" aria-label="Dead-letter queue" tabindex="0">
             <header class="panel-head">
                 <h2>
                     <abbr title="A queue that receives messages which were received more than maxReceiveCount times without being deleted.">{ "Dead-letter queue" }</abbr>

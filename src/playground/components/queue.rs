@@ -48,8 +48,10 @@ pub struct QueueProps {
 pub enum Idle {
     /// The sandbox: you send the messages (the Producer sits by the queue).
     Sandbox,
-    /// A scenario that is still to run or running: it sends its own messages.
+    /// A scenario still to run, paused: it sends its own messages once its clock runs.
     Scenario,
+    /// A scenario running.
+    Playing,
     /// A scenario past its end.
     Over,
 }
@@ -70,7 +72,13 @@ pub fn Queue(props: &QueueProps) -> Html {
     let cards = if let Some(crowd) = &props.crowd {
         html! { <CrowdView crowd={*crowd} /> }
     } else if props.place.cards.is_empty() && props.leaving.is_empty() {
-        html! { <p class="empty">{ empty_text(props) }</p> }
+        // Messages held by no worker say enough by themselves (the line above counts none
+        // visible or delayed).
+        html! {
+            if props.unheld.cards.is_empty() {
+                <p class="empty">{ empty_text(props) }</p>
+            }
+        }
     } else {
         let grab = props.editable.then(|| Grab {
             onpick: props.onpick.reform(Some),
@@ -83,7 +91,7 @@ pub fn Queue(props: &QueueProps) -> Html {
         }
     };
     html! {
-        <section class="panel queue" aria-label="Queue">
+        <section class="panel queue" aria-label="Queue" tabindex="0">
             <header class="panel-head">
                 <h2>
                     { "Queue" }
@@ -122,15 +130,13 @@ pub fn Queue(props: &QueueProps) -> Html {
 
 /// What an empty queue says: what to do next, given what the page offers.
 fn empty_text(props: &QueueProps) -> &'static str {
-    if !props.unheld.cards.is_empty() {
-        return "No message visible or delayed.";
-    }
     match (props.idle, props.editable) {
         (Idle::Sandbox, true) => {
             "No message waiting. Press Send message, then drag the message onto a worker."
         }
         (Idle::Sandbox, false) => "No message waiting.",
-        (Idle::Scenario, _) => "No message waiting yet. Press Play, or Step, to run the scenario.",
+        (Idle::Scenario, _) => "No message waiting. Press Play, or Step, to run the scenario.",
+        (Idle::Playing, _) => "No message waiting.",
         (Idle::Over, true) => {
             "No message waiting: the scenario is over. Drag the timeline back, or send one from \
              the Producer below."
