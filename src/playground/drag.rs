@@ -45,9 +45,8 @@ pub enum Gesture {
 }
 
 impl Gesture {
-    /// The pointer moved to `at`, over the lane of worker `over` (if any): a press becomes a
-    /// drag past the threshold; a drag follows.
-    pub fn moved(&self, at: (f64, f64), over: Option<String>) -> Option<Gesture> {
+    /// The pointer moved to `at`: a press becomes a drag past the threshold; a drag follows.
+    pub fn moved(&self, at: (f64, f64)) -> Option<Gesture> {
         match self {
             Gesture::Idle => None,
             Gesture::Pressed(p) => {
@@ -57,13 +56,13 @@ impl Gesture {
                         id: p.id.clone(),
                         body: p.body.clone(),
                         at,
-                        over,
+                        over: lane_at(at),
                     })
                 })
             }
             Gesture::Dragging(d) => Some(Gesture::Dragging(Drag {
                 at,
-                over,
+                over: lane_at(at),
                 ..d.clone()
             })),
         }
@@ -80,8 +79,8 @@ impl Gesture {
     }
 }
 
-/// The worker lane (`[data-worker]`) under a viewport point, by worker name.
-pub fn lane_at((x, y): (f64, f64)) -> Option<String> {
+/// The worker lane (`[data-worker]`) under a viewport point.
+fn lane_at((x, y): (f64, f64)) -> Option<String> {
     let document = web_sys::window()?.document()?;
     let hit: Element = document.element_from_point(x as f32, y as f32)?;
     let lane = hit.closest("[data-worker]").ok()??;

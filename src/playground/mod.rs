@@ -110,13 +110,8 @@ pub enum Action {
     Pick(Option<String>),
     /// A press on a waiting message (may become a drag).
     Press(Press),
-    /// The pointer moved to a point (viewport coordinates), over a worker's lane or not.
-    PointerMove {
-        /// Where.
-        at: (f64, f64),
-        /// The lane under it, by worker name.
-        over: Option<String>,
-    },
+    /// The pointer moved to a point (viewport coordinates).
+    PointerMove((f64, f64)),
     /// The pointer was released: a drag over a lane delivers its message there.
     PointerUp,
     /// The pointer's gesture was cancelled.
@@ -407,10 +402,13 @@ impl State {
                 Some(card) if card.look == Look::Blocked => u.note = Some(blocked_reason(card)),
                 _ => u.gesture = Gesture::Pressed(press),
             },
-            Action::PointerMove { at, over } => match u.gesture.moved(at, over) {
+            Action::PointerMove(at) => match u.gesture.moved(at) {
                 Some(next) => u.gesture = next,
                 None => return false,
             },
+            Action::PointerUp | Action::PointerCancel if u.gesture == Gesture::Idle => {
+                return false
+            }
             Action::PointerUp => {
                 let dropped = std::mem::take(&mut u.gesture).dropped();
                 if let Some((worker, message_id)) = dropped {
@@ -462,6 +460,9 @@ struct Handlers {
     onspeed: Callback<f64>,
     onseek: Callback<Millis>,
     onframe: Callback<f64>,
+    onpointermove: Callback<PointerEvent>,
+    onpointerup: Callback<PointerEvent>,
+    onpointercancel: Callback<PointerEvent>,
     onhost: Callback<HostCommand>,
     /// The Share panel asks for the session, the events and the samples only when it uses them.
     session: Callback<(), SharedSession>,
@@ -500,6 +501,11 @@ impl Handlers {
             onspeed: dispatch.reform(Action::Speed),
             onseek: dispatch.reform(Action::Seek),
             onframe: dispatch.reform(Action::Frame),
+            onpointermove: dispatch.reform(|e: PointerEvent| {
+                Action::PointerMove((e.client_x() as f64, e.client_y() as f64))
+            }),
+            onpointerup: dispatch.reform(|_| Action::PointerUp),
+            onpointercancel: dispatch.reform(|_| Action::PointerCancel),
             onhost: dispatch.reform(|command| match command {
                 HostCommand::Play => Action::Play,
                 HostCommand::Pause => Action::Pause,
@@ -619,20 +625,10 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         move || after.borrow_mut().run(&container, placed, picked, ready)
     });
 
-    // Pointer drags are followed on the whole playground, so a drop anywhere ends them.
+    // Pointer drags are followed on the whole playground, so a drop anywhere ends them. The
+    // listeners are always there: a press and the moves after it may come in one task, before
+    // the press is drawn.
     let pressed = u.gesture != Gesture::Idle;
-    let onpointermove = pressed.then(|| {
-        on.onaction.reform(|e: PointerEvent| {
-            let at = (e.client_x() as f64, e.client_y() as f64);
-            Action::PointerMove {
-                at,
-                over: drag::lane_at(at),
-            }
-        })
-    });
-    let onpointerup = pressed.then(|| on.onaction.reform(|_: PointerEvent| Action::PointerUp));
-    let onpointercancel =
-        pressed.then(|| on.onaction.reform(|_: PointerEvent| Action::PointerCancel));
 
     let queue_url = stage
         .queue
@@ -693,7 +689,8 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
 
     html! {
         <div class={classes!("playground", pressed.then_some("dragging"), embed.then_some("embed"))} ref={container}
-            {onpointermove} {onpointerup} {onpointercancel}>
+            onpointermove={on.onpointermove.clone()} onpointerup={on.onpointerup.clone()}
+            onpointercancel={on.onpointercancel.clone()}>
             <div class="screen">
                 <header class="topbar">
                     <h1 class="brand">{ "SQS Playground" }</h1>
