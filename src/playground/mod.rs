@@ -660,7 +660,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
             form={u.send.clone()} error={s.error(&Slot::Send).map(str::to_string)}
             onedit={on.oneditsend.clone()} onsend={on.onsend.clone()} />
     };
-    // A sandbox has no script: its producer (you) sits by the queue. An embed shows the story
+    // A sandbox has no script: its producer (you) opens the drawer. An embed shows the story
     // and the stage, not the editing panels.
     let sandbox = s.end() == 0;
     let add_worker = on.onaction.reform(|_: MouseEvent| Action::AddWorker);
@@ -712,7 +712,6 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                             selected={u.selected.clone()} {pick} {note}
                             editable={!embed} onselect={on.onselect.clone()} onpick={on.onpick.clone()}
                             onpress={on.onpress.clone()} ondeliver={on.ondeliver.clone()} />
-                        if !embed && sandbox { { producer.clone() } }
                     </div>
                     <section class={classes!("panel", "workers", stage.crowd.is_some().then_some("crowded"))}
                         aria-label="Workers">
@@ -747,6 +746,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                 <Counters tally={tally(&s)} />
             </div>
             <div class="drawer">
+                if !embed && sandbox { { producer.clone() } }
                 if let Some(id) = &u.selected {
                     <History
                         title={stage.find(id).map_or_else(|| id.clone(), |c| c.body.clone())}
