@@ -25,6 +25,9 @@ async function view(page, url, query, { width = 1280, height = 720, steps = 4 } 
   await page.setViewportSize({ width, height });
   await open(page, url, query);
   for (let i = 0; i < steps; i++) await button(page, 'Step').click();
+  // Cards glide, appear and fade out (a deleted one for 1.5 s): axe reads the page once they
+  // have settled, not a card caught half-transparent.
+  await page.waitForTimeout(1600);
 }
 
 const views = [

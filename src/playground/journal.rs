@@ -82,6 +82,24 @@ pub struct Departure {
     pub wall_at: f64,
 }
 
+/// Something the World said, and when.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Word {
+    /// Virtual time.
+    pub at: Millis,
+    /// The World's words.
+    pub text: String,
+}
+
+/// A message in flight: who received it, and the World's latest words about it since (the
+/// receive itself, then whatever its worker said: the job started, failed, the worker crashed).
+#[derive(Clone, Debug)]
+struct Hidden {
+    by: String,
+    seq: u64,
+    word: Word,
+}
+
 /// Derived history. See the module documentation.
 #[derive(Debug, Default)]
 pub struct Journal {
@@ -94,6 +112,11 @@ pub struct Journal {
     /// The hidden window of each message in flight.
     windows: HashMap<String, (Millis, Millis)>,
     events: Vec<WorldEvent>,
+    /// Why each message in flight is hidden, as the World last said ([`Journal::why_hidden`]).
+    hidden: HashMap<String, Hidden>,
+    /// Each worker's latest words about no message in particular ("Worker 3 was removed: what
+    /// it held waits for its visibility timeout"), by name, with their sequence number.
+    said: HashMap<String, (u64, Word)>,
     /// Recently deleted messages.
     pub departures: Vec<Departure>,
     narrator: Narrator,
@@ -152,6 +175,29 @@ impl Journal {
 
     /// Follows the engine's events that the stage draws: hidden windows and deletes.
     fn track(&mut self, event: &WorldEvent, wall: f64) {
+        let word = || Word {
+            at: event.at,
+            text: event.text.clone(),
+        };
+        match (&event.engine, &event.message_id, &event.actor) {
+            (Some(EventKind::Received { message_id, .. }), _, actor) => {
+                let hidden = Hidden {
+                    by: actor_name(actor),
+                    seq: self.seq,
+                    word: word(),
+                };
+                self.hidden.insert(message_id.to_string(), hidden);
+            }
+            (None, Some(id), _) => {
+                if let Some(hidden) = self.hidden.get_mut(id) {
+                    (hidden.seq, hidden.word) = (self.seq, word());
+                }
+            }
+            (None, None, Actor::Worker(name)) => {
+                self.said.insert(name.clone(), (self.seq, word()));
+            }
+            _ => {}
+        }
         match &event.engine {
             Some(EventKind::Received {
                 message_id,
@@ -168,6 +214,7 @@ impl Journal {
             }
             Some(EventKind::Deleted { message_id, .. }) => {
                 self.windows.remove(&**message_id);
+                self.hidden.remove(&**message_id);
                 self.departures.push(Departure {
                     message_id: message_id.to_string(),
                     wall_at: wall,
@@ -180,10 +227,12 @@ impl Journal {
             | Some(EventKind::MovedToDeadLetterQueue { message_id, .. })
             | Some(EventKind::RetentionExpired { message_id, .. }) => {
                 self.windows.remove(&**message_id);
+                self.hidden.remove(&**message_id);
             }
             Some(EventKind::Purged { message_ids, .. }) => {
                 for id in message_ids {
                     self.windows.remove(&**id);
+                    self.hidden.remove(&**id);
                 }
             }
             _ => {}
@@ -193,6 +242,18 @@ impl Journal {
     /// The hidden window (from, until) behind a message's current countdown, if known.
     pub fn window(&self, message_id: &str) -> Option<(Millis, Millis)> {
         self.windows.get(message_id).copied()
+    }
+
+    /// Why a message in flight is hidden, in the World's words: the latest thing said about it
+    /// since it was received, or by the worker that received it about nothing in particular
+    /// (it was removed), whichever came last; the receive itself if nothing was said since (a
+    /// receive by hand).
+    pub fn why_hidden(&self, message_id: &str) -> Option<&Word> {
+        let hidden = self.hidden.get(message_id)?;
+        match self.said.get(&hidden.by) {
+            Some((seq, word)) if *seq > hidden.seq => Some(word),
+            _ => Some(&hidden.word),
+        }
     }
 
     /// How many events this timeline has recorded in all (the host page relay counts on it).
@@ -310,6 +371,17 @@ mod tests {
         }
     }
 
+    /// A Received event of `id`, hidden until 30 s.
+    fn received(id: &str) -> EventKind {
+        EventKind::Received {
+            queue: "q".into(),
+            message_id: id.into(),
+            receipt_handle: Default::default(),
+            receive_count: 1,
+            visible_at: 30_000,
+        }
+    }
+
     #[test]
     fn narration_is_throttled_and_summarised() {
         let mut j = Journal::default();
@@ -362,13 +434,6 @@ mod tests {
     #[test]
     fn only_messages_in_flight_keep_a_window() {
         let mut j = Journal::default();
-        let received = |id: &str| EventKind::Received {
-            queue: "q".into(),
-            message_id: id.into(),
-            receipt_handle: Default::default(),
-            receive_count: 1,
-            visible_at: 30_000,
-        };
         let gone = [
             EventKind::MovedToDeadLetterQueue {
                 queue: "q".into(),
@@ -396,6 +461,48 @@ mod tests {
         );
         assert_eq!(j.windows.len(), 1);
         assert_eq!(j.window("m4"), Some((0, 30_000)));
+    }
+
+    #[test]
+    fn a_message_in_flight_is_hidden_for_what_was_said_last() {
+        let mut j = Journal::default();
+        let worker = |at, id: Option<&str>, text: &str, engine| WorldEvent {
+            at,
+            actor: Actor::Worker("Worker 1".into()),
+            action: None,
+            message_id: id.map(str::to_string),
+            engine,
+            text: text.into(),
+        };
+        j.record(
+            vec![
+                worker(0, None, "Worker 1 started", None),
+                worker(0, Some("m1"), "Worker 1 got m1", Some(received("m1"))),
+                worker(0, Some("m2"), "Worker 1 got m2", Some(received("m2"))),
+                worker(
+                    4,
+                    Some("m1"),
+                    "Worker 1: the job for m1 failed; no delete",
+                    None,
+                ),
+            ],
+            0.0,
+            false,
+        );
+        let why = |j: &Journal, id| j.why_hidden(id).map(|w| (w.at, w.text.clone()));
+        assert_eq!(
+            why(&j, "m1"),
+            Some((4, "Worker 1: the job for m1 failed; no delete".into()))
+        );
+        // Said before the receive: not why.
+        assert_eq!(why(&j, "m2"), Some((0, "Worker 1 got m2".into())));
+        j.record(
+            vec![worker(9, None, "Worker 1 was removed", None)],
+            0.0,
+            false,
+        );
+        assert_eq!(why(&j, "m2"), Some((9, "Worker 1 was removed".into())));
+        assert_eq!(why(&j, "m3"), None);
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod link;
 pub mod scenarios;
 pub mod session;
 pub mod stage;
+pub mod story;
 
 use crate::share::bridge;
 use crate::share::embed::{self, HostCommand};
@@ -30,8 +31,8 @@ use components::error;
 use components::event_log::EventLog;
 use components::history::History;
 use components::ledger::{self, Ledger};
-use components::queue::{blocked_reason, Queue};
-use components::scenario_picker::{ScenarioPicker, Story};
+use components::queue::{blocked_reason, Idle, Queue};
+use components::scenario_picker::{ScenarioPicker, Story, StoryLine};
 use components::send_form::Producer;
 use components::settings::{Settings, Typed};
 use components::worker_lane::WorkerLane;
@@ -263,6 +264,8 @@ pub struct State {
     summaries: Summaries,
     /// The open session's scenario, for the Share panel's scenario file.
     scenario: Rc<Scenario>,
+    /// Its story's lines on the clock.
+    beats: Rc<Vec<story::Beat>>,
     /// The scenario library, for the picker.
     catalogue: Rc<Vec<scenarios::Entry>>,
     /// `controls=0` is the read-only player: the embed's view, whether framed or not.
@@ -273,13 +276,14 @@ impl State {
     /// The state on what `link` asks for.
     fn open(link: &Link) -> State {
         let session = start_session(link);
-        let scenario = Rc::new(session.scenario().clone());
+        let (scenario, beats) = story_of(&session);
         let mut state = State {
             session: Rc::new(RefCell::new(session)),
             ui: Ui::default(),
             stage: Rc::default(),
             summaries: Summaries::default(),
             scenario,
+            beats,
             catalogue: Rc::new(scenarios::catalogue()),
             embed: link.options.embed || !link.options.controls,
         };
@@ -327,7 +331,7 @@ impl State {
                 Some(scenario) => {
                     s.switch(scenario);
                     u.reset();
-                    self.scenario = Rc::new(s.scenario().clone());
+                    (self.scenario, self.beats) = story_of(&s);
                     remember_in_url(&id);
                 }
                 None => return false,
@@ -336,7 +340,7 @@ impl State {
                 Ok(fresh) => {
                     *s = fresh;
                     u.reset();
-                    self.scenario = Rc::new(s.scenario().clone());
+                    (self.scenario, self.beats) = story_of(&s);
                 }
                 Err(e) => s.report(
                     Slot::Scenario,
@@ -656,43 +660,59 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
             form={u.send.clone()} error={s.error(&Slot::Send).map(str::to_string)}
             onedit={on.oneditsend.clone()} onsend={on.onsend.clone()} />
     };
-    // A sandbox has no script: its producer (you) comes first. An embed shows the story and the
-    // stage, not the editing panels.
+    // A sandbox has no script: its producer (you) opens the drawer. An embed shows the story
+    // and the stage, not the editing panels.
     let sandbox = s.end() == 0;
     let add_worker = on.onaction.reform(|_: MouseEvent| Action::AddWorker);
+    let beats = state.beats.clone();
+    let current = story::current(&beats, stage.now);
+    let idle = match (sandbox, stage.now >= s.end(), s.playing()) {
+        (true, _, _) => Idle::Sandbox,
+        (false, true, _) => Idle::Over,
+        (false, false, true) => Idle::Playing,
+        (false, false, false) => Idle::Scenario,
+    };
+    let lanes = stage.lanes.len();
+    // Up to four lanes in two columns (one row for two); more in three, then four columns.
+    let cols = match lanes {
+        0 | 1 => 1,
+        2..=4 => 2,
+        5 | 6 | 9 => 3,
+        _ => 4,
+    };
+    let rows = lanes.div_ceil(cols).max(1);
+    let dlq = html! {
+        <DeadLetterQueue name={stage.dlq.clone()} place={stage.dead.clone()}
+            max_receives={max_receives(stage)}
+            selected={u.selected.clone()} onselect={on.onselect.clone()} />
+    };
 
     html! {
-        <div class={classes!("playground", pressed.then_some("dragging"))} ref={container}
+        <div class={classes!("playground", pressed.then_some("dragging"), embed.then_some("embed"))} ref={container}
             onpointermove={on.onpointermove.clone()} onpointerup={on.onpointerup.clone()}
             onpointercancel={on.onpointercancel.clone()}>
-            <header class="topbar">
-                <h1 class="brand">{ "SQS Playground" }</h1>
-                <ScenarioPicker entries={state.catalogue.clone()}
-                    current={scenarios::Entry { id: scenario.id.clone(), title: scenario.title.clone() }}
-                    error={s.error(&Slot::Scenario).map(str::to_string)}
-                    onopen={on.onopen.clone()} />
-                <Controls now={stage.now} horizon={s.horizon()} playing={s.playing()} speed={s.speed()}
-                    error={s.error(&Slot::Clock).map(str::to_string)}
-                    onplay={on.onplay.clone()} onpause={on.onpause.clone()} onstep={on.onstep.clone()}
-                    onspeed={on.onspeed.clone()} onseek={on.onseek.clone()} />
-            </header>
-            <main class="layout">
-                <div class="col col-left">
-                    if !embed && sandbox { { producer.clone() } }
-                    <Story title={scenario.title.clone()} narrative={scenario.narrative.clone()}
-                        watch={scenario.watch.clone()} />
-                    if !embed && !sandbox { { producer } }
-                    if !embed {
-                        <Settings queue={stage.queue.clone()} {dlq_arn} errors={setting_errors}
-                            typed={u.typed.clone()} onset={on.onset.clone()} ontype={on.ontype.clone()}
-                            onopen={on.onopen.clone()} />
-                    }
-                </div>
-                <div class="col col-stage">
-                    <Queue queue={stage.queue.clone()} place={stage.queued.clone()} crowd={stage.crowd}
-                        leaving={stage.leaving.clone()} selected={u.selected.clone()} {pick} {note}
-                        editable={!embed} onselect={on.onselect.clone()} onpick={on.onpick.clone()}
-                        onpress={on.onpress.clone()} ondeliver={on.ondeliver.clone()} />
+            <div class="screen">
+                <header class="topbar">
+                    <h1 class="brand">{ "SQS Playground" }</h1>
+                    <ScenarioPicker entries={state.catalogue.clone()}
+                        current={scenarios::Entry { id: scenario.id.clone(), title: scenario.title.clone() }}
+                        error={s.error(&Slot::Scenario).map(str::to_string)}
+                        onopen={on.onopen.clone()} />
+                    <Controls now={stage.now} horizon={s.horizon()} playing={s.playing()} speed={s.speed()}
+                        error={s.error(&Slot::Clock).map(str::to_string)}
+                        beats={beats.clone()} current={current.clone()}
+                        onplay={on.onplay.clone()} onpause={on.onpause.clone()} onstep={on.onstep.clone()}
+                        onspeed={on.onspeed.clone()} onseek={on.onseek.clone()} />
+                </header>
+                <StoryLine title={scenario.title.clone()} beats={beats.clone()} current={current.clone()} />
+                <main class={classes!("stage", stage.dlq.is_some().then_some("with-dlq"))}>
+                    <div class="stage-queue">
+                        <Queue queue={stage.queue.clone()} place={stage.queued.clone()} crowd={stage.crowd}
+                            leaving={stage.leaving.clone()} unheld={stage.unheld.clone()} {idle}
+                            selected={u.selected.clone()} {pick} {note}
+                            editable={!embed} onselect={on.onselect.clone()} onpick={on.onpick.clone()}
+                            onpress={on.onpress.clone()} ondeliver={on.ondeliver.clone()} />
+                    </div>
                     <section class={classes!("panel", "workers", stage.crowd.is_some().then_some("crowded"))}
                         aria-label="Workers">
                         <header class="panel-head">
@@ -702,7 +722,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                             }
                         </header>
                         { error(s.error(&Slot::AddWorker)) }
-                        <div class="lanes">
+                        <div class="lanes" style={format!("--cols: {cols}; --rows: {rows}")}>
                             for lane in &stage.lanes {
                                 <WorkerLane
                                     key={lane.worker.name.clone()}
@@ -720,39 +740,39 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                                 />
                             }
                         </div>
-                        if stage.unheld.total > 0 {
-                            <p class="note">
-                                { format!("{} in flight with no worker lane holding them (their lane was \
-                                    removed, or a receive by hand); they reappear when their timeout runs out.",
-                                    stage.unheld.total) }
-                            </p>
-                        }
                     </section>
-                    <DeadLetterQueue name={stage.dlq.clone()} place={stage.dead.clone()}
-                        selected={u.selected.clone()} onselect={on.onselect.clone()} />
-                </div>
-                <div class="col col-side">
-                    <Counters tally={tally(&s)} />
-                    if let Some(id) = &u.selected {
-                        <History
-                            title={stage.find(id).map_or_else(|| id.clone(), |c| c.body.clone())}
-                            entries={s.journal.history(id).to_vec()}
-                            onclose={on.onclosehistory.clone()} />
-                    }
-                    <EventLog log={state.summaries.log.1.clone()} onselect={on.onselect.clone()} />
-                    <DepthChart points={state.summaries.chart.2.clone()} />
-                    <Ledger effects={state.summaries.effects.clone()} />
-                    if !embed {
-                        <Share
-                            session={on.session.clone()}
-                            scenario={state.scenario.clone()}
-                            queue={queue_spec(stage)}
-                            events={on.events.clone()}
-                            samples={on.samples.clone()}
-                            onimport={on.onimport.clone()} />
-                    }
-                </div>
-            </main>
+                    if stage.dlq.is_some() { { dlq.clone() } }
+                </main>
+                <Counters tally={tally(&s)} />
+            </div>
+            <div class="drawer">
+                if !embed && sandbox { { producer.clone() } }
+                if let Some(id) = &u.selected {
+                    <History
+                        title={stage.find(id).map_or_else(|| id.clone(), |c| c.body.clone())}
+                        entries={s.journal.history(id).to_vec()}
+                        onclose={on.onclosehistory.clone()} />
+                }
+                <Story title={scenario.title.clone()} narrative={scenario.narrative.clone()}
+                    beats={beats} {current} />
+                if !embed && !sandbox { { producer } }
+                if stage.dlq.is_none() { { dlq } }
+                <EventLog log={state.summaries.log.1.clone()} onselect={on.onselect.clone()} />
+                <DepthChart points={state.summaries.chart.2.clone()} />
+                <Ledger effects={state.summaries.effects.clone()} />
+                if !embed {
+                    <Settings queue={stage.queue.clone()} {dlq_arn} errors={setting_errors}
+                        typed={u.typed.clone()} onset={on.onset.clone()} ontype={on.ontype.clone()}
+                        onopen={on.onopen.clone()} />
+                    <Share
+                        session={on.session.clone()}
+                        scenario={state.scenario.clone()}
+                        queue={queue_spec(stage)}
+                        events={on.events.clone()}
+                        samples={on.samples.clone()}
+                        onimport={on.onimport.clone()} />
+                }
+            </div>
             <div class="visually-hidden" role="status" aria-live="polite">
                 { s.journal.announcement() }
             </div>
@@ -849,22 +869,28 @@ fn queue_spec(stage: &Stage) -> Option<QueueSpec> {
         .iter()
         .filter_map(|n| Some((n.to_string(), queue.attribute(n)?.to_string())))
         .collect();
-    let max_receives = queue
-        .attribute("RedrivePolicy")
-        .and_then(|p| serde_json::from_str::<serde_json::Value>(p).ok())
-        .and_then(|p| {
-            let v = p.get("maxReceiveCount")?;
-            v.as_u64().or_else(|| v.as_str()?.parse().ok())
-        });
-    let dead_letter = stage
-        .dlq
-        .clone()
-        .zip(max_receives.and_then(|n| u32::try_from(n).ok()));
+    let dead_letter = stage.dlq.clone().zip(max_receives(stage));
     Some(QueueSpec {
         name: queue.name.clone(),
         attributes,
         dead_letter,
     })
+}
+
+/// The session's scenario, and its story's lines on the clock.
+fn story_of(s: &Session) -> (Rc<Scenario>, Rc<Vec<story::Beat>>) {
+    let scenario = s.scenario().clone();
+    let beats = story::beats(&scenario.watch, s.end());
+    (Rc::new(scenario), Rc::new(beats))
+}
+
+/// The queue's RedrivePolicy maxReceiveCount, as set.
+fn max_receives(stage: &Stage) -> Option<u32> {
+    let policy = stage.queue.as_ref()?.attribute("RedrivePolicy")?;
+    let policy = serde_json::from_str::<serde_json::Value>(policy).ok()?;
+    let v = policy.get("maxReceiveCount")?;
+    let n = v.as_u64().or_else(|| v.as_str()?.parse().ok())?;
+    u32::try_from(n).ok()
 }
 
 /// Posts to the host page every event recorded since the last post (a rewind starts a new

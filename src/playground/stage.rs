@@ -3,7 +3,7 @@
 //! a delete. Every state shown here was decided by the engine or the World; this module only
 //! sorts messages into places and words their labels.
 
-use super::format::secs_left;
+use super::format::{secs_left, wall_clock};
 use super::journal::Journal;
 use sqs_engine::view::{MessageState, MessageView};
 use sqs_engine::Millis;
@@ -88,6 +88,33 @@ pub struct Card {
     pub group_id: Option<String>,
     /// Progress of the job working on it, 0..=1, if a worker is on it.
     pub job: Option<f64>,
+    /// For a message in flight that no lane holds: why it is hidden, in the World's words.
+    pub why: Option<Why>,
+}
+
+/// Why a message in flight is held by no lane: what the World last said about it, when, and
+/// when its visibility timeout returns it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Why {
+    /// When it was said.
+    pub at: Millis,
+    /// The World's words, up to their first `; ` (the rest explains the timeout, which the
+    /// card shows by itself).
+    pub text: String,
+    /// When the message is visible again.
+    pub until: Millis,
+}
+
+impl Why {
+    /// `Worker: the job for order-2 failed (poison message) at 12:00:24; visible again at 12:00:34`.
+    pub fn words(&self) -> String {
+        format!(
+            "{} at {}; visible again at {}",
+            self.text,
+            wall_clock(self.at),
+            wall_clock(self.until)
+        )
+    }
 }
 
 impl Card {
@@ -104,6 +131,9 @@ impl Card {
         }
         if self.receive_count > 0 {
             let _ = write!(label, ", receive count {}", self.receive_count);
+        }
+        if let Some(why) = &self.why {
+            let _ = write!(label, ", held by no worker: {}", why.words());
         }
         label
     }
@@ -276,7 +306,8 @@ pub struct Stage {
     pub leaving: Vec<Card>,
     /// Worker lanes, in the order they were added.
     pub lanes: Vec<Lane>,
-    /// In-flight messages no lane holds (a lane was removed, or a receive by hand).
+    /// In-flight messages no lane holds (their job failed, their lane was removed, a receive
+    /// by hand): drawn in the queue, with why.
     pub unheld: Place,
     /// The dead-letter queue's messages.
     pub dead: Place,
@@ -400,7 +431,10 @@ impl Stage {
         let unheld = messages
             .iter()
             .filter(|m| in_flight.iter().any(|f| f.message_id == m.message_id))
-            .map(|m| card(m, Look::InFlight))
+            .map(|m| Card {
+                why: why_unheld(m, journal),
+                ..card(m, Look::InFlight)
+            })
             .collect();
         let dead = dlq
             .as_deref()
@@ -532,7 +566,22 @@ fn card(m: &MessageView, look: Look, now: Millis, journal: &Journal) -> Card {
         receipt_handle,
         group_id: m.group_id.clone(),
         job: None,
+        why: None,
     }
+}
+
+/// Why an in-flight message is hidden, from what the World said about it (the journal).
+fn why_unheld(m: &MessageView, journal: &Journal) -> Option<Why> {
+    let MessageState::InFlight { until, .. } = &m.state else {
+        return None;
+    };
+    let word = journal.why_hidden(&m.message_id)?;
+    let text = word.text.split("; ").next().unwrap_or_default().to_string();
+    Some(Why {
+        at: word.at,
+        text,
+        until: *until,
+    })
 }
 
 /// Deleted messages last seen in this lane (`None`: in the queue or unheld), as leaving cards.
@@ -627,6 +676,7 @@ mod tests {
             receipt_handle: None,
             group_id: Some("g1".into()),
             job: None,
+            why: None,
         }
     }
 

@@ -5,7 +5,10 @@ use super::error;
 use super::icons::{icon, Icon};
 use crate::playground::format::{elapsed, wall_clock};
 use crate::playground::session::SPEED_RANGE;
+use crate::playground::story::Beat;
 use sqs_engine::Millis;
+use std::ops::Range;
+use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -25,6 +28,12 @@ pub struct ControlsProps {
     pub speed: f64,
     /// A word from the clock (e.g. nothing to step to).
     pub error: Option<String>,
+    /// The story's lines, each marked on the timeline at its instant.
+    #[prop_or_default]
+    pub beats: Rc<Vec<Beat>>,
+    /// The lines whose time has come.
+    #[prop_or_default]
+    pub current: Option<Range<usize>>,
     /// Play.
     pub onplay: Callback<()>,
     /// Pause (also when the timeline's thumb is grabbed).
@@ -104,11 +113,65 @@ pub fn Controls(props: &ControlsProps) -> Html {
             </div>
             <div class="timeline">
                 <label for="timeline">{ "Timeline" }</label>
-                <input id="timeline" type="range" min="0" max={props.horizon.max(1).to_string()} step="100"
-                    value={props.now.to_string()} onchange={onseek} oninput={ongrab}
-                    aria-valuetext={wall} />
+                <div class="timeline-track">
+                    <input id="timeline" type="range" min="0" max={props.horizon.max(1).to_string()} step="100"
+                        value={props.now.to_string()} onchange={onseek} oninput={ongrab}
+                        aria-valuetext={wall} />
+                    <BeatMarks beats={props.beats.clone()} current={props.current.clone()}
+                        horizon={props.horizon} onseek={props.onseek.clone()} />
+                </div>
             </div>
             { error(props.error.as_deref()) }
         </div>
     }
+}
+
+/// Properties of [`BeatMarks`].
+#[derive(Properties, PartialEq)]
+struct MarksProps {
+    beats: Rc<Vec<Beat>>,
+    current: Option<Range<usize>>,
+    horizon: Millis,
+    onseek: Callback<Millis>,
+}
+
+/// Markers closer than this fraction of the timeline are one marker (a 24 px target each).
+const MARK_APART: f64 = 0.04;
+
+/// A marker per story line along the timeline (lines close together share one); pressing one
+/// moves the clock there.
+#[component]
+fn BeatMarks(props: &MarksProps) -> Html {
+    let horizon = props.horizon.max(1) as f64;
+    let now = |i: usize| props.current.as_ref().is_some_and(|r| r.contains(&i));
+    // (first line, last line, where), the lines of a marker in order.
+    let mut marks: Vec<(usize, usize, f64)> = Vec::new();
+    for (i, b) in props.beats.iter().enumerate() {
+        let at = (b.at as f64 / horizon).min(1.0);
+        match marks.last_mut() {
+            Some((_, last, x)) if at - *x < MARK_APART => *last = i,
+            _ => marks.push((i, i, at)),
+        }
+    }
+    html! {
+        <div class="beat-marks">
+            for (first, last, x) in marks {
+                <button class={classes!("beat-mark", (first..=last).any(now).then_some("now"))}
+                    style={format!("left: {:.2}%", x * 100.0)}
+                    aria-label={mark_name(first, last, props.beats[first].at)}
+                    title={props.beats[first..=last].iter().map(|b| b.text.as_str()).collect::<Vec<_>>().join("\n")}
+                    onclick={props.onseek.reform({ let at = props.beats[first].at; move |_| at })}>
+                </button>
+            }
+        </div>
+    }
+}
+
+/// `Go to story line 2 at 12:00:32`, or `Go to story lines 2–3 at 12:01:00`.
+fn mark_name(first: usize, last: usize, at: Millis) -> String {
+    let lines = match first == last {
+        true => format!("line {}", first + 1),
+        false => format!("lines {}–{}", first + 1, last + 1),
+    };
+    format!("Go to story {lines} at {}", wall_clock(at))
 }

@@ -37,7 +37,7 @@ pub fn Counters(props: &CountersProps) -> Html {
     let t = &props.tally;
     html! {
         <section class="panel counters" aria-label="Counters">
-            <dl class="tiles">
+            <dl class="tiles" tabindex="0">
                 <Tile kind="deliveries" value={group(t.deliveries)}>{ "Deliveries" }</Tile>
                 <Tile kind="redeliveries" value={group(t.redeliveries)}>
                     <abbr title="Deliveries of a message that had been received before: its visibility timeout ran out without a DeleteMessage.">{ "Redeliveries" }</abbr>

@@ -14,6 +14,9 @@ pub struct DlqProps {
     pub name: Option<String>,
     /// Its messages.
     pub place: Place,
+    /// The RedrivePolicy's maxReceiveCount, if known.
+    #[prop_or_default]
+    pub max_receives: Option<u32>,
     /// The selected message, if any.
     pub selected: Option<String>,
     /// A click on a message: its id.
@@ -31,14 +34,21 @@ pub fn DeadLetterQueue(props: &DlqProps) -> Html {
         Some(_) if place.aggregated() => html! {
             <CountTiles counts={place.counts.clone()} label="Dead-lettered messages" />
         },
-        Some(_) if place.cards.is_empty() => html! { <p class="empty">{ "Empty." }</p> },
+        Some(_) if place.cards.is_empty() => html! {
+            <p class="empty">
+                { match props.max_receives {
+                    Some(n) => format!("Empty. A message moves here after {n} receives (maxReceiveCount) without a delete."),
+                    None => "Empty.".to_string(),
+                } }
+            </p>
+        },
         Some(_) => html! {
             <CardList label="Dead-lettered messages" cards={place.cards.clone()}
                 selected={props.selected.clone()} onselect={props.onselect.clone()} />
         },
     };
     html! {
-        <section class="panel dlq" aria-label="Dead-letter queue">
+        <section class="panel dlq" aria-label="Dead-letter queue" tabindex="0">
             <header class="panel-head">
                 <h2>
                     <abbr title="A queue that receives messages which were received more than maxReceiveCount times without being deleted.">{ "Dead-letter queue" }</abbr>

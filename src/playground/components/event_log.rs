@@ -28,7 +28,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
             if log.is_empty() {
                 <p class="empty">{ "Nothing has happened yet." }</p>
             }
-            <ol class="log" reversed=true>
+            <ol class="log" reversed=true tabindex="0">
                 for entry in log.iter().rev().take(SHOWN) {
                     <Line key={entry.seq} entry={entry.clone()} onselect={props.onselect.clone()} />
                 }

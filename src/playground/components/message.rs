@@ -102,6 +102,9 @@ pub fn MessageCard(props: &CardProps) -> Html {
             if card.receive_count > 0 {
                 <span class="msg-count">{ format!("×{}", card.receive_count) }</span>
             }
+            if let Some(why) = &card.why {
+                <span class="msg-why">{ why.words() }</span>
+            }
             if let Some(done) = card.job {
                 <span class="msg-job" title="Job progress">
                     <span style={format!("width: {:.1}%", done * 100.0)}></span>

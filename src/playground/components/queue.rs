@@ -19,6 +19,11 @@ pub struct QueueProps {
     pub crowd: Option<Crowd>,
     /// Messages deleted by hand from the queue, fading out.
     pub leaving: Vec<Card>,
+    /// Messages in flight that no worker lane holds (their job failed, their lane was removed,
+    /// a receive by hand): SQS keeps them here, hidden until their timeout.
+    pub unheld: Place,
+    /// What the page offers when the queue is empty (what its empty text points at).
+    pub idle: Idle,
     /// The selected message, if any.
     pub selected: Option<String>,
     /// The message picked for handing to a worker, and the workers to choose from.
@@ -38,6 +43,19 @@ pub struct QueueProps {
     pub ondeliver: Callback<(String, String)>,
 }
 
+/// The situation an empty queue's text speaks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Idle {
+    /// The sandbox: you send the messages (with the Producer under the stage).
+    Sandbox,
+    /// A scenario still to run, paused: it sends its own messages once its clock runs.
+    Scenario,
+    /// A scenario running.
+    Playing,
+    /// A scenario past its end.
+    Over,
+}
+
 /// Why a blocked FIFO message cannot be taken (the engine says it is blocked; this says why).
 pub fn blocked_reason(card: &Card) -> String {
     let group = card.group_id.as_deref().unwrap_or("?");
@@ -54,15 +72,12 @@ pub fn Queue(props: &QueueProps) -> Html {
     let cards = if let Some(crowd) = &props.crowd {
         html! { <CrowdView crowd={*crowd} /> }
     } else if props.place.cards.is_empty() && props.leaving.is_empty() {
+        // Messages held by no worker say enough by themselves (the line above counts none
+        // visible or delayed).
         html! {
-            <p class="empty">
-                // A read-only player has no Send message button to point at.
-                if props.editable {
-                    { "No message waiting. Press " }<strong>{ "Send message" }</strong>{ " or play the scenario." }
-                } else {
-                    { "No message waiting. Play the scenario." }
-                }
-            </p>
+            if props.unheld.cards.is_empty() {
+                <p class="empty">{ empty_text(props) }</p>
+            }
         }
     } else {
         let grab = props.editable.then(|| Grab {
@@ -76,7 +91,7 @@ pub fn Queue(props: &QueueProps) -> Html {
         }
     };
     html! {
-        <section class="panel queue" aria-label="Queue">
+        <section class="panel queue" aria-label="Queue" tabindex="0">
             <header class="panel-head">
                 <h2>
                     { "Queue" }
@@ -95,14 +110,38 @@ pub fn Queue(props: &QueueProps) -> Html {
                 <p class="note" role="alert">{ note }</p>
             }
             { cards }
-            if props.editable {
+            if props.editable && !props.place.cards.is_empty() && props.crowd.is_none() {
                 <p class="hint">
-                    { "Drag a message onto a worker, or focus it and press Enter, to make that worker call " }
+                    { "Drag a message onto a worker (or focus it, Enter) to " }
                     <abbr title="The SQS call a consumer makes to get messages; each one it gets is hidden from others for the visibility timeout.">{ "ReceiveMessage" }</abbr>
                     { "." }
                 </p>
             }
+            if props.crowd.is_none() && !props.unheld.cards.is_empty() {
+                <div class="unheld">
+                    <h3>{ "In flight, held by no worker" }</h3>
+                    <CardList label="In flight, held by no worker" cards={props.unheld.cards.clone()}
+                        selected={props.selected.clone()} onselect={props.onselect.clone()} />
+                </div>
+            }
         </section>
+    }
+}
+
+/// What an empty queue says: what to do next, given what the page offers.
+fn empty_text(props: &QueueProps) -> &'static str {
+    match (props.idle, props.editable) {
+        (Idle::Sandbox, true) => {
+            "No message waiting. Press Send message (under the stage), then drag the message onto a worker."
+        }
+        (Idle::Sandbox, false) => "No message waiting.",
+        (Idle::Scenario, _) => "No message waiting. Press Play, or Step, to run the scenario.",
+        (Idle::Playing, _) => "No message waiting.",
+        (Idle::Over, true) => {
+            "No message waiting: the scenario is over. Drag the timeline back, or send one from \
+             the Producer below."
+        }
+        (Idle::Over, false) => "No message waiting: the scenario is over.",
     }
 }
 

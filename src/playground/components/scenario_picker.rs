@@ -3,6 +3,8 @@
 
 use super::{error, select_value};
 use crate::playground::scenarios::Entry;
+use crate::playground::story::Beat;
+use std::ops::Range;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -51,25 +53,70 @@ pub struct StoryProps {
     pub title: String,
     /// What it shows.
     pub narrative: String,
-    /// What to watch, in order.
-    pub watch: Vec<String>,
+    /// What to watch, in order, with their instants.
+    pub beats: Rc<Vec<Beat>>,
+    /// The lines whose time has come.
+    pub current: Option<Range<usize>>,
 }
 
-/// The scenario's narrative and what to watch.
+/// The scenario's narrative and what to watch, the lines whose time has come marked.
 #[component]
 pub fn Story(props: &StoryProps) -> Html {
+    let now = |i: usize| props.current.as_ref().is_some_and(|r| r.contains(&i));
     html! {
         <section class="panel story" aria-label="Story">
             <h2>{ &props.title }</h2>
             <p>{ &props.narrative }</p>
-            if !props.watch.is_empty() {
+            if !props.beats.is_empty() {
                 <h3>{ "What to watch" }</h3>
                 <ol class="watch">
-                    for w in &props.watch {
-                        <li>{ w }</li>
+                    for (i, b) in props.beats.iter().enumerate() {
+                        <li class={classes!(now(i).then_some("now"))}
+                            aria-current={now(i).then_some("true")}>{ &b.text }</li>
                     }
                 </ol>
             }
+        </section>
+    }
+}
+
+/// Properties of [`StoryLine`].
+#[derive(Properties, PartialEq)]
+pub struct StoryLineProps {
+    /// The scenario's title (said when it has nothing to watch).
+    pub title: String,
+    /// What to watch, with their instants.
+    pub beats: Rc<Vec<Beat>>,
+    /// The lines whose time has come (`None`: before the first).
+    pub current: Option<Range<usize>>,
+}
+
+/// The line of the story that is happening now, under the top bar: highlighted, and announced
+/// (politely) when it changes; before the first line's time, that line as what comes next.
+#[component]
+pub fn StoryLine(props: &StoryLineProps) -> Html {
+    let total = props.beats.len();
+    let (range, upcoming) = match &props.current {
+        Some(r) => (r.clone(), false),
+        None => (0..total.min(1), true),
+    };
+    let step = match (total, upcoming) {
+        (0, _) => String::new(),
+        (_, true) => format!("Next (1 of {total})"),
+        _ if range.len() == 1 => format!("Now ({} of {total})", range.start + 1),
+        _ => format!("Now ({}–{} of {total})", range.start + 1, range.end),
+    };
+    html! {
+        <section class={classes!("story-line", upcoming.then_some("upcoming"))} aria-label="Story line">
+            <span class="story-step" aria-hidden="true">{ step }</span>
+            <p class="story-now" aria-live="polite">
+                if total == 0 {
+                    { &props.title }
+                }
+                for b in &props.beats[range] {
+                    <span class="beat">{ &b.text }</span>
+                }
+            </p>
         </section>
     }
 }

@@ -101,6 +101,7 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
         },
     );
     let dead = worker.status == WorkerStatus::Dead;
+    let policy = policy_summary(&worker.policy);
     let place = &props.lane.place;
     let held = if place.aggregated() {
         html! { <CountTiles counts={place.counts.clone()} label={format!("Messages {name} holds")} /> }
@@ -125,7 +126,9 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
     );
 
     html! {
+        // A read-only lane has no button: it takes the focus itself, to be scrolled.
         <section class={classes!("lane", props.over.then_some("drop-over"))}
+            tabindex={(!props.editable).then_some("0")}
             aria-label={name.clone()} data-worker={name.clone()} data-status={status_key(&worker.status)}>
             <header class="lane-head">
                 <h3>{ &name }</h3>
@@ -134,7 +137,7 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
                     { status_words(&worker.status) }
                 </span>
             </header>
-            <p class="lane-policy">{ policy_summary(&worker.policy) }</p>
+            <p class="lane-policy" title={policy.clone()}>{ policy }</p>
             if !worker.armed_faults.is_empty() {
                 <p class="armed">{ format!("Armed: {}", worker.armed_faults.join(", ")) }</p>
             }
