@@ -15,13 +15,13 @@ while IFS= read -r file; do
   gz=$(gzip -9 -c "$file" | wc -c)
   total=$((total + gz))
   printf 'bundle-size: %-46s %9d bytes, %8d gzip -9\n' "${file#"$DIST"/}" "$(wc -c <"$file")" "$gz"
-done < <(find "$DIST" -maxdepth 1 -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.mjs' -o -name '*.css' -o -name '*.html' \) | sort)
+done < <(find "$DIST" -maxdepth 1 -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' -o -name '*.html' \) | sort)
 brotli=$(node -e '
 const fs = require("fs"), zlib = require("zlib"), path = require("path");
 const dir = process.argv[1];
 let sum = 0;
 for (const f of fs.readdirSync(dir)) {
-  if (!/\.(wasm|m?js|css|html)$/.test(f)) continue;
+  if (!/\.(wasm|js|css|html)$/.test(f)) continue;
   sum += zlib.brotliCompressSync(fs.readFileSync(path.join(dir, f)), {
     params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 },
   }).length;

@@ -50,7 +50,7 @@ if run_logged trunk build --release --dist "$DIST"; then
   echo "$sizes" | grep '^bundle-size: ' | sed 's/^bundle-size: /perf: /'
   echo "$sizes" | grep -E '^bundle_(gzip9|brotli11)_bytes=' | while IFS= read -r line; do figure "$line"; done
   total=0
-  for file in "$DIST"/*.wasm "$DIST"/*.js "$DIST"/*.mjs "$DIST"/*.css "$DIST"/*.html; do
+  for file in "$DIST"/*.wasm "$DIST"/*.js "$DIST"/*.css "$DIST"/*.html; do
     [ -f "$file" ] || continue
     if gzip -dc "$file.gz" 2>/dev/null | cmp -s - "$file"; then
       total=$((total + $(wc -c <"$file.gz")))
