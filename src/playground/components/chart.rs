@@ -151,7 +151,8 @@ pub fn DepthChart(props: &DepthChartProps) -> Html {
                 return;
             };
             let rect = plot.get_bounding_client_rect();
-            let frac = ((e.client_x() as f64 - rect.left()) / rect.width().max(1.0)).clamp(0.0, 1.0);
+            let frac =
+                ((e.client_x() as f64 - rect.left()) / rect.width().max(1.0)).clamp(0.0, 1.0);
             hover.set(Some(t0 + (frac * span as f64).round() as Millis));
         }
     };
