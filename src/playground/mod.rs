@@ -682,7 +682,8 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         (true, _, _) => Idle::Sandbox,
         (false, true, _) => Idle::Over,
         (false, false, true) => Idle::Playing,
-        (false, false, false) => Idle::Scenario,
+        (false, false, false) if stage.now == 0 => Idle::Scenario,
+        (false, false, false) => Idle::Paused,
     };
     let lanes = stage.lanes.len();
     // Up to four lanes in two columns (one row for two); more in three, then four columns.
@@ -738,7 +739,8 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                             }
                         </header>
                         { error(s.error(&Slot::AddWorker)) }
-                        <div class="lanes" style={format!("--cols: {cols}; --rows: {rows}")}>
+                        <div class={classes!("lanes", (rows > 1 && cols > 2).then_some("dense"))}
+                            style={format!("--cols: {cols}; --rows: {rows}")}>
                             for lane in &stage.lanes {
                                 <WorkerLane
                                     key={lane.worker.name.clone()}

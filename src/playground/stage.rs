@@ -299,7 +299,8 @@ pub struct Stage {
     /// The queue, once it exists.
     pub queue: Option<QueueInfo>,
     /// When lanes consume more than one queue (a scenario that sets two side by side): those
-    /// queues, in the order of their first lane. The stage shows one of them with its lanes.
+    /// queues, in the order of their first lane. The stage draws one of them; every lane draws
+    /// what it holds, from whichever queue.
     pub queues: Vec<String>,
     /// Its dead-letter queue's name, if it has one.
     pub dlq: Option<String>,
@@ -325,8 +326,8 @@ impl Stage {
         Stage::showing(world, journal, previous, None)
     }
 
-    /// [`Stage::build`], showing the queue named `shown` and its lanes when lanes consume
-    /// several queues (else the first lane's queue).
+    /// [`Stage::build`], showing the queue named `shown` when lanes consume several queues
+    /// (else the first lane's queue).
     pub fn showing(
         world: &World,
         journal: &Journal,
@@ -334,7 +335,7 @@ impl Stage {
         shown: Option<&str>,
     ) -> Stage {
         let now = world.now();
-        let mut workers = world.workers();
+        let workers = world.workers();
         let Roles { main, dlq, queues } = roles(world, &workers, shown);
         let Some(name) = main else {
             return Stage {
@@ -343,8 +344,6 @@ impl Stage {
                 ..Stage::default()
             };
         };
-        // The lanes of the other queues on the switch wait until their queue is shown.
-        workers.retain(|w| w.policy.queue == name || !queues.contains(&w.policy.queue));
         let queues = if queues.len() > 1 { queues } else { Vec::new() };
         let engine = world.engine();
         let mut attributes: Vec<(String, String)> = engine
@@ -380,6 +379,12 @@ impl Stage {
             };
         }
         let messages = engine.messages(&queue.name);
+        // The other queues' messages: lanes that consume them draw what they hold.
+        let elsewhere: Vec<MessageView> = queues
+            .iter()
+            .filter(|q| **q != queue.name)
+            .flat_map(|q| engine.messages(q))
+            .collect();
         let card = |m: &MessageView, look| card(m, look, now, journal);
 
         let mut queued = Vec::new();
@@ -393,6 +398,11 @@ impl Stage {
                 MessageState::InFlight { .. } => in_flight.push(m),
             }
         }
+        in_flight.extend(
+            elsewhere
+                .iter()
+                .filter(|m| matches!(m.state, MessageState::InFlight { .. })),
+        );
 
         let lanes = workers
             .into_iter()
@@ -422,6 +432,7 @@ impl Stage {
                         _ if worker.status != WorkerStatus::Dead => {
                             let now_or_before = messages
                                 .iter()
+                                .chain(&elsewhere)
                                 .find(|m| m.message_id == held.message_id)
                                 .map(|m| card(m, Look::Stale))
                                 .or_else(|| previous.find_any(&held.message_id).cloned());
