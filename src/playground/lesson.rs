@@ -191,13 +191,18 @@ impl Lesson {
 
     /// The clock moved forward (or stayed) to `now`: the armed question at `now` opens, an
     /// answer whose `reveal_at` came shows, a shown one the clock left is done.
+    ///
+    /// A question asked at the instant the one before it is revealed opens once that answer is
+    /// put away ([`Lesson::dismiss`], then `arrive` again).
     pub fn arrive(&mut self, now: Millis) -> Option<Arrival> {
         let mut arrival = None;
+        // Whether an earlier question is asked or revealed now.
+        let mut busy = false;
         for (i, &(at, reveal_at, _)) in self.questions.iter().enumerate() {
             let status = &mut self.status[i];
             *status = match *status {
                 Status::Armed if at < now => Status::Missed,
-                Status::Armed if at == now && self.on => {
+                Status::Armed if at == now && self.on && !busy => {
                     arrival = Some(Arrival::Asked(i));
                     Status::Open
                 }
@@ -208,6 +213,7 @@ impl Lesson {
                 Status::Shown(a) if now > reveal_at => Status::Done(a),
                 same => same,
             };
+            busy |= matches!(status, Status::Open | Status::Waiting(_) | Status::Shown(_));
         }
         arrival
     }
@@ -259,7 +265,7 @@ impl Lesson {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Panel {
     /// A question asked, answered or revealed.
-    Question(Asked),
+    Question(Box<Asked>),
     /// The score, at the scenario's end.
     Score(Score),
 }
@@ -425,6 +431,19 @@ mod tests {
             }
         );
         assert_eq!(l.score().words(), "0 of 2 right, 1 skipped");
+    }
+
+    #[test]
+    fn a_question_asked_at_the_reveal_of_the_one_before_waits_for_it_to_be_put_away() {
+        let mut l = lesson(&[(10, 29), (29, 30)]);
+        l.arrive(10_000);
+        l.answer(Some(0));
+        assert_eq!(l.arrive(29_000), Some(Arrival::Revealed(0)));
+        assert_eq!(l.current(), Some(0));
+        assert_eq!(l.open(), None);
+        l.dismiss();
+        assert_eq!(l.arrive(29_000), Some(Arrival::Asked(1)));
+        assert_eq!(l.open(), Some(1));
     }
 
     #[test]

@@ -309,6 +309,7 @@ impl Session {
         if self.holding() {
             return;
         }
+        self.lesson.dismiss();
         let next_logged = self.log.get(self.cursor).map(|s| s.at);
         let next = match (self.world.next_deadline(), next_logged) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -341,6 +342,9 @@ impl Session {
         let back = t < self.now();
         if t > self.now() && self.holding() {
             return;
+        }
+        if !back {
+            self.lesson.dismiss();
         }
         let t = match self.lesson.stop() {
             Some(stop) if !back && t > stop => stop,
@@ -407,6 +411,11 @@ impl Session {
     /// Puts the shown answer away and plays on (up to the scenario's end, where the score shows).
     pub fn carry_on(&mut self) {
         self.lesson.dismiss();
+        // A question asked at this very instant opens now.
+        self.arrived(false);
+        if self.lesson.current().is_some() {
+            return;
+        }
         if self.now() < self.end() {
             self.play();
         } else if self.lesson.finished() {
@@ -435,14 +444,14 @@ impl Session {
             }),
             _ => Phase::Asking,
         };
-        Some(Panel::Question(Asked {
+        Some(Panel::Question(Box::new(Asked {
             number: i + 1,
             total: self.scenario.questions.len(),
             prompt: q.prompt.clone(),
             choices: q.choices.iter().map(|c| c.text.clone()).collect(),
             reveal_at: q.reveal_at,
             phase,
-        }))
+        })))
     }
 
     /// Tells the lesson the clock moved (`back`: rewound) and announces what that made happen.
@@ -984,6 +993,27 @@ mod tests {
         s.answer(Some(0));
         assert_eq!(s.lesson().score().wrong, 1);
         assert_eq!(s.lesson().score().right, 0);
+    }
+
+    #[test]
+    fn continue_asks_at_once_a_question_due_at_the_reveal_of_the_one_before() {
+        let scenario = scenarios::find("short-vs-long-polling").expect("in the library");
+        let mut s = Session::open(scenario).expect("opens");
+        s.set_lesson(true);
+        s.seek(10_000);
+        assert_eq!(phase(&s), Some(Phase::Asking));
+        s.answer(Some(0));
+        s.reveal_now();
+        assert_eq!(s.now(), 29_000);
+        assert!(matches!(phase(&s), Some(Phase::Revealed(_))));
+        s.carry_on();
+        assert!(!s.playing());
+        match s.lesson_panel() {
+            Some(Panel::Question(asked)) => {
+                assert_eq!((asked.number, asked.phase), (2, Phase::Asking));
+            }
+            other => panic!("not asked: {other:?}"),
+        }
     }
 
     #[test]

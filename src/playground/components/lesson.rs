@@ -34,7 +34,7 @@ pub fn QuestionPanel(props: &QuestionProps) -> Html {
         },
         // Keyed by the question: another question starts with nothing picked.
         Panel::Question(asked) => html! {
-            <QuestionForm key={asked.number} asked={asked.clone()} onanswer={props.onanswer.clone()}
+            <QuestionForm key={asked.number} asked={(**asked).clone()} onanswer={props.onanswer.clone()}
                 onreveal={props.onreveal.clone()} oncontinue={props.oncontinue.clone()} />
         },
     }
