@@ -318,9 +318,6 @@ pub struct Reveal {
     pub correct: usize,
     /// Why, in SQS's words.
     pub why: String,
-    /// Which choices' claims the world shows now: only the correct one's, unless the learner
-    /// changed the world since the question (or an imported question is wrong).
-    pub truths: Vec<bool>,
     /// What on the stage proves it.
     pub proof: Proof,
 }

@@ -605,15 +605,24 @@ impl AfterRender {
     }
 }
 
-/// Focuses the first element under `container` that `selector` finds.
+/// Focuses the first element under `container` that `selector` finds, scrolling the page only
+/// if the element is not in view already (the one-screen layout must not move).
 fn focus(container: &NodeRef, selector: &str) {
     let found = container
         .cast::<web_sys::Element>()
         .and_then(|c| c.query_selector(selector).ok().flatten())
         .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
-    if let Some(element) = found {
-        let _ = element.focus();
-    }
+    let Some(element) = found else {
+        return;
+    };
+    let height = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let rect = element.get_bounding_client_rect();
+    let options = web_sys::FocusOptions::new();
+    options.set_prevent_scroll(rect.top() >= 0.0 && rect.bottom() <= height);
+    let _ = element.focus_with_options(&options);
 }
 
 /// The settings whose refusals show by their field.

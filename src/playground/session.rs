@@ -439,7 +439,6 @@ impl Session {
                 answer,
                 correct: q.correct,
                 why: q.why.clone(),
-                truths: q.truths(&self.world),
                 proof: Proof::of(&q.points_at, &self.world),
             }),
             _ => Phase::Asking,
@@ -945,7 +944,6 @@ mod tests {
         let Some(Phase::Revealed(reveal)) = phase(&s) else {
             panic!("not revealed: {:?}", phase(&s));
         };
-        assert_eq!(reveal.truths, [true, false, false]);
         assert_eq!(reveal.proof.worker.as_deref(), Some("Worker A"));
         assert_eq!(reveal.proof.messages.len(), 1, "M is highlighted");
         assert_eq!(reveal.proof.words, "message M, Worker A");

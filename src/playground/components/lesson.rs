@@ -114,23 +114,26 @@ fn QuestionForm(props: &FormProps) -> Html {
     };
     let skip = props.onanswer.reform(|_: MouseEvent| None);
     let (button, status) = match &asked.phase {
-        Phase::Asking => (
-            "Answer",
-            if *unpicked {
-                "Pick one of the answers first, or Skip.".to_string()
-            } else {
-                "The clock waits for your answer.".to_string()
-            },
-        ),
+        Phase::Asking if *unpicked => ("Answer", html! { "Pick one of the answers first, or Skip." }),
+        Phase::Asking => ("Answer", html! { "The clock waits for your answer." }),
         Phase::Waiting(answer) => {
             let playing = format!("Playing on to {}…", wall_clock(asked.reveal_at));
             let status = match answer {
                 Some(c) => format!("Your answer: {}. {playing}", asked.choices[*c]),
                 None => format!("Skipped. {playing}"),
             };
-            ("Show the answer now", status)
+            ("Show the answer now", html! { status })
         }
-        Phase::Revealed(reveal) => ("Continue", verdict(reveal).to_string()),
+        Phase::Revealed(reveal) => (
+            "Continue",
+            html! {
+                <>
+                    <strong class={verdict_class(reveal)}>{ verdict(reveal) }</strong>
+                    <span class="proof-star" aria-hidden="true">{ " ★" }</span>
+                    { format!(" Look at {} (★ on the stage).", reveal.proof.words) }
+                </>
+            },
+        ),
     };
 
     html! {
@@ -152,28 +155,16 @@ fn QuestionForm(props: &FormProps) -> Html {
                                 </label>
                             }
                         </div>
-                    } else {
-                        <ol class="choices">
-                            for (i, text) in asked.choices.iter().enumerate() {
-                                { shown_choice(asked, i, text) }
-                            }
-                        </ol>
+                    }
+                    if let Phase::Revealed(reveal) = &asked.phase {
+                        { revealed_choices(asked, reveal) }
                     }
                 </fieldset>
                 if let Phase::Revealed(reveal) = &asked.phase {
-                    <div class="lesson-why">
-                        <p>{ &reveal.why }</p>
-                        <p class="lesson-proof">
-                            <span class="proof-star" aria-hidden="true">{ "★" }</span>
-                            { format!(" Look at {} (marked ★ on the stage).", reveal.proof.words) }
-                        </p>
-                        if !reveal.truths.get(reveal.correct).copied().unwrap_or(true) {
-                            <p class="note">{ went_otherwise(asked, reveal) }</p>
-                        }
-                    </div>
+                    <p class="lesson-why">{ &reveal.why }</p>
                 }
                 <div class="lesson-foot">
-                    <p class={classes!("lesson-status", verdict_class(&asked.phase))}>{ status }</p>
+                    <p class="lesson-status">{ status }</p>
                     <div class="lesson-actions">
                         <button class="primary" type="submit">{ button }</button>
                         if asking {
@@ -186,36 +177,31 @@ fn QuestionForm(props: &FormProps) -> Html {
     }
 }
 
-/// A choice after the answer: the learner's pick marked, and at the reveal the correct one,
-/// each by colour, a sign and words.
-fn shown_choice(asked: &Asked, i: usize, text: &str) -> Html {
-    let (answer, correct) = match &asked.phase {
-        Phase::Waiting(answer) => (*answer, None),
-        Phase::Revealed(reveal) => (reveal.answer, Some(reveal.correct)),
-        Phase::Asking => (None, None),
-    };
-    let yours = answer == Some(i);
-    let (mark, sign, words) = match (correct.map(|c| c == i), yours) {
-        (Some(true), true) => ("right", "✓", "Correct answer, yours"),
-        (Some(true), false) => ("right", "✓", "Correct answer"),
-        (Some(false), true) => ("wrong", "✗", "Your answer"),
-        (None, true) => ("yours", "●", "Your answer"),
-        _ => ("", "", ""),
-    };
-    html! {
-        <li class="choice" data-mark={mark}>
-            <span class="choice-key" aria-hidden="true">{ i + 1 }</span>
-            <span class="choice-text">{ text }</span>
-            if !words.is_empty() {
-                <span class="choice-mark">
-                    <span aria-hidden="true">{ sign }</span>{ format!(" {words}") }
+/// At the reveal, the correct choice and (if it was another) the learner's, each marked by
+/// colour, a sign and words; the other choices make room for the stage.
+fn revealed_choices(asked: &Asked, reveal: &Reveal) -> Html {
+    let marked = asked.choices.iter().enumerate().filter_map(|(i, text)| {
+        let yours = reveal.answer == Some(i);
+        let (mark, sign, words) = match (i == reveal.correct, yours) {
+            (true, true) => ("right", "✓", "Correct answer, yours"),
+            (true, false) => ("right", "✓", "Correct answer"),
+            (false, true) => ("wrong", "✗", "Your answer"),
+            (false, false) => return None,
+        };
+        Some(html! {
+            <li class="choice" data-mark={mark}>
+                <span class="choice-key" aria-hidden="true">{ i + 1 }</span>
+                <span class="choice-text">
+                    <span class="choice-mark"><span aria-hidden="true">{ sign }</span>{ format!(" {words}") }</span>
+                    { text }
                 </span>
-            }
-        </li>
-    }
+            </li>
+        })
+    });
+    html! { <ul class="choices">{ for marked }</ul> }
 }
 
-/// "Right." / "Not quite." / "Skipped.", said first at the reveal.
+/// "Right." / "Not quite." / "Skipped: here is the answer.", said first at the reveal.
 fn verdict(reveal: &Reveal) -> &'static str {
     match reveal.answer {
         Some(c) if c == reveal.correct => "Right.",
@@ -224,31 +210,12 @@ fn verdict(reveal: &Reveal) -> &'static str {
     }
 }
 
-fn verdict_class(phase: &Phase) -> Option<&'static str> {
-    match phase {
-        Phase::Revealed(r) if r.answer == Some(r.correct) => Some("right"),
-        Phase::Revealed(r) if r.answer.is_some() => Some("wrong"),
-        _ => None,
+fn verdict_class(reveal: &Reveal) -> &'static str {
+    match reveal.answer {
+        Some(c) if c == reveal.correct => "right",
+        Some(_) => "wrong",
+        None => "skipped",
     }
-}
-
-/// When the world does not show the correct answer (the learner changed it since the question):
-/// what it shows instead.
-fn went_otherwise(asked: &Asked, reveal: &Reveal) -> String {
-    let holding: Vec<&str> = reveal
-        .truths
-        .iter()
-        .zip(&asked.choices)
-        .filter(|(holds, _)| **holds)
-        .map(|(_, text)| text.as_str())
-        .collect();
-    let mut text =
-        "This run went another way (the world was changed since the question)".to_string();
-    match holding.as_slice() {
-        [] => text.push('.'),
-        shown => text += &format!(": the stage shows \"{}\".", shown.join("\", \"")),
-    }
-    text
 }
 
 /// Whether a key event came from a radio button.
