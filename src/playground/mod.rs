@@ -32,7 +32,7 @@ use components::error;
 use components::event_log::EventLog;
 use components::history::History;
 use components::ledger::{self, Ledger};
-use components::lesson::{LessonSwitch, QuestionPanel};
+use components::lesson::{lesson_panel, lesson_switch, LessonCallbacks};
 use components::queue::{blocked_reason, Idle, Queue};
 use components::scenario_picker::{ScenarioPicker, Story, StoryLine};
 use components::send_form::Producer;
@@ -475,9 +475,7 @@ struct Handlers {
     onspeed: Callback<f64>,
     onseek: Callback<Millis>,
     onlesson: Callback<bool>,
-    onanswer: Callback<Answer>,
-    onreveal: Callback<()>,
-    oncontinue: Callback<()>,
+    lesson: LessonCallbacks,
     onframe: Callback<f64>,
     onpointermove: Callback<PointerEvent>,
     onpointerup: Callback<PointerEvent>,
@@ -520,9 +518,11 @@ impl Handlers {
             onspeed: dispatch.reform(Action::Speed),
             onseek: dispatch.reform(Action::Seek),
             onlesson: dispatch.reform(Action::Lesson),
-            onanswer: dispatch.reform(Action::Answer),
-            onreveal: on(Action::RevealNow),
-            oncontinue: on(Action::Continue),
+            lesson: LessonCallbacks {
+                onanswer: dispatch.reform(Action::Answer),
+                onreveal: on(Action::RevealNow),
+                oncontinue: on(Action::Continue),
+            },
             onframe: dispatch.reform(Action::Frame),
             onpointermove: dispatch.reform(|e: PointerEvent| {
                 Action::PointerMove((e.client_x() as f64, e.client_y() as f64))
@@ -774,8 +774,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                         error={s.error(&Slot::Scenario).map(str::to_string)}
                         onopen={on.onopen.clone()} />
                     if s.lesson().has_questions() && !embed {
-                        <LessonSwitch on={s.lesson().on()} questions={scenario.questions.len()}
-                            ontoggle={on.onlesson.clone()} />
+                        { lesson_switch(s.lesson().on(), scenario.questions.len(), &on.onlesson) }
                     }
                     <Controls now={stage.now} horizon={s.horizon()} playing={s.playing()} speed={s.speed()}
                         held={s.lesson().open().is_some()}
@@ -785,9 +784,8 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                         onspeed={on.onspeed.clone()} onseek={on.onseek.clone()} />
                 </header>
                 // A question (or the lesson's score) takes the story line's place while it shows.
-                if let Some(panel) = panel {
-                    <QuestionPanel {panel} onanswer={on.onanswer.clone()} onreveal={on.onreveal.clone()}
-                        oncontinue={on.oncontinue.clone()} />
+                if let Some(panel) = &panel {
+                    { lesson_panel(panel, &on.lesson) }
                 } else {
                     <StoryLine title={scenario.title.clone()} beats={beats.clone()} current={current.clone()} />
                 }

@@ -8,24 +8,10 @@ use crate::playground::lesson::{Answer, Asked, Panel, Phase, Reveal};
 use web_sys::HtmlElement;
 use yew::prelude::*;
 
-/// Properties of [`QuestionPanel`].
-#[derive(Properties, PartialEq)]
-pub struct QuestionProps {
-    /// What it shows.
-    pub panel: Panel,
-    /// An answer (`None`: Skip).
-    pub onanswer: Callback<Answer>,
-    /// "Show the answer now", while the clock plays on to the reveal.
-    pub onreveal: Callback<()>,
-    /// "Continue" after the reveal.
-    pub oncontinue: Callback<()>,
-}
-
-/// See the module documentation. The root moves the focus into it when a question opens (the
-/// panel itself; number keys pick) and to its button when the answer shows.
-#[component]
-pub fn QuestionPanel(props: &QuestionProps) -> Html {
-    match &props.panel {
+/// The question panel, or the score: see the module documentation. (Plain functions where no
+/// state is kept: each component type brings its own copy of Yew's lifecycle code.)
+pub fn lesson_panel(panel: &Panel, on: &LessonCallbacks) -> Html {
+    match panel {
         Panel::Score(score) => html! {
             <section class="lesson lesson-score" aria-label="Lesson score">
                 <h2>{ "Lesson score" }</h2>
@@ -34,24 +20,35 @@ pub fn QuestionPanel(props: &QuestionProps) -> Html {
         },
         // Keyed by the question: another question starts with nothing picked.
         Panel::Question(asked) => html! {
-            <QuestionForm key={asked.number} asked={(**asked).clone()} onanswer={props.onanswer.clone()}
-                onreveal={props.onreveal.clone()} oncontinue={props.oncontinue.clone()} />
+            <QuestionPanel key={asked.number} asked={(**asked).clone()} on={on.clone()} />
         },
     }
 }
 
-/// Properties of [`QuestionForm`].
-#[derive(Properties, PartialEq)]
-struct FormProps {
-    asked: Asked,
-    onanswer: Callback<Answer>,
-    onreveal: Callback<()>,
-    oncontinue: Callback<()>,
+/// What the question panel reports.
+#[derive(Clone, PartialEq)]
+pub struct LessonCallbacks {
+    /// An answer (`None`: Skip).
+    pub onanswer: Callback<Answer>,
+    /// "Show the answer now", while the clock plays on to the reveal.
+    pub onreveal: Callback<()>,
+    /// "Continue" after the reveal.
+    pub oncontinue: Callback<()>,
 }
 
-/// One question, from asked to revealed.
+/// Properties of [`QuestionPanel`].
+#[derive(Properties, PartialEq)]
+pub struct QuestionProps {
+    /// The question.
+    pub asked: Asked,
+    /// What it reports.
+    pub on: LessonCallbacks,
+}
+
+/// One question, from asked to revealed. The root moves the focus into it when it opens (the
+/// panel itself; number keys pick) and to its button when the answer shows.
 #[component]
-fn QuestionForm(props: &FormProps) -> Html {
+pub fn QuestionPanel(props: &QuestionProps) -> Html {
     let asked = &props.asked;
     let picked = use_state(|| None::<usize>);
     // Answer pressed with nothing picked.
@@ -61,7 +58,7 @@ fn QuestionForm(props: &FormProps) -> Html {
 
     let answer = {
         let (picked, unpicked, onanswer) =
-            (picked.clone(), unpicked.clone(), props.onanswer.clone());
+            (picked.clone(), unpicked.clone(), props.on.onanswer.clone());
         move || match *picked {
             Some(choice) => onanswer.emit(Some(choice)),
             None => unpicked.set(true),
@@ -69,7 +66,7 @@ fn QuestionForm(props: &FormProps) -> Html {
     };
     let onsubmit = {
         let (answer, asking) = (answer.clone(), asking);
-        let (onreveal, oncontinue) = (props.onreveal.clone(), props.oncontinue.clone());
+        let (onreveal, oncontinue) = (props.on.onreveal.clone(), props.on.oncontinue.clone());
         let phase = asked.phase.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
@@ -112,9 +109,12 @@ fn QuestionForm(props: &FormProps) -> Html {
             unpicked.set(false);
         })
     };
-    let skip = props.onanswer.reform(|_: MouseEvent| None);
+    let skip = props.on.onanswer.reform(|_: MouseEvent| None);
     let (button, status) = match &asked.phase {
-        Phase::Asking if *unpicked => ("Answer", html! { "Pick one of the answers first, or Skip." }),
+        Phase::Asking if *unpicked => (
+            "Answer",
+            html! { "Pick one of the answers first, or Skip." },
+        ),
         Phase::Asking => ("Answer", html! { "The clock waits for your answer." }),
         Phase::Waiting(answer) => {
             let playing = format!("Playing on to {}…", wall_clock(asked.reveal_at));
@@ -245,25 +245,14 @@ pub fn proof_tag(proves: bool) -> Html {
     }
 }
 
-/// Properties of [`LessonSwitch`].
-#[derive(Properties, PartialEq)]
-pub struct SwitchProps {
-    /// Whether lesson mode is on.
-    pub on: bool,
-    /// How many questions the scenario asks.
-    pub questions: usize,
-    /// Turned on or off.
-    pub ontoggle: Callback<bool>,
-}
-
-/// "Lesson: ask questions", for a scenario that has questions.
-#[component]
-pub fn LessonSwitch(props: &SwitchProps) -> Html {
-    let onchange = props.ontoggle.reform(|e: Event| super::input_checked(&e));
+/// "Lesson: ask questions (N)", for a scenario that has `questions`; `ontoggle` hears it turned
+/// on or off.
+pub fn lesson_switch(on: bool, questions: usize, ontoggle: &Callback<bool>) -> Html {
+    let onchange = ontoggle.reform(|e: Event| super::input_checked(&e));
     html! {
         <label class="lesson-switch">
-            <input type="checkbox" checked={props.on} {onchange} />
-            { format!("Lesson: ask questions ({})", props.questions) }
+            <input type="checkbox" checked={on} {onchange} />
+            { format!("Lesson: ask questions ({questions})") }
         </label>
     }
 }
