@@ -34,6 +34,7 @@ use components::history::History;
 use components::ledger::{self, Ledger};
 use components::lesson::{lesson_panel, lesson_switch, LessonCallbacks};
 use components::queue::{blocked_reason, Idle, Queue};
+use components::queue_switch::QueueSwitch;
 use components::scenario_picker::{ScenarioPicker, Story, StoryLine};
 use components::send_form::Producer;
 use components::settings::{Settings, Typed};
@@ -107,6 +108,8 @@ pub enum Action {
         /// The call.
         request: Request,
     },
+    /// Show this queue and its lanes (when lanes consume several queues).
+    ShowQueue(String),
     /// Select a message (its history opens), or none.
     Select(Option<String>),
     /// Open (or close) the keyboard hand-over bar for a waiting message.
@@ -146,6 +149,8 @@ struct Ui {
     typed: Vec<Typed>,
     /// The policies being edited, until another scenario.
     editing: Vec<Editing>,
+    /// The queue chosen on the stage's queue switch, until another scenario.
+    shown_queue: Option<String>,
 }
 
 impl Default for Ui {
@@ -157,6 +162,7 @@ impl Default for Ui {
             note: None,
             typed: Vec::new(),
             editing: Vec::new(),
+            shown_queue: None,
             send: SendForm {
                 group_id: "g1".into(),
                 ..SendForm::default()
@@ -305,7 +311,8 @@ impl State {
     /// Builds the stage and the summaries from the session as it is now.
     fn redraw(&mut self) {
         let s = self.session.borrow();
-        self.stage = Rc::new(Stage::build(s.world(), &s.journal, &self.stage));
+        let shown = self.ui.shown_queue.as_deref();
+        self.stage = Rc::new(Stage::showing(s.world(), &s.journal, &self.stage, shown));
         self.summaries.refresh(&s);
     }
 
@@ -389,7 +396,9 @@ impl State {
                 let workers = s.world().workers();
                 let name = next_worker_name(workers.iter().map(|w| w.name.as_str()));
                 let policy = workers
-                    .first()
+                    .iter()
+                    .find(|w| w.policy.queue == queue)
+                    .or(workers.first())
                     .map(|w| w.policy.clone())
                     .unwrap_or_else(|| scenarios::manual_policy(&queue));
                 s.act(
@@ -408,6 +417,7 @@ impl State {
             Action::Call { slot, request } => {
                 s.call(slot, request);
             }
+            Action::ShowQueue(name) => u.shown_queue = Some(name),
             Action::Select(id) => u.selected = id,
             Action::Pick(id) => {
                 u.pick = id;
@@ -465,6 +475,7 @@ struct Handlers {
     onset: Callback<(String, String)>,
     ontype: Callback<Typed>,
     onopen: Callback<String>,
+    onshowqueue: Callback<String>,
     oneditsend: Callback<SendForm>,
     onsend: Callback<SendForm>,
     onimport: Callback<SharedSession>,
@@ -508,6 +519,7 @@ impl Handlers {
             onset: dispatch.reform(|(name, value)| Action::SetAttribute { name, value }),
             ontype: dispatch.reform(Action::Type),
             onopen: dispatch.reform(Action::Open),
+            onshowqueue: dispatch.reform(Action::ShowQueue),
             oneditsend: dispatch.reform(Action::EditSend),
             onsend: dispatch.reform(Action::Send),
             onimport: dispatch.reform(Action::Import),
@@ -791,6 +803,10 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                 }
                 <main class={classes!("stage", stage.dlq.is_some().then_some("with-dlq"))}>
                     <div class="stage-queue">
+                        if let Some(shown) = stage.queue.as_ref().filter(|_| !stage.queues.is_empty()) {
+                            <QueueSwitch queues={stage.queues.clone()} shown={shown.name.clone()}
+                                onshow={on.onshowqueue.clone()} />
+                        }
                         <Queue queue={stage.queue.clone()} place={stage.queued.clone()} crowd={stage.crowd}
                             proof={proof.messages.clone()} proves={proves_queue(stage.queue.as_ref().map(|q| q.name.as_str()))}
                             leaving={stage.leaving.clone()} unheld={stage.unheld.clone()} {idle}

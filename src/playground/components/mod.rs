@@ -13,6 +13,7 @@ pub mod ledger;
 pub mod lesson;
 pub mod message;
 pub mod queue;
+pub mod queue_switch;
 pub mod scenario_picker;
 pub mod send_form;
 pub mod settings;
