@@ -57,6 +57,7 @@ fn seeds() -> Seeds {
             actions: Vec::new(),
             playhead: 30_000,
             speed: 10.0,
+            lesson: true,
         };
         let inline_session = Session {
             scenario: ScenarioSource::Inline(scenario.clone()),

@@ -105,6 +105,7 @@ fn every_library_scenario_round_trips_through_a_link_with_random_actions() {
                 actions: world.actions().to_vec(),
                 playhead: world.now(),
                 speed: 10.0,
+                lesson: false,
             };
             replayed_actions += session.actions.len();
             let link = link(&session);
@@ -142,6 +143,7 @@ fn a_scenario_file_export_replays_to_the_same_summary() {
             actions: world.actions().to_vec(),
             playhead: world.now(),
             speed: 1.0,
+            lesson: false,
         };
         let file = export::session_file(&session, &scenario);
         let imported = export::import(&file.to_string()).unwrap();
@@ -160,6 +162,7 @@ fn a_link_naming_an_unknown_scenario_says_so() {
         actions: vec![],
         playhead: 0,
         speed: 1.0,
+        lesson: false,
     };
     let err = permalink::decode(&link(&session))
         .unwrap()
@@ -188,6 +191,7 @@ fn a_tampered_action_is_refused_by_name() {
         actions,
         playhead: 9_000,
         speed: 1.0,
+        lesson: false,
     };
     assert!(session.rebuild(find).is_err());
 }

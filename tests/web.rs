@@ -31,6 +31,7 @@ async fn a_link_compressed_by_the_browser_reads_back() {
         actions: world.log().to_vec(),
         playhead: world.now(),
         speed: 3.0,
+        lesson: false,
     };
     let value = permalink::encode(&session).await.unwrap();
     let json = permalink::session_json(&session);

@@ -21,7 +21,8 @@ export async function playhead(page) {
 
 /**
  * The names of the places that must be in view and are not: the queue, every lane of the
- * Workers region, the dead-letter queue (unless the queue has none), the story line.
+ * Workers region, the dead-letter queue (unless the queue has none), the story line (or the
+ * lesson's question or score, which take its place).
  */
 export async function outOfView(page) {
   return page.evaluate(() => {
@@ -30,10 +31,11 @@ export async function outOfView(page) {
     const workers = named('Workers')[0];
     const lanes = workers ? [...workers.querySelectorAll('section.lane[aria-label]')] : [];
     const dlq = named('Dead-letter queue').filter((d) => !/no RedrivePolicy/.test(d.textContent));
-    const places = [...named('Queue'), ...lanes, ...dlq, ...named('Story line')];
+    const story = ['Story line', 'Question', 'Lesson score'].flatMap(named);
+    const places = [...named('Queue'), ...lanes, ...dlq, ...story];
     const bad = [];
     if (!named('Queue').length) bad.push('Queue (missing)');
-    if (!named('Story line').length) bad.push('Story line (missing)');
+    if (story.length !== 1) bad.push(`Story line (${story.length} of it, with the question and the score)`);
     for (const el of places) {
       const r = el.getBoundingClientRect();
       const inside = r.width > 0 && r.height > 0 && r.left >= -1 && r.top >= -1 && r.right <= w + 1 && r.bottom <= h + 1;

@@ -47,6 +47,29 @@ for (const [name, query, size] of views) {
   });
 }
 
+// A lesson's question, and its answer with the stage's proof marked (r-022's first question,
+// asked at once when the page opens at its instant).
+const lessons = [
+  ['1280x720, light', '&theme=light', { width: 1280, height: 720 }],
+  ['1280x720, dark', '&theme=dark', { width: 1280, height: 720 }],
+  ['embedded at 800x500', '&embed=1', { width: 800, height: 500 }],
+];
+for (const [name, query, viewport] of lessons) {
+  test(`axe finds no WCAG 2.2 A/AA violation in a lesson's question and answer: ${name}`, async ({ page, url }) => {
+    await page.setViewportSize(viewport);
+    await open(page, url, `?scenario=r-022&lesson=1&t=55${query}`);
+    const question = region(page, 'Question');
+    await question.waitFor();
+    await page.waitForTimeout(1600);
+    assert.deepEqual(await violations(page), [], 'the question');
+    await question.getByRole('radio').first().click();
+    await button(question, 'Answer').click();
+    await page.waitForFunction(() => document.querySelector('[data-phase="revealed"]'), null, { timeout: 15_000 });
+    await page.waitForTimeout(1600);
+    assert.deepEqual(await violations(page), [], 'the answer');
+  }, { timeout: 60_000 });
+}
+
 test('axe finds no WCAG 2.2 A/AA violation with the Share panel open', async ({ page, url }) => {
   await view(page, url, '?scenario=crash-before-delete');
   await button(region(page, 'Share'), 'Embed code').click();

@@ -100,6 +100,7 @@ fn merge(first: LaunchOptions, second: LaunchOptions) -> LaunchOptions {
         } else {
             second.controls
         },
+        lesson: first.lesson.or(second.lesson),
     }
 }
 
@@ -118,6 +119,13 @@ mod tests {
         let l = Link::parse("", "#scenario=fifo%2Dgroups&theme=dark");
         assert_eq!(l.options.scenario.as_deref(), Some("fifo-groups"));
         assert_eq!(l.options.theme, Some(Theme::Dark));
+
+        let l = Link::parse("?lesson=0", "#scenario=r-022&lesson=1");
+        assert_eq!(l.options.lesson, Some(false));
+        assert_eq!(
+            Link::parse("", "#s=1.abc&lesson=1").options.lesson,
+            Some(true)
+        );
 
         let l = Link::parse("?scenario=a", "#/play?scenario=b&speed=7");
         assert_eq!(l.options.scenario.as_deref(), Some("a"));
@@ -140,7 +148,7 @@ mod tests {
         assert_eq!(
             l.warnings,
             ["Ignored \"#hello\" in the address: it is neither a permalink (#s=…) nor a \
-              parameter the playground reads (scenario, speed, t, autoplay, embed, theme, controls)."]
+              parameter the playground reads (scenario, speed, t, autoplay, embed, theme, controls, lesson)."]
         );
         assert!(Link::parse("", "#s=1.abc&scenario=heartbeat")
             .warnings

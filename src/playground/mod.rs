@@ -11,6 +11,7 @@ pub mod flip;
 pub mod format;
 pub mod frame;
 pub mod journal;
+pub mod lesson;
 pub mod link;
 pub mod scenarios;
 pub mod session;
@@ -31,6 +32,7 @@ use components::error;
 use components::event_log::EventLog;
 use components::history::History;
 use components::ledger::{self, Ledger};
+use components::lesson::{lesson_panel, lesson_switch, LessonCallbacks};
 use components::queue::{blocked_reason, Idle, Queue};
 use components::queue_switch::QueueSwitch;
 use components::scenario_picker::{ScenarioPicker, Story, StoryLine};
@@ -40,6 +42,7 @@ use components::worker_lane::WorkerLane;
 use components::worker_policy::Editing;
 use drag::{Gesture, Press};
 use journal::{Entry, Versioned};
+use lesson::{Answer, Panel, Phase, Proof};
 use link::Link;
 use session::{SendForm, Session, Slot};
 use sqs_engine::{Millis, Request};
@@ -123,6 +126,14 @@ pub enum Action {
     Frame(f64),
     /// Opens a session read from a file.
     Import(SharedSession),
+    /// Lesson mode on or off.
+    Lesson(bool),
+    /// An answer to the open question (`None`: Skip).
+    Answer(Answer),
+    /// Jump to the answered question's reveal.
+    RevealNow,
+    /// Put the shown answer away and play on.
+    Continue,
 }
 
 /// View state that is not the World's.
@@ -330,6 +341,10 @@ impl State {
                 return before != shown(&s) || dragging || self.summaries.behind(&s);
             }
             Action::Play => s.play(),
+            Action::Lesson(on) => s.set_lesson(on),
+            Action::Answer(answer) => s.answer(answer),
+            Action::RevealNow => s.reveal_now(),
+            Action::Continue => s.carry_on(),
             Action::Pause => s.pause(),
             Action::Step => s.step(),
             Action::Speed(v) => s.set_speed(v),
@@ -470,6 +485,8 @@ struct Handlers {
     onstep: Callback<()>,
     onspeed: Callback<f64>,
     onseek: Callback<Millis>,
+    onlesson: Callback<bool>,
+    lesson: LessonCallbacks,
     onframe: Callback<f64>,
     onpointermove: Callback<PointerEvent>,
     onpointerup: Callback<PointerEvent>,
@@ -512,6 +529,12 @@ impl Handlers {
             onstep: on(Action::Step),
             onspeed: dispatch.reform(Action::Speed),
             onseek: dispatch.reform(Action::Seek),
+            onlesson: dispatch.reform(Action::Lesson),
+            lesson: LessonCallbacks {
+                onanswer: dispatch.reform(Action::Answer),
+                onreveal: on(Action::RevealNow),
+                oncontinue: on(Action::Continue),
+            },
             onframe: dispatch.reform(Action::Frame),
             onpointermove: dispatch.reform(|e: PointerEvent| {
                 Action::PointerMove((e.client_x() as f64, e.client_y() as f64))
@@ -545,6 +568,8 @@ struct AfterRender {
     positions: flip::Positions,
     /// The message whose hand-over bar was open.
     picked: Option<String>,
+    /// The question shown (its number) and its phase, when the focus last moved for it.
+    question: Option<(usize, &'static str)>,
     /// Whether the host page was told the player is ready.
     announced: bool,
 }
@@ -557,6 +582,7 @@ impl AfterRender {
         container: &NodeRef,
         placement: u64,
         picked: Option<String>,
+        question: Option<(usize, &'static str)>,
         ready: Option<String>,
     ) {
         if self.placement != Some(placement) {
@@ -565,20 +591,50 @@ impl AfterRender {
         }
         if self.picked != picked {
             // The keyboard hand-over bar takes the focus (its first button) when it opens.
-            let first = container
-                .cast::<web_sys::Element>()
-                .and_then(|c| c.query_selector(".pick-bar button").ok().flatten())
-                .and_then(|b| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(b).ok());
-            if let (Some(_), Some(button)) = (&picked, first) {
-                let _ = button.focus();
+            if picked.is_some() {
+                focus(container, ".pick-bar button");
             }
             self.picked = picked;
+        }
+        if self.question != question {
+            // A question that opens takes the focus (its panel: number keys pick, Tab reaches
+            // the choices); at its reveal the focus goes to Continue. Not inside a host's frame,
+            // where it would pull the host page's focus and scroll: the live region speaks.
+            let target = match question {
+                Some((_, "asking")) => Some(".lesson"),
+                Some((_, "revealed")) => Some(".lesson .primary"),
+                _ => None,
+            };
+            if let (Some(target), None) = (target, &ready) {
+                focus(container, target);
+            }
+            self.question = question;
         }
         if let (Some(scenario), false) = (ready, self.announced) {
             self.announced = true;
             bridge::post(&embed::ready_message(&scenario));
         }
     }
+}
+
+/// Focuses the first element under `container` that `selector` finds, scrolling the page only
+/// if the element is not in view already (the one-screen layout must not move).
+fn focus(container: &NodeRef, selector: &str) {
+    let found = container
+        .cast::<web_sys::Element>()
+        .and_then(|c| c.query_selector(selector).ok().flatten())
+        .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
+    let Some(element) = found else {
+        return;
+    };
+    let height = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let rect = element.get_bounding_client_rect();
+    let options = web_sys::FocusOptions::new();
+    options.set_prevent_scroll(rect.top() >= 0.0 && rect.bottom() <= height);
+    let _ = element.focus_with_options(&options);
 }
 
 /// The settings whose refusals show by their field.
@@ -630,12 +686,30 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         .as_ref()
         .and_then(|id| stage.queued.cards.iter().find(|c| &c.id == id))
         .map(|card| (card.clone(), workers));
+    let panel = s.lesson_panel();
+    let question = match &panel {
+        Some(Panel::Question(asked)) => Some((asked.number, asked.phase.key())),
+        _ => None,
+    };
     use_effect({
         let (after, container) = (after.clone(), container.clone());
         let (placed, picked) = (placement(stage), pick.as_ref().map(|(c, _)| c.id.clone()));
         let ready = host.then(|| s.scenario().id.clone());
-        move || after.borrow_mut().run(&container, placed, picked, ready)
+        move || {
+            after
+                .borrow_mut()
+                .run(&container, placed, picked, question, ready)
+        }
     });
+    // What the revealed answer points at on the stage.
+    let proof = match &panel {
+        Some(Panel::Question(asked)) => match &asked.phase {
+            Phase::Revealed(reveal) => reveal.proof.clone(),
+            _ => Proof::default(),
+        },
+        _ => Proof::default(),
+    };
+    let proves_queue = |name: Option<&str>| proof.queue.is_some() && proof.queue.as_deref() == name;
 
     // Pointer drags are followed on the whole playground, so a drop anywhere ends them. The
     // listeners are always there: a press and the moves after it may come in one task, before
@@ -697,6 +771,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     let dlq = html! {
         <DeadLetterQueue name={stage.dlq.clone()} place={stage.dead.clone()}
             max_receives={max_receives(stage)}
+            proof={proof.messages.clone()} proves={proves_queue(stage.dlq.as_deref())}
             selected={u.selected.clone()} onselect={on.onselect.clone()} />
     };
 
@@ -711,13 +786,22 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                         current={scenarios::Entry { id: scenario.id.clone(), title: scenario.title.clone() }}
                         error={s.error(&Slot::Scenario).map(str::to_string)}
                         onopen={on.onopen.clone()} />
+                    if s.lesson().has_questions() && !embed {
+                        { lesson_switch(s.lesson().on(), scenario.questions.len(), &on.onlesson) }
+                    }
                     <Controls now={stage.now} horizon={s.horizon()} playing={s.playing()} speed={s.speed()}
+                        held={s.lesson().open().is_some()}
                         error={s.error(&Slot::Clock).map(str::to_string)}
                         beats={beats.clone()} current={current.clone()}
                         onplay={on.onplay.clone()} onpause={on.onpause.clone()} onstep={on.onstep.clone()}
                         onspeed={on.onspeed.clone()} onseek={on.onseek.clone()} />
                 </header>
-                <StoryLine title={scenario.title.clone()} beats={beats.clone()} current={current.clone()} />
+                // A question (or the lesson's score) takes the story line's place while it shows.
+                if let Some(panel) = &panel {
+                    { lesson_panel(panel, &on.lesson) }
+                } else {
+                    <StoryLine title={scenario.title.clone()} beats={beats.clone()} current={current.clone()} />
+                }
                 <main class={classes!("stage", stage.dlq.is_some().then_some("with-dlq"))}>
                     <div class="stage-queue">
                         if let Some(shown) = stage.queue.as_ref().filter(|_| !stage.queues.is_empty()) {
@@ -725,6 +809,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                                 onshow={on.onshowqueue.clone()} />
                         }
                         <Queue queue={stage.queue.clone()} place={stage.queued.clone()} crowd={stage.crowd}
+                            proof={proof.messages.clone()} proves={proves_queue(stage.queue.as_ref().map(|q| q.name.as_str()))}
                             leaving={stage.leaving.clone()} unheld={stage.unheld.clone()} {idle}
                             selected={u.selected.clone()} {pick} {note}
                             editable={!embed} onselect={on.onselect.clone()} onpick={on.onpick.clone()}
@@ -747,6 +832,8 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                                     lane={lane.clone()}
                                     queue_url={queue_url.clone()}
                                     over={over == Some(lane.worker.name.as_str())}
+                                    proof={proof.messages.clone()}
+                                    proves={proof.worker.as_ref() == Some(&lane.worker.name)}
                                     selected={u.selected.clone()}
                                     error={s.error(&Slot::Worker(lane.worker.name.clone())).map(str::to_string)}
                                     editing={u.editing.iter().find(|e| e.worker == lane.worker.name).cloned()}
@@ -958,6 +1045,10 @@ fn start_session(link: &Link) -> Session {
     }
     if let Some(t) = o.start_at {
         session.seek(t);
+    }
+    // After the seek: `t=` opens at its moment, the questions before it not asked.
+    if let Some(lesson) = o.lesson {
+        session.set_lesson(lesson);
     }
     if o.autoplay {
         session.play();

@@ -3,7 +3,11 @@
 //! deterministic replay: reload the scenario (same seed) and re-run the logged actions up to
 //! the chosen instant. Plain Rust, no browser: the frame loop passes wall time in.
 
+use super::format::wall_clock;
 use super::journal::Journal;
+use super::lesson::{
+    proof_words, Answer, Arrival, Asked, Lesson, Panel, Phase, Proof, Reveal, Status,
+};
 use super::scenarios;
 use crate::share::session::{ScenarioSource, Session as SharedSession};
 use sqs_engine::api::{QueueUrl, SendMessageInput, SetQueueAttributesInput};
@@ -20,6 +24,11 @@ const SCRIPT_WALL_S: f64 = 40.0;
 const MAX_FRAME_MS: f64 = 250.0;
 /// How much virtual time before a seek's target is narrated into the event log.
 const NARRATED_BEFORE_SEEK: Millis = 30_000;
+/// Wall milliseconds a reveal may take at most: after an answer the clock plays on to the
+/// reveal at the chosen speed, or faster if that would take longer than this.
+const REVEAL_WALL_MS: f64 = 5000.0;
+/// What the clock says while a question waits for its answer.
+const ANSWER_FIRST: &str = "Answer the question (or Skip it) to go on.";
 
 /// Which control an error belongs to, so it is shown next to that control.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,6 +90,7 @@ pub struct Session {
     last_wall: Option<f64>,
     errors: Errors,
     sent: u32,
+    lesson: Lesson,
 }
 
 impl Session {
@@ -103,7 +113,9 @@ impl Session {
             last_wall: None,
             errors: Errors::default(),
             sent: 0,
+            lesson: Lesson::default(),
         };
+        session.lesson = Lesson::new(&session.scenario.questions);
         for step in scenarios::setup(&session.scenario, &session.world) {
             session.act(Slot::Scenario, step);
         }
@@ -125,6 +137,7 @@ impl Session {
         session.checkpoints = page_checkpoints();
         session.jump(shared.playhead)?;
         session.set_speed(shared.speed);
+        session.set_lesson(shared.lesson);
         Ok(session)
     }
 
@@ -140,6 +153,7 @@ impl Session {
             actions: self.log[..self.cursor].to_vec(),
             playhead: self.now(),
             speed: self.speed,
+            lesson: self.lesson.on(),
         }
     }
 
@@ -154,6 +168,7 @@ impl Session {
                 fresh
                     .journal
                     .announce(format!("Opened {title}."), self.wall);
+                fresh.set_lesson(self.lesson.on());
                 *self = fresh;
             }
             Err(e) => {
@@ -208,10 +223,24 @@ impl Session {
         self.errors.insert(slot, text);
     }
 
-    /// Starts the clock.
+    /// Starts the clock, unless a question waits for its answer (the clock says so).
     pub fn play(&mut self) {
+        if self.holding() {
+            return;
+        }
+        self.lesson.dismiss();
         self.playing = true;
         self.errors.remove(&Slot::Clock);
+    }
+
+    /// Whether an open question holds the clock; if so, the clock says why.
+    fn holding(&mut self) -> bool {
+        let open = self.lesson.open().is_some();
+        if open {
+            self.playing = false;
+            self.errors.insert(Slot::Clock, ANSWER_FIRST.into());
+        }
+        open
     }
 
     /// Stops the clock.
@@ -235,35 +264,67 @@ impl Session {
         self.last_wall = Some(wall);
         self.wall = wall;
         if self.playing {
-            let ahead = dt * self.speed + self.carry;
+            let ahead = dt * self.pace() + self.carry;
             self.carry = ahead.fract();
             let (now, end) = (self.now(), self.end());
             let target = now + ahead as Millis;
-            if now < end && target >= end {
-                // The scenario's last step: stop there so its final state can be discussed.
-                self.run_to(end, true);
-                self.playing = false;
-                self.journal
-                    .announce("End of the scenario. Press Play to go on.".into(), wall);
-            } else {
-                self.run_to(target, true);
+            // The scenario's last step, so that its final state can be discussed, and the
+            // lesson's next question or reveal: the clock stops exactly there.
+            let stop = [(now < end).then_some(end), self.lesson.stop()]
+                .into_iter()
+                .flatten()
+                .min();
+            match stop {
+                Some(stop) if target >= stop => {
+                    self.run_to(stop, true);
+                    self.playing = false;
+                    if stop == end {
+                        let mut text = String::from("End of the scenario. Press Play to go on.");
+                        if self.lesson.finished() {
+                            text += &format!(" Lesson score: {}.", self.lesson.score().words());
+                        }
+                        self.journal.announce(text, wall);
+                    }
+                }
+                _ => self.run_to(target, true),
             }
+            self.arrived(false);
         }
         self.journal.settle(wall);
+    }
+
+    /// The speed the clock runs at: the chosen one, or faster while an answer plays on to its
+    /// reveal, so that it takes at most [`REVEAL_WALL_MS`].
+    fn pace(&self) -> f64 {
+        let reveal = self
+            .lesson
+            .reveal_span()
+            .map_or(0.0, |span| span as f64 / REVEAL_WALL_MS);
+        self.speed.max(reveal).min(SPEED_RANGE.1)
     }
 
     /// Pauses and jumps to the next instant at which something happens.
     pub fn step(&mut self) {
         self.playing = false;
+        if self.holding() {
+            return;
+        }
+        self.lesson.dismiss();
         let next_logged = self.log.get(self.cursor).map(|s| s.at);
         let next = match (self.world.next_deadline(), next_logged) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let stop = self.lesson.stop();
+        let next = match (next.map(|t| t.max(self.now() + 1)), stop) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
         match next {
             Some(t) => {
                 self.errors.remove(&Slot::Clock);
-                self.run_to(t.max(self.now() + 1), true);
+                self.run_to(t, true);
+                self.arrived(false);
             }
             None => {
                 self.errors
@@ -275,16 +336,169 @@ impl Session {
 
     /// Moves to virtual instant `t`, earlier (rewind by replay) or later (replaying the
     /// actions logged on this timeline).
+    /// A question ahead that is still to ask (or an answer still to reveal) stops the move
+    /// there; moving back before a question asks it again.
     pub fn seek(&mut self, t: Millis) {
+        let back = t < self.now();
+        if t > self.now() && self.holding() {
+            return;
+        }
+        if !back {
+            self.lesson.dismiss();
+        }
+        let t = match self.lesson.stop() {
+            Some(stop) if !back && t > stop => stop,
+            _ => t,
+        };
         match self.jump(t) {
             Ok(()) => {
-                let text = format!("Moved to {}.", super::format::wall_clock(self.now()));
+                let text = format!("Moved to {}.", wall_clock(self.now()));
                 self.journal.announce(text, self.wall);
+                self.arrived(back);
             }
             Err(e) => {
                 self.errors.insert(Slot::Clock, e);
             }
         }
+    }
+
+    /// Turns lesson mode on or off. On, the questions ahead are asked (one due now at once).
+    pub fn set_lesson(&mut self, on: bool) {
+        let arrival = self.lesson.set_on(on, self.now());
+        if !on {
+            self.errors.remove(&Slot::Clock);
+        }
+        self.announce(arrival);
+    }
+
+    /// The lesson's progress.
+    pub fn lesson(&self) -> &Lesson {
+        &self.lesson
+    }
+
+    /// Answers the open question (`None`: Skip) and plays on to the moment that answers it.
+    /// A choice the question does not have changes nothing.
+    pub fn answer(&mut self, answer: Answer) {
+        let Some(i) = self.lesson.open() else {
+            return;
+        };
+        let question = &self.scenario.questions[i];
+        if answer.is_some_and(|c| c >= question.choices.len()) {
+            return;
+        }
+        let reveal = wall_clock(question.reveal_at);
+        self.lesson.answer(answer);
+        self.errors.remove(&Slot::Clock);
+        let text = match answer {
+            Some(c) => format!(
+                "Your answer: {}. Playing on to {reveal}.",
+                question.choices[c].text
+            ),
+            None => format!("Skipped. Playing on to {reveal}."),
+        };
+        self.journal.announce(text, self.wall);
+        self.playing = true;
+    }
+
+    /// Jumps to the reveal of the answered question at once.
+    pub fn reveal_now(&mut self) {
+        if let Some(reveal_at) = self.lesson.reveal_at() {
+            self.playing = false;
+            self.seek(reveal_at);
+        }
+    }
+
+    /// Puts the shown answer away and plays on (up to the scenario's end, where the score shows).
+    pub fn carry_on(&mut self) {
+        self.lesson.dismiss();
+        // A question asked at this very instant opens now.
+        self.arrived(false);
+        if self.lesson.current().is_some() {
+            return;
+        }
+        if self.now() < self.end() {
+            self.play();
+        } else if self.lesson.finished() {
+            let score = self.lesson.score().words();
+            self.journal
+                .announce(format!("Lesson score: {score}."), self.wall);
+        }
+    }
+
+    /// What the question panel shows now: the question asked, answered or revealed, or the
+    /// score at the scenario's end (`None`: nothing).
+    pub fn lesson_panel(&self) -> Option<Panel> {
+        let Some(i) = self.lesson.current() else {
+            let over = self.lesson.finished() && self.now() >= self.end();
+            return over.then(|| Panel::Score(self.lesson.score()));
+        };
+        let q = &self.scenario.questions[i];
+        let phase = match self.lesson.status(i) {
+            Status::Waiting(answer) => Phase::Waiting(answer),
+            Status::Shown(answer) => Phase::Revealed(Reveal {
+                answer,
+                correct: q.correct,
+                why: q.why.clone(),
+                proof: Proof::of(&q.points_at, &self.world),
+            }),
+            _ => Phase::Asking,
+        };
+        Some(Panel::Question(Box::new(Asked {
+            number: i + 1,
+            total: self.scenario.questions.len(),
+            prompt: q.prompt.clone(),
+            choices: q.choices.iter().map(|c| c.text.clone()).collect(),
+            reveal_at: q.reveal_at,
+            phase,
+        })))
+    }
+
+    /// Tells the lesson the clock moved (`back`: rewound) and announces what that made happen.
+    fn arrived(&mut self, back: bool) {
+        let now = self.now();
+        let arrival = if back {
+            self.lesson.rewind(now)
+        } else {
+            self.lesson.arrive(now)
+        };
+        if self.lesson.open().is_none() {
+            self.errors.remove(&Slot::Clock);
+        }
+        self.announce(arrival);
+    }
+
+    /// Stops the clock at a question or a reveal and says it in the live region.
+    fn announce(&mut self, arrival: Option<Arrival>) {
+        let Some(arrival) = arrival else {
+            return;
+        };
+        self.playing = false;
+        let total = self.scenario.questions.len();
+        let text = match arrival {
+            Arrival::Asked(i) => {
+                let q = &self.scenario.questions[i];
+                let mut text = format!("Question {} of {total}: {} Answers:", i + 1, q.prompt);
+                for (n, choice) in q.choices.iter().enumerate() {
+                    text += &format!(" {}, {}.", n + 1, choice.text);
+                }
+                text
+            }
+            Arrival::Revealed(i) => {
+                let q = &self.scenario.questions[i];
+                let verdict = match self.lesson.status(i) {
+                    Status::Shown(Some(c)) if c == q.correct => "Right",
+                    Status::Shown(None) => "Skipped",
+                    _ => "Not quite",
+                };
+                format!(
+                    "{verdict}. The answer: {}. {} Look at {}.",
+                    q.choices[q.correct].text,
+                    q.why,
+                    proof_words(&q.points_at)
+                )
+            }
+        };
+        self.journal.announce(text, self.wall);
     }
 
     /// Rebuilds the world at `t`. A rewind, or a jump past a checkpoint, starts from the latest
@@ -667,6 +881,164 @@ mod tests {
         s.step();
         assert!(!s.playing());
         assert!(s.now() > 1000);
+    }
+
+    /// crash-before-delete in lesson mode: asks at 12:00:11 (reveal 12:00:20) and 12:00:25
+    /// (reveal 12:00:30), the first choice correct both times.
+    fn lesson() -> Session {
+        let scenario = scenarios::find("crash-before-delete").expect("in the library");
+        let mut s = Session::open(scenario).expect("opens");
+        s.set_lesson(true);
+        s
+    }
+
+    /// Plays frames of 100 ms wall time until the clock stops (at most a minute of frames).
+    fn play_until_stopped(s: &mut Session) {
+        let mut wall = s.wall;
+        s.tick(wall);
+        for _ in 0..600 {
+            if !s.playing() {
+                return;
+            }
+            wall += 100.0;
+            s.tick(wall);
+        }
+        panic!("the clock did not stop (at {})", s.now());
+    }
+
+    fn phase(s: &Session) -> Option<Phase> {
+        match s.lesson_panel() {
+            Some(Panel::Question(asked)) => Some(asked.phase),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_lesson_stops_at_its_question_refuses_to_go_on_and_reveals_after_the_answer() {
+        let mut s = lesson();
+        s.set_speed(1000.0);
+        s.play();
+        play_until_stopped(&mut s);
+        assert_eq!(s.now(), 11_000, "exactly at the question, even at 1000x");
+        assert_eq!(phase(&s), Some(Phase::Asking));
+        assert!(s
+            .journal
+            .announcement()
+            .starts_with("Question 1 of 2: Worker A crashed"));
+        // Play, Step and a seek ahead refuse, and say why.
+        s.play();
+        assert!(!s.playing());
+        assert_eq!(s.error(&Slot::Clock), Some(ANSWER_FIRST));
+        s.step();
+        s.seek(40_000);
+        assert_eq!(s.now(), 11_000);
+        // A choice the question does not have changes nothing.
+        s.answer(Some(7));
+        assert_eq!(phase(&s), Some(Phase::Asking));
+        s.answer(Some(0));
+        assert_eq!(s.error(&Slot::Clock), None);
+        assert!(s.playing(), "the clock plays on to the reveal");
+        assert_eq!(phase(&s), Some(Phase::Waiting(Some(0))));
+        play_until_stopped(&mut s);
+        assert_eq!(s.now(), 20_000);
+        let Some(Phase::Revealed(reveal)) = phase(&s) else {
+            panic!("not revealed: {:?}", phase(&s));
+        };
+        assert_eq!(reveal.proof.worker.as_deref(), Some("Worker A"));
+        assert_eq!(reveal.proof.messages.len(), 1, "M is highlighted");
+        assert_eq!(reveal.proof.words, "message M, Worker A");
+        assert!(s
+            .journal
+            .announcement()
+            .starts_with("Right. The answer: Nothing"));
+        s.carry_on();
+        assert!(s.playing());
+        play_until_stopped(&mut s);
+        assert_eq!((s.now(), phase(&s)), (25_000, Some(Phase::Asking)));
+        s.answer(None);
+        play_until_stopped(&mut s);
+        assert_eq!(s.now(), 30_000);
+        s.carry_on();
+        play_until_stopped(&mut s);
+        assert_eq!(s.now(), s.end());
+        assert_eq!(s.lesson_panel(), Some(Panel::Score(s.lesson().score())));
+        assert_eq!(s.lesson().score().words(), "1 of 2 right, 1 skipped");
+        assert!(s
+            .journal
+            .announcement()
+            .ends_with("Lesson score: 1 of 2 right, 1 skipped."));
+    }
+
+    #[test]
+    fn stepping_or_seeking_past_a_question_stops_at_it_and_rewinding_asks_it_again() {
+        let mut s = lesson();
+        s.seek(28_000);
+        assert_eq!((s.now(), phase(&s)), (11_000, Some(Phase::Asking)));
+        s.answer(Some(2));
+        s.reveal_now();
+        assert_eq!(s.now(), 20_000);
+        assert!(matches!(phase(&s), Some(Phase::Revealed(_))));
+        for _ in 0..50 {
+            s.step();
+        }
+        assert_eq!((s.now(), phase(&s)), (25_000, Some(Phase::Asking)));
+        // Back before the first question: it is asked again; the score keeps the first answer.
+        s.seek(5_000);
+        assert_eq!(phase(&s), None);
+        assert_eq!(s.error(&Slot::Clock), None);
+        s.seek(60_000);
+        assert_eq!((s.now(), phase(&s)), (11_000, Some(Phase::Asking)));
+        s.answer(Some(0));
+        assert_eq!(s.lesson().score().wrong, 1);
+        assert_eq!(s.lesson().score().right, 0);
+    }
+
+    #[test]
+    fn continue_asks_at_once_a_question_due_at_the_reveal_of_the_one_before() {
+        let scenario = scenarios::find("short-vs-long-polling").expect("in the library");
+        let mut s = Session::open(scenario).expect("opens");
+        s.set_lesson(true);
+        s.seek(10_000);
+        assert_eq!(phase(&s), Some(Phase::Asking));
+        s.answer(Some(0));
+        s.reveal_now();
+        assert_eq!(s.now(), 29_000);
+        assert!(matches!(phase(&s), Some(Phase::Revealed(_))));
+        s.carry_on();
+        assert!(!s.playing());
+        match s.lesson_panel() {
+            Some(Panel::Question(asked)) => {
+                assert_eq!((asked.number, asked.phase), (2, Phase::Asking));
+            }
+            other => panic!("not asked: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn without_lesson_mode_the_clock_plays_through_and_the_mode_travels_in_links() {
+        let scenario = scenarios::find("crash-before-delete").expect("in the library");
+        let mut s = Session::open(scenario).expect("opens");
+        s.set_speed(1000.0);
+        s.play();
+        play_until_stopped(&mut s);
+        assert_eq!((s.now(), s.lesson_panel()), (s.end(), None));
+        assert!(!s.share().lesson);
+
+        let mut s = lesson();
+        s.seek(11_000);
+        let shared = s.share();
+        assert!(shared.lesson);
+        let restored = Session::restore(&shared).expect("restores");
+        assert_eq!(
+            (restored.now(), phase(&restored)),
+            (11_000, Some(Phase::Asking))
+        );
+        // Opening another scenario keeps the mode.
+        s.switch(scenarios::find("heartbeat").expect("in the library"));
+        assert!(s.lesson().on());
+        s.set_lesson(false);
+        s.seek(200_000);
+        assert_eq!(s.now(), 200_000);
     }
 
     #[test]

@@ -63,6 +63,7 @@ pub fn import(text: &str) -> Result<Session, String> {
         actions: Vec::new(),
         playhead,
         speed: 1.0,
+        lesson: false,
     })
 }
 
@@ -211,6 +212,7 @@ mod tests {
             actions: vec![action(4_000), action(15_500)],
             playhead: 20_000,
             speed: 1.0,
+            lesson: false,
         };
         let file = session_file(&session, &scenario());
         let steps = file["steps"].as_array().unwrap();

@@ -1,5 +1,5 @@
 //! The URL parameters a documentation author can write by hand:
-//! `?scenario=<id>&speed=<n>&t=<seconds>&autoplay=1&embed=1&theme=light|dark&controls=0`.
+//! `?scenario=<id>&speed=<n>&t=<seconds>&autoplay=1&embed=1&theme=light|dark&controls=0&lesson=1`.
 //! Each value is checked; a bad one is named in a warning and ignored, never fatal.
 
 use sqs_engine::Millis;
@@ -30,6 +30,9 @@ pub struct LaunchOptions {
     pub theme: Option<Theme>,
     /// `controls=0`: a read-only player.
     pub controls: bool,
+    /// `lesson=1` asks the scenario's questions, `lesson=0` plays it without (None: as the
+    /// permalink has it, else off).
+    pub lesson: Option<bool>,
 }
 
 impl Default for LaunchOptions {
@@ -42,13 +45,14 @@ impl Default for LaunchOptions {
             embed: false,
             theme: None,
             controls: true,
+            lesson: None,
         }
     }
 }
 
 /// The parameters [`LaunchOptions::parse`] reads.
 pub const KEYS: &[&str] = &[
-    "scenario", "speed", "t", "autoplay", "embed", "theme", "controls",
+    "scenario", "speed", "t", "autoplay", "embed", "theme", "controls", "lesson",
 ];
 
 /// The slowest and fastest playback speeds.
@@ -81,7 +85,7 @@ impl LaunchOptions {
                     }
                     _ => bad("t must be a number of seconds from 0 to 1209600"),
                 },
-                "autoplay" | "embed" | "controls" => match value.as_str() {
+                "autoplay" | "embed" | "controls" | "lesson" => match value.as_str() {
                     "1" | "true" | "" => set_flag(&mut o, key, true),
                     "0" | "false" => set_flag(&mut o, key, false),
                     _ => bad("use 1 or 0"),
@@ -103,6 +107,7 @@ fn set_flag(o: &mut LaunchOptions, key: &str, on: bool) {
     match key {
         "autoplay" => o.autoplay = on,
         "embed" => o.embed = on,
+        "lesson" => o.lesson = Some(on),
         _ => o.controls = on,
     }
 }
@@ -148,7 +153,7 @@ mod tests {
     #[test]
     fn reads_every_documented_parameter() {
         let (o, w) = LaunchOptions::parse(
-            "?scenario=heartbeat&speed=50&t=12.5&autoplay=1&embed=1&theme=dark&controls=0",
+            "?scenario=heartbeat&speed=50&t=12.5&autoplay=1&embed=1&theme=dark&controls=0&lesson=1",
         );
         assert!(w.is_empty(), "{w:?}");
         assert_eq!(o.scenario.as_deref(), Some("heartbeat"));
@@ -156,6 +161,11 @@ mod tests {
         assert_eq!(o.start_at, Some(12_500));
         assert!(o.autoplay && o.embed && !o.controls);
         assert_eq!(o.theme, Some(Theme::Dark));
+        assert_eq!(o.lesson, Some(true));
+        assert_eq!(LaunchOptions::parse("lesson=0").0.lesson, Some(false));
+        assert_eq!(LaunchOptions::default().lesson, None);
+        let (_, w) = LaunchOptions::parse("lesson=yes");
+        assert_eq!(w, ["Ignored lesson=yes: use 1 or 0."]);
     }
 
     #[test]

@@ -86,6 +86,7 @@ mod tests {
             actions: Vec::new(),
             playhead: 12_500,
             speed: 10.0,
+            lesson: false,
         }
     }
 

@@ -28,6 +28,8 @@ pub struct Session {
     pub playhead: Millis,
     /// Playback speed (1 to 1000).
     pub speed: f64,
+    /// Whether the scenario's questions are asked (lesson mode); written only when on.
+    pub lesson: bool,
 }
 
 /// The id (a string), or the whole scenario.
@@ -40,17 +42,25 @@ impl ToJson for ScenarioSource {
     }
 }
 
-sqs_engine::writers! {
-    Session {
-        scenario: field("scenario"),
-        actions: field("actions"),
-        playhead: field("playhead"),
-        speed: field("speed"),
+impl ToJson for Session {
+    fn to_json(&self) -> Value {
+        let mut out = sqs_engine::api::Output::default();
+        out.field("scenario", &self.scenario);
+        out.field("actions", &self.actions);
+        out.field("playhead", &self.playhead);
+        out.field("speed", &self.speed);
+        if self.lesson {
+            out.field("lesson", &true);
+        }
+        out.into()
     }
 }
 
+sqs_engine::write_by_hand!(Session);
+
 impl Session {
-    /// Reads a session from its JSON; `actions`, `playhead` and `speed` may be left out.
+    /// Reads a session from its JSON; `actions`, `playhead`, `speed` and `lesson` may be left
+    /// out.
     ///
     /// Read by hand rather than with a derived `Deserialize`, so that each error names the field
     /// or the action at fault (`actions[3]: ...`, `` `playhead` is not ... ``), and each step is
@@ -85,11 +95,16 @@ impl Session {
             None => 1.0,
             Some(v) => v.as_f64().ok_or("`speed` is not a number")?,
         };
+        let lesson = match fields.remove("lesson") {
+            None => false,
+            Some(v) => v.as_bool().ok_or("`lesson` is not true or false")?,
+        };
         Ok(Session {
             scenario,
             actions,
             playhead,
             speed,
+            lesson,
         })
     }
 
@@ -160,8 +175,10 @@ mod tests {
             ],
             playhead: 3_000,
             speed: 2.5,
+            lesson: true,
         };
         let json = session.to_json();
+        assert_eq!(json["lesson"], true);
         assert_eq!(Session::from_json(json), Ok(session));
     }
 
@@ -176,6 +193,8 @@ mod tests {
             (session.actions.len(), session.playhead, session.speed),
             (0, 0, 1.0)
         );
+        assert!(!session.lesson);
+        assert_eq!(session.to_json().get("lesson"), None);
     }
 
     #[test]
@@ -186,6 +205,7 @@ mod tests {
         assert!(error(json!({"scenario": 5})).starts_with("scenario:"));
         assert!(error(json!({"scenario": "x", "playhead": -1})).contains("`playhead`"));
         assert!(error(json!({"scenario": "x", "speed": "fast"})).contains("`speed`"));
+        assert!(error(json!({"scenario": "x", "lesson": 1})).contains("`lesson`"));
         assert!(error(json!({"scenario": "x", "actions": {}})).contains("not a list"));
         let bad_step = json!({"scenario": "x", "actions": [
             {"at": 1, "step": {"sim": "Kill", "input": {"worker": "A"}}},

@@ -12,6 +12,9 @@ use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+/// Why Play and Step refuse while a question is open.
+const HELD: &str = "A question is open: answer it (or Skip) to go on.";
+
 /// Speeds offered as one-press buttons.
 const PRESETS: [f64; 4] = [1.0, 10.0, 100.0, 1000.0];
 
@@ -28,6 +31,9 @@ pub struct ControlsProps {
     pub speed: f64,
     /// A word from the clock (e.g. nothing to step to).
     pub error: Option<String>,
+    /// A question waits for its answer: Play and Step refuse (and say why when pressed).
+    #[prop_or_default]
+    pub held: bool,
     /// The story's lines, each marked on the timeline at its instant.
     #[prop_or_default]
     pub beats: Rc<Vec<Beat>>,
@@ -76,10 +82,25 @@ pub fn Controls(props: &ControlsProps) -> Html {
     // Scrubbing while the clock runs would fight the thumb: grabbing it pauses.
     let ongrab = props.onpause.reform(|_: InputEvent| ());
     let (wall, elapsed) = (wall_clock(props.now), elapsed(props.now));
+    // (press, shape, name, pressed, held back by a question).
     let transport = [
-        (props.onplay.clone(), Icon::Play, "Play", props.playing),
-        (props.onpause.clone(), Icon::Pause, "Pause", !props.playing),
+        (
+            props.onplay.clone(),
+            Icon::Play,
+            "Play",
+            props.playing,
+            props.held,
+        ),
+        (
+            props.onpause.clone(),
+            Icon::Pause,
+            "Pause",
+            !props.playing,
+            false,
+        ),
     ];
+    let held = props.held.then_some("true");
+    let held_title = props.held.then_some(HELD);
     html! {
         <div class="controls" role="group" aria-label="Time">
             <div class="clock" role="timer" aria-label={format!("Virtual time {wall}, {elapsed} elapsed")}>
@@ -87,14 +108,15 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 <span class="clock-elapsed">{ format!("+{elapsed}") }</span>
             </div>
             <div class="transport">
-                for (onpress, shape, label, on) in transport {
+                for (onpress, shape, label, on, held) in transport {
                     <button class={classes!("transport-button", on.then_some("active"))}
-                        aria-pressed={on.to_string()} onclick={onpress.reform(|_| ())}>
+                        aria-pressed={on.to_string()} onclick={onpress.reform(|_| ())}
+                        aria-disabled={held.then_some("true")} title={held.then_some(HELD)}>
                         { icon(shape) }{ label }
                     </button>
                 }
-                <button class="transport-button" onclick={props.onstep.reform(|_| ())}
-                    title="Pause and jump to the next moment something happens">
+                <button class="transport-button" onclick={props.onstep.reform(|_| ())} aria-disabled={held}
+                    title={held_title.unwrap_or("Pause and jump to the next moment something happens")}>
                     { icon(Icon::Step) }{ "Step" }
                 </button>
             </div>

@@ -2,6 +2,7 @@
 //! RedrivePolicy's maxReceiveCount allows.
 
 use super::counts::CountTiles;
+use super::lesson::proof_tag;
 use super::message::CardList;
 use crate::playground::format::plural;
 use crate::playground::stage::Place;
@@ -19,6 +20,12 @@ pub struct DlqProps {
     pub max_receives: Option<u32>,
     /// The selected message, if any.
     pub selected: Option<String>,
+    /// The messages that prove a lesson's answer (MessageIds).
+    #[prop_or_default]
+    pub proof: Vec<String>,
+    /// The dead-letter queue itself proves a lesson's answer.
+    #[prop_or_default]
+    pub proves: bool,
     /// A click on a message: its id.
     pub onselect: Callback<String>,
 }
@@ -44,11 +51,12 @@ pub fn DeadLetterQueue(props: &DlqProps) -> Html {
         },
         Some(_) => html! {
             <CardList label="Dead-lettered messages" cards={place.cards.clone()}
-                selected={props.selected.clone()} onselect={props.onselect.clone()} />
+                selected={props.selected.clone()} proof={props.proof.clone()}
+                onselect={props.onselect.clone()} />
         },
     };
     html! {
-        <section class="panel dlq" aria-label="Dead-letter queue" tabindex="0">
+        <section class={classes!("panel", "dlq", props.proves.then_some("proof"))} aria-label="Dead-letter queue" tabindex="0">
             <header class="panel-head">
                 <h2>
                     <abbr title="A queue that receives messages which were received more than maxReceiveCount times without being deleted.">{ "Dead-letter queue" }</abbr>
@@ -56,6 +64,7 @@ pub fn DeadLetterQueue(props: &DlqProps) -> Html {
                         { " " }<code>{ name }</code>
                     }
                 </h2>
+                { proof_tag(props.proves) }
                 <p class="panel-sub">{ plural(place.total, "message") }</p>
             </header>
             { body }

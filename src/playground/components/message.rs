@@ -20,6 +20,9 @@ pub struct CardProps {
     /// It is the selected message.
     #[prop_or_default]
     pub selected: bool,
+    /// It proves a lesson's answer: marked with a star.
+    #[prop_or_default]
+    pub proof: bool,
     /// A click or Enter on it: its id.
     pub onselect: Callback<String>,
     /// A message that can be handed to a worker (waiting in the queue) is also picked for the
@@ -78,7 +81,7 @@ pub fn MessageCard(props: &CardProps) -> Html {
     let msg_id = (card.look != Look::Stale).then(|| card.id.clone());
 
     html! {
-        <li class={classes!("msg", props.selected.then_some("selected"), grabbable.then_some("grabbable"))}
+        <li class={classes!("msg", props.selected.then_some("selected"), grabbable.then_some("grabbable"), props.proof.then_some("proof"))}
             data-look={card.look.key()}
             data-msg-id={msg_id}
             tabindex="0"
@@ -110,6 +113,9 @@ pub fn MessageCard(props: &CardProps) -> Html {
                     <span style={format!("width: {:.1}%", done * 100.0)}></span>
                 </span>
             }
+            if props.proof {
+                <span class="proof-star" aria-hidden="true">{ "★" }</span>
+            }
             <span class="msg-tip" id={tip_id} role="tooltip">{ tip(card) }</span>
         </li>
     }
@@ -128,6 +134,9 @@ pub struct CardListProps {
     /// The selected message, if any.
     #[prop_or_default]
     pub selected: Option<String>,
+    /// The messages that prove a lesson's answer (MessageIds).
+    #[prop_or_default]
+    pub proof: Vec<String>,
     /// A click or Enter on a card.
     pub onselect: Callback<String>,
     /// What its cards report when its messages can be handed to a worker.
@@ -151,6 +160,7 @@ pub fn CardList(props: &CardListProps) -> Html {
                     key={key(c)}
                     card={c.clone()}
                     selected={props.selected.as_deref() == Some(c.id.as_str())}
+                    proof={props.proof.contains(&c.id)}
                     onselect={props.onselect.clone()}
                     grab={props.grab.clone()}
                 />

@@ -10,6 +10,7 @@ pub mod event_log;
 pub mod history;
 pub mod icons;
 pub mod ledger;
+pub mod lesson;
 pub mod message;
 pub mod queue;
 pub mod queue_switch;

@@ -2,6 +2,7 @@
 //! picked message to a worker by keyboard, and why a FIFO message cannot be taken.
 
 use super::counts::CrowdView;
+use super::lesson::proof_tag;
 use super::message::{CardList, Grab};
 use crate::playground::drag::Press;
 use crate::playground::format::group;
@@ -26,6 +27,12 @@ pub struct QueueProps {
     pub idle: Idle,
     /// The selected message, if any.
     pub selected: Option<String>,
+    /// The messages that prove a lesson's answer (MessageIds).
+    #[prop_or_default]
+    pub proof: Vec<String>,
+    /// The queue itself proves a lesson's answer.
+    #[prop_or_default]
+    pub proves: bool,
     /// The message picked for handing to a worker, and the workers to choose from.
     pub pick: Option<(Card, Vec<String>)>,
     /// A word about the last hand-over (why it failed, why a message cannot be taken).
@@ -89,12 +96,12 @@ pub fn Queue(props: &QueueProps) -> Html {
         });
         html! {
             <CardList label="Waiting messages" cards={props.place.cards.clone()}
-                leaving={props.leaving.clone()} selected={props.selected.clone()}
+                leaving={props.leaving.clone()} selected={props.selected.clone()} proof={props.proof.clone()}
                 onselect={props.onselect.clone()} {grab} />
         }
     };
     html! {
-        <section class="panel queue" aria-label="Queue" tabindex="0">
+        <section class={classes!("panel", "queue", props.proves.then_some("proof"))} aria-label="Queue" tabindex="0">
             <header class="panel-head">
                 <h2>
                     { "Queue" }
@@ -103,6 +110,7 @@ pub fn Queue(props: &QueueProps) -> Html {
                         <span class="queue-kind">{ if q.fifo { "FIFO" } else { "standard" } }</span>
                     }
                 </h2>
+                { proof_tag(props.proves) }
                 <p class="panel-sub">{ summary(&props.place) }</p>
             </header>
             if let Some((card, workers)) = &props.pick {
@@ -124,7 +132,8 @@ pub fn Queue(props: &QueueProps) -> Html {
                 <div class="unheld">
                     <h3>{ "In flight, held by no worker" }</h3>
                     <CardList label="In flight, held by no worker" cards={props.unheld.cards.clone()}
-                        selected={props.selected.clone()} onselect={props.onselect.clone()} />
+                        selected={props.selected.clone()} proof={props.proof.clone()}
+                        onselect={props.onselect.clone()} />
                 </div>
             }
         </section>

@@ -6,6 +6,7 @@
 use super::counts::CountTiles;
 use super::error;
 use super::icons::{icon, Icon};
+use super::lesson::proof_tag;
 use super::message::CardList;
 use super::worker_policy::{Editing, PolicyEditor};
 use crate::playground::stage::{Card, Lane, Look};
@@ -64,6 +65,12 @@ pub struct LaneProps {
     pub queue_url: QueueUrl,
     /// A message is being dragged over this lane.
     pub over: bool,
+    /// The messages that prove a lesson's answer (MessageIds).
+    #[prop_or_default]
+    pub proof: Vec<String>,
+    /// The lane itself proves a lesson's answer.
+    #[prop_or_default]
+    pub proves: bool,
     /// The selected message, if any.
     pub selected: Option<String>,
     /// The last error of this worker's controls.
@@ -113,6 +120,7 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
         html! {
             <CardList label={format!("Messages {name} holds")} cards={place.cards.clone()}
                 leaving={props.lane.leaving.clone()} selected={props.selected.clone()}
+                proof={props.proof.clone()}
                 onselect={props.onselect.clone()} />
         }
     };
@@ -127,11 +135,12 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
 
     html! {
         // A read-only lane has no button: it takes the focus itself, to be scrolled.
-        <section class={classes!("lane", props.over.then_some("drop-over"))}
+        <section class={classes!("lane", props.over.then_some("drop-over"), props.proves.then_some("proof"))}
             tabindex={(!props.editable).then_some("0")}
             aria-label={name.clone()} data-worker={name.clone()} data-status={status_key(&worker.status)}>
             <header class="lane-head">
                 <h3>{ &name }</h3>
+                { proof_tag(props.proves) }
                 <span class="status">
                     if dead { { icon(Icon::Warning) } }
                     { status_words(&worker.status) }
