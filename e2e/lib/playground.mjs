@@ -67,3 +67,8 @@ export async function drag(page, source, target) {
 
 /** The clock's wall-time text (12:00:30). */
 export const clock = (page) => page.locator('.clock-wall').textContent();
+
+/** The value of the counter whose full label is `label` (e.g. "Dead-lettered"): narrow pages
+ * show a short label beside the full one, which stays for screen readers. */
+export const counter = (page, label) =>
+  region(page, 'Counters').locator('.tile').filter({ has: page.locator('.long', { hasText: label }) }).locator('dd').textContent();
