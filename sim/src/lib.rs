@@ -26,6 +26,7 @@
 
 pub mod bench;
 pub mod checkpoints;
+pub mod compare;
 pub mod command;
 mod consume;
 mod driver;
