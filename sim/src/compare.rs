@@ -340,6 +340,64 @@ pub fn pair(text: &str) -> Result<(Variant, Variant), String> {
     Ok((Variant::parse(left)?, Variant::parse(right)?))
 }
 
+/// The settings a copy of `scenario` offers to change, with those `variant` sets: the
+/// consumed queue's VisibilityTimeout, then (with workers) processing, heartbeat and (with
+/// side effects) idempotent, then (with producers) every.
+pub fn offered(scenario: &Scenario, variant: &Variant) -> Vec<String> {
+    let actions: Vec<SimAction> = scenario.steps.iter().filter_map(sim_step).collect();
+    let policy = actions.iter().find_map(|a| match a {
+        SimAction::AddWorker { policy, .. } => Some(policy),
+        _ => None,
+    });
+    let producer = actions
+        .iter()
+        .any(|a| matches!(a, SimAction::AddProducer(_)));
+    let mut names = vec!["VisibilityTimeout"];
+    if let Some(policy) = policy {
+        names.extend(["processing", "heartbeat"]);
+        if !policy.effects.is_empty() {
+            names.push("idempotent");
+        }
+    }
+    if producer {
+        names.push("every");
+    }
+    let mut names: Vec<String> = names.into_iter().map(String::from).collect();
+    for setting in variant.settings() {
+        if !names.iter().any(|n| n == setting.name()) {
+            names.push(setting.name().to_string());
+        }
+    }
+    names
+}
+
+/// The value of setting `name` in a copy (`scenario` with its variant applied, `world` its
+/// world now), in the text form: a queue attribute as the consumed queue has it now, a worker
+/// setting as the first worker's policy has it, `every` as the first producer's.
+pub fn value_in(scenario: &Scenario, world: &World, name: &str) -> Option<String> {
+    let actions = || scenario.steps.iter().filter_map(sim_step);
+    let policy = || {
+        actions().find_map(|a| match a {
+            SimAction::AddWorker { policy, .. } => Some(policy),
+            _ => None,
+        })
+    };
+    let setting = match name {
+        "processing" => Setting::Processing(policy()?.processing),
+        "heartbeat" => Setting::Heartbeat(policy()?.heartbeat),
+        "idempotent" => Setting::Idempotent(policy()?.effects.iter().all(|e| e.idempotent)),
+        "every" => Setting::Every(actions().find_map(|a| match a {
+            SimAction::AddProducer(spec) => Some(spec.every),
+            _ => None,
+        })?),
+        _ => {
+            let queue = consumed_queue(scenario)?;
+            return world.engine().attributes(&queue)?.get(name).cloned();
+        }
+    };
+    Some(setting.value())
+}
+
 /// A step's simulation action, if it is a simulation step without `${...}`.
 fn sim_step(step: &Value) -> Option<SimAction> {
     let plain = matches!(scenario::step_kind(step), Ok(StepKind::Sim));
@@ -570,6 +628,24 @@ mod tests {
             )))
             .unwrap_err();
         assert_eq!(refusal.message, direct);
+    }
+
+    #[test]
+    fn a_copy_offers_what_its_scenario_has_and_shows_its_values() {
+        let variant = Variant::parse("DelaySeconds:5;heartbeat:20").unwrap();
+        let applied = variant.apply(&r022()).unwrap();
+        assert_eq!(
+            offered(&applied, &variant),
+            ["VisibilityTimeout", "processing", "heartbeat", "idempotent", "DelaySeconds"]
+        );
+        let world = World::load(&applied).unwrap();
+        let value = |name| value_in(&applied, &world, name);
+        assert_eq!(value("VisibilityTimeout").as_deref(), Some("60"));
+        assert_eq!(value("DelaySeconds").as_deref(), Some("5"));
+        assert_eq!(value("processing").as_deref(), Some("90"));
+        assert_eq!(value("heartbeat").as_deref(), Some("20/60"));
+        assert_eq!(value("idempotent").as_deref(), Some("0"));
+        assert_eq!(value("every"), None);
     }
 
     #[test]

@@ -698,6 +698,11 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                         current={scenarios::Entry { id: scenario.id.clone(), title: scenario.title.clone() }}
                         error={s.error(&Slot::Scenario).map(str::to_string)}
                         onopen={on.onopen.clone()} />
+                    if !embed && !sandbox && sqs_sim::scenario::find(&scenario.id).is_some() {
+                        <a class="button compare-open" href={crate::compare::href(&scenario.id, [&Default::default(); 2], None)}>
+                            { "Compare" }
+                        </a>
+                    }
                     <Controls now={stage.now} horizon={s.horizon()} playing={s.playing()} speed={s.speed()}
                         error={s.error(&Slot::Clock).map(str::to_string)}
                         beats={beats.clone()} current={current.clone()}
@@ -885,7 +890,7 @@ fn story_of(s: &Session) -> (Rc<Scenario>, Rc<Vec<story::Beat>>) {
 }
 
 /// The queue's RedrivePolicy maxReceiveCount, as set.
-fn max_receives(stage: &Stage) -> Option<u32> {
+pub fn max_receives(stage: &Stage) -> Option<u32> {
     let policy = stage.queue.as_ref()?.attribute("RedrivePolicy")?;
     let policy = serde_json::from_str::<serde_json::Value>(policy).ok()?;
     let v = policy.get("maxReceiveCount")?;
@@ -951,7 +956,7 @@ fn start_session(link: &Link) -> Session {
 }
 
 /// `theme=light|dark` forces a theme; otherwise the system's preference rules.
-fn apply_theme(theme: Option<Theme>) {
+pub fn apply_theme(theme: Option<Theme>) {
     let root = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element());
