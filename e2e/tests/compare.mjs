@@ -69,6 +69,7 @@ test('r-022 at VisibilityTimeout 60 sends one duplicate notice, at 120 none; its
 });
 
 test('a per-copy value SQS refuses shows its refusal and changes nothing', async ({ page, url }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
   await openComparison(page, url, R022);
   const a = region(page, 'Copy A');
   const before = await table(page);
@@ -126,7 +127,7 @@ test('a comparison at 1280x720 dark and on a phone', async ({ page, url, screens
   const [a, b, t] = await Promise.all(['Copy A', 'Copy B', 'Difference'].map((n) => region(page, n).boundingBox()));
   assert.ok(a.y + a.height <= b.y && b.y + b.height <= t.y, 'stacked: A, then B, then the table');
   assert.ok(a.width <= 390 && t.width <= 390, 'nothing wider than the phone');
-  await screenshot('compare-r022-390x844', { fullPage: true });
+  await screenshot('compare-r022-390x844');
 });
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');

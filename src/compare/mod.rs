@@ -394,13 +394,12 @@ pub fn Comparison(props: &ComparisonProps) -> Html {
                         beats={state.beats.clone()} current={current.clone()}
                         onplay={on(Action::Play)} onpause={on(Action::Pause)} onstep={on(Action::Step)}
                         onspeed={dispatch.reform(Action::Speed)} onseek={dispatch.reform(Action::Seek)} />
-                    <div class="compare-head">
-                        <h2>{ format!("Compare: {}", base.title) }</h2>
-                        if !state.embed {
+                    if !state.embed {
+                        <div class="compare-head">
                             <a href={format!("?scenario={}", base.id)}>{ "Back to the playground" }</a>
                             <button onclick={copy_link}>{ "Copy link" }</button>
-                        }
-                    </div>
+                        </div>
+                    }
                 </header>
                 if let Some(result) = &state.copied {
                     <p class="compare-link" role="status">
@@ -409,7 +408,8 @@ pub fn Comparison(props: &ComparisonProps) -> Html {
                     </p>
                 }
                 <p class="compare-note">
-                    { format!("Two copies of the scenario on seed {seed}, one clock. ") }
+                    <strong>{ format!("Compare: {}. ", base.title) }</strong>
+                    { format!("Two copies on seed {seed}, one clock. ") }
                     if !state.embed {
                         { "Applying a setting replays that copy from 12:00:00 with it, up to the clock." }
                     }

@@ -20,7 +20,8 @@ pub struct TableProps {
 pub fn Difference(props: &TableProps) -> Html {
     let [a, b] = NAMES;
     html! {
-        <section class="panel difference" aria-label="Difference">
+        // Focusable: it scrolls when the frame is short.
+        <section class="panel difference" aria-label="Difference" tabindex="0">
             <table>
                 <caption>{ "What differs" }</caption>
                 <thead>
