@@ -242,7 +242,12 @@ impl Variant {
         self.apply_attributes(&mut out)?;
         // What the simulation checks as the steps run (a producer's `every`, say).
         World::load(&out).map_err(|message| Refusal {
-            setting: self.0.iter().map(Setting::name).collect::<Vec<_>>().join(", "),
+            setting: self
+                .0
+                .iter()
+                .map(Setting::name)
+                .collect::<Vec<_>>()
+                .join(", "),
             message,
         })?;
         Ok(out)
@@ -514,7 +519,9 @@ impl Row {
             (Figure::Duration(Some(a)), Figure::Duration(Some(b))) => {
                 Some(Difference::Duration(signed(b) - signed(a)))
             }
-            (Figure::Usd(a), Figure::Usd(b)) => Some(Difference::Usd(((b - a) * 1e9).round() / 1e9)),
+            (Figure::Usd(a), Figure::Usd(b)) => {
+                Some(Difference::Usd(((b - a) * 1e9).round() / 1e9))
+            }
             _ => None,
         }
     }
@@ -531,9 +538,13 @@ pub fn rows(left: &Figures, right: &Figures) -> Vec<Row> {
         row("Deliveries", |f| Figure::Count(f.deliveries)),
         row("Redeliveries", |f| Figure::Count(f.redeliveries)),
         row("Duplicates done", |f| Figure::Count(f.duplicate_effects)),
-        row("Duplicates prevented", |f| Figure::Count(f.prevented_effects)),
+        row("Duplicates prevented", |f| {
+            Figure::Count(f.prevented_effects)
+        }),
         row("Dead-lettered", |f| Figure::Count(f.dead_lettered)),
-        row("Oldest message age", |f| Figure::Duration(Some(f.oldest_age))),
+        row("Oldest message age", |f| {
+            Figure::Duration(Some(f.oldest_age))
+        }),
         row("Latency p50", |f| Figure::Duration(f.latency_p50)),
         row("Latency p95", |f| Figure::Duration(f.latency_p95)),
         row("API calls", |f| Figure::Count(f.api_calls)),
@@ -636,7 +647,13 @@ mod tests {
         let applied = variant.apply(&r022()).unwrap();
         assert_eq!(
             offered(&applied, &variant),
-            ["VisibilityTimeout", "processing", "heartbeat", "idempotent", "DelaySeconds"]
+            [
+                "VisibilityTimeout",
+                "processing",
+                "heartbeat",
+                "idempotent",
+                "DelaySeconds"
+            ]
         );
         let world = World::load(&applied).unwrap();
         let value = |name| value_in(&applied, &world, name);
@@ -655,14 +672,26 @@ mod tests {
         let world = World::load(&scenario).unwrap();
         for worker in world.workers() {
             let p = &worker.policy;
-            assert_eq!(p.processing, ProcessingTime::Uniform { min: 40.0, max: 70.0 });
+            assert_eq!(
+                p.processing,
+                ProcessingTime::Uniform {
+                    min: 40.0,
+                    max: 70.0
+                }
+            );
             assert_eq!(p.heartbeat.as_ref().map(|h| h.extend_by), Some(60));
             assert!(p.effects.iter().all(|e| e.idempotent));
         }
-        let refusal = Variant::parse("every:2").unwrap().apply(&r022()).unwrap_err();
+        let refusal = Variant::parse("every:2")
+            .unwrap()
+            .apply(&r022())
+            .unwrap_err();
         assert_eq!(refusal.setting, "every");
         assert!(refusal.message.contains("no producer"), "{refusal}");
-        let refusal = Variant::parse("heartbeat:0").unwrap().apply(&r022()).unwrap_err();
+        let refusal = Variant::parse("heartbeat:0")
+            .unwrap()
+            .apply(&r022())
+            .unwrap_err();
         assert_eq!(refusal.setting, "heartbeat");
     }
 }

@@ -26,8 +26,8 @@
 
 pub mod bench;
 pub mod checkpoints;
-pub mod compare;
 pub mod command;
+pub mod compare;
 mod consume;
 mod driver;
 mod faults;

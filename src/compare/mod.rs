@@ -178,7 +178,8 @@ impl State {
             let s = &copy.session;
             self.stages[i] = Rc::new(Stage::build(s.world(), &s.journal, &self.stages[i]));
             let duplicates = s.world().ledger().effects.iter().filter(|e| e.duplicate);
-            let mut latest: Vec<Effect> = duplicates.rev().take(DUPLICATES_SHOWN).cloned().collect();
+            let mut latest: Vec<Effect> =
+                duplicates.rev().take(DUPLICATES_SHOWN).cloned().collect();
             latest.reverse();
             if *self.duplicates[i] != latest {
                 self.duplicates[i] = Rc::new(latest);
@@ -360,7 +361,11 @@ pub fn Comparison(props: &ComparisonProps) -> Html {
     let clock = &copies[0].session;
     let base = &state.base;
     let now = clock.now();
-    let horizon = copies.iter().map(|c| c.session.horizon()).max().unwrap_or(0);
+    let horizon = copies
+        .iter()
+        .map(|c| c.session.horizon())
+        .max()
+        .unwrap_or(0);
     let current = story::current(&state.beats, now);
     let link = href(
         &base.id,
@@ -378,6 +383,7 @@ pub fn Comparison(props: &ComparisonProps) -> Html {
         })
     };
     let seed = base.seed;
+    let fields = [state.fields(0), state.fields(1)];
     let ended = now >= clock.end();
     let idle = match (ended, clock.playing()) {
         (true, _) => Idle::Over,
@@ -422,8 +428,8 @@ pub fn Comparison(props: &ComparisonProps) -> Html {
                             stage={state.stages[i].clone()} {idle}
                             queue_url={state.stages[i].queue.as_ref().map(|q| copy.session.queue_url(&q.name)).unwrap_or_default()}
                             settings={copy.variant.to_string()}
-                            fields={state.fields(i)}
-                            problem={state.refusals[i].as_ref().filter(|r| r.setting.is_empty()).map(|r| r.message.clone())}
+                            fields={fields[i].clone()}
+                            problem={unplaced(state.refusals[i].as_ref(), &fields[i])}
                             duplicates={state.duplicates[i].clone()}
                             announcement={copy.session.journal.announcement().to_string()}
                             editable={!state.embed}
@@ -435,6 +441,15 @@ pub fn Comparison(props: &ComparisonProps) -> Html {
             </div>
         </div>
     }
+}
+
+/// A refusal that belongs to none of `fields`, in words (it is shown under the form).
+fn unplaced(refusal: Option<&Refusal>, fields: &[Field]) -> Option<String> {
+    let refusal = refusal.filter(|r| !fields.iter().any(|f| f.name == r.setting))?;
+    Some(match refusal.setting.as_str() {
+        "" => refusal.message.clone(),
+        _ => refusal.to_string(),
+    })
 }
 
 /// `href` (a query) as an address on this page.

@@ -201,7 +201,10 @@ mod tests {
             ["Ignored compare=VisibilityTimeout:60: it holds two copies' settings separated by a comma."]
         );
         let (_, w) = LaunchOptions::parse("compare=speed:2,");
-        assert!(w[0].starts_with("Ignored compare=speed:2,: \"speed\" is not a setting"), "{w:?}");
+        assert!(
+            w[0].starts_with("Ignored compare=speed:2,: \"speed\" is not a setting"),
+            "{w:?}"
+        );
         assert!(!w[0].ends_with(".."), "{w:?}");
     }
 
