@@ -21,3 +21,22 @@ test('a FIFO group is blocked behind an in-flight message', async ({ page, url, 
   await button(page, 'Play').click();
   await waitForMessage(page.locator('body'), /^A2, in flight/, 10_000);
 });
+
+test('two queues side by side: the stage shows one with its lanes, the switch the other', async ({ page, url, screenshot }) => {
+  await open(page, url, '?scenario=fifo-single-group&t=10');
+  const queue = region(page, 'Queue');
+  assert.match(await queue.locator('h2').textContent(), /repairs-one-group\.fifo/);
+  await waitForMessage(region(page, 'Worker 2 (one group)'), /^W3-ticket-2, in flight/);
+  assert.equal(await region(page, 'Worker 1 (per workshop)').count(), 0, 'the other queue\'s lanes wait');
+
+  const shown = page.getByLabel('Show queue', { exact: true });
+  assert.deepEqual(await shown.locator('option').allTextContents(), ['repairs-one-group.fifo', 'repairs-per-workshop.fifo']);
+  await shown.selectOption('repairs-per-workshop.fifo');
+  assert.match(await queue.locator('h2').textContent(), /repairs-per-workshop\.fifo/);
+  assert.equal(await region(page, 'Worker 1 (one group)').count(), 0);
+  // One ticket per workshop in flight at once, each on the lane that received it.
+  for (const [lane, body] of [['Worker 1 (per workshop)', 'W2-ticket-4'], ['Worker 2 (per workshop)', 'W3-ticket-5'], ['Worker 3 (per workshop)', 'W1-ticket-6']]) {
+    await waitForMessage(region(page, lane), new RegExp(`^${body}, in flight`));
+  }
+  await screenshot('playground-two-queues');
+});

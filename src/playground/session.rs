@@ -692,4 +692,44 @@ mod tests {
             assert!(!s.journal.log.data.is_empty(), "{} has events", entry.id);
         }
     }
+
+    #[test]
+    fn two_queues_side_by_side_are_shown_one_at_a_time_with_their_lanes() {
+        let scenario = scenarios::find("fifo-single-group").expect("in the library");
+        let mut s = Session::open(scenario).expect("opens");
+        s.seek(10_000);
+        let lane_names = |stage: &Stage| {
+            stage
+                .lanes
+                .iter()
+                .map(|l| l.worker.name.clone())
+                .collect::<Vec<_>>()
+        };
+        let one = stage(&s);
+        let queues = ["repairs-one-group.fifo", "repairs-per-workshop.fifo"];
+        assert_eq!(one.queues, queues);
+        assert_eq!(one.queue.as_ref().map(|q| q.name.as_str()), Some(queues[0]));
+        assert!(lane_names(&one).iter().all(|n| n.ends_with("(one group)")));
+        assert_eq!(lane_names(&one).len(), 3);
+
+        let per = Stage::showing(s.world(), &s.journal, &one, Some(queues[1]));
+        assert_eq!(per.queue.as_ref().map(|q| q.name.as_str()), Some(queues[1]));
+        assert!(lane_names(&per)
+            .iter()
+            .all(|n| n.ends_with("(per workshop)")));
+        // One ticket per workshop in flight at once, each drawn on the lane that holds it.
+        let held: usize = per
+            .lanes
+            .iter()
+            .map(|l| l.place.count(Look::InFlight))
+            .sum();
+        assert_eq!(held, 3, "{:?}", per.lanes);
+        assert_eq!(per.unheld.total, 0);
+
+        // A queue no lane consumes is not offered: the first lane's queue is shown.
+        let unknown = Stage::showing(s.world(), &s.journal, &one, Some("nope"));
+        assert_eq!(unknown.queue, one.queue);
+        // One queue: no switch.
+        assert!(stage(&sandbox()).queues.is_empty());
+    }
 }
