@@ -17,11 +17,42 @@ async function openComparison(page, url, query) {
 const duplicates = (page, copy) =>
   region(page, `Copy ${copy}`).locator('.duplicates li').allTextContents();
 
-/** The table as text: one [figure, A, B, B − A] line per row. */
+/** The table as text: one [figure, A, B, B − A] line per figure (a column of the table). */
 const table = (page) =>
-  region(page, 'Difference').locator('tbody tr').evaluateAll((rows) =>
-    rows.map((r) => [...r.children].map((c) => c.textContent)),
+  region(page, 'Difference').locator('table').evaluate((t) => {
+    const lines = [...t.tBodies[0].rows].map((r) => [...r.cells].slice(1).map((c) => c.textContent));
+    return [...t.tHead.rows[0].cells].slice(1).map((h, i) => [h.textContent, ...lines.map((l) => l[i])]);
+  });
+
+/** The boxes of the regions named `name` in `scope`, in the viewport's pixels. */
+const boxes = (scope, name) =>
+  region(scope, name).evaluateAll((els) =>
+    els.map((e) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y, right: r.right, bottom: r.bottom, height: r.height }; }),
   );
+
+/** Asserts each copy's queue and lanes are inside the viewport, at least 80 px tall, with their cards visible. */
+async function assertStagesShow(page, width, height, lanes) {
+  for (const copy of ['Copy A', 'Copy B']) {
+    const c = region(page, copy);
+    for (const name of ['Queue', ...lanes]) {
+      const [box] = await boxes(c, name);
+      assert.ok(box, `${copy} has no ${name}`);
+      assert.ok(box.x >= 0 && box.y >= 0 && box.right <= width + 1 && box.bottom <= height + 1, `${copy} ${name} ${JSON.stringify(box)} leaves ${width}x${height}`);
+      assert.ok(box.height >= 80, `${copy} ${name} is ${box.height} px tall`);
+    }
+    const cards = c.locator('.msg');
+    assert.ok((await cards.count()) > 0, `${copy} shows no card`);
+    for (const card of await cards.all()) {
+      assert.ok(await card.isVisible(), `a card of ${copy} is hidden`);
+      const [inside] = await card.evaluateAll((els) => els.map((e) => {
+        const r = e.getBoundingClientRect();
+        const place = e.closest('.panel, .lane').getBoundingClientRect();
+        return r.top >= place.top - 1 && r.bottom <= place.bottom + 1;
+      }));
+      assert.ok(inside, `a card of ${copy} is cut off by its place`);
+    }
+  }
+}
 
 /** Plays the scenario to its end at 1000x. */
 async function playToEnd(page) {
@@ -38,6 +69,7 @@ test('r-022 at VisibilityTimeout 60 sends one duplicate notice, at 120 none; its
   await page.getByRole('link', { name: 'Compare', exact: true }).click();
   await region(page, 'Copy B').waitFor();
   const b = region(page, 'Copy B');
+  await button(b, 'Settings of B').click();
   await b.getByLabel('VisibilityTimeout (seconds)').fill('120');
   await button(b, 'Apply to B').click();
   await eventually(async () => assert.equal(await b.locator('.copy-settings').textContent(), 'VisibilityTimeout 120'));
@@ -63,6 +95,7 @@ test('r-022 at VisibilityTimeout 60 sends one duplicate notice, at 120 none; its
   await region(again, 'Copy B').waitFor();
   assert.equal(await clock(again), '12:03:00');
   assert.equal(await region(again, 'Copy B').locator('.copy-settings').textContent(), 'VisibilityTimeout 120');
+  await button(region(again, 'Copy B'), 'Settings of B').click();
   assert.equal(await region(again, 'Copy B').getByLabel('VisibilityTimeout (seconds)').inputValue(), '120');
   assert.deepEqual(await table(again), rows);
   assert.deepEqual(await duplicates(again, 'A'), await duplicates(page, 'A'));
@@ -73,6 +106,7 @@ test('a per-copy value SQS refuses shows its refusal and changes nothing', async
   await openComparison(page, url, R022);
   const a = region(page, 'Copy A');
   const before = await table(page);
+  await button(a, 'Settings of A').click();
   await a.getByLabel('VisibilityTimeout (seconds)').fill('50000');
   await button(a, 'Apply to A').click();
   const alert = a.getByRole('alert');
@@ -96,16 +130,14 @@ test('a malformed compare parameter is named and opens the ordinary playground',
 
 test('the embedded comparison fits 800x500 and offers no form', async ({ page, url, screenshot }) => {
   await page.setViewportSize({ width: 800, height: 500 });
-  await openComparison(page, url, `${R022}&embed=1&t=160&theme=light`);
+  await openComparison(page, url, `${R022}&embed=1&t=70&theme=light`);
   assert.equal(await page.getByRole('button', { name: /^Apply/ }).count(), 0);
   assert.equal(await page.getByRole('link', { name: 'Back to the playground' }).count(), 0);
-  for (const name of ['Copy A', 'Copy B', 'Difference', 'Queue', 'Worker 1', 'Worker 2']) {
-    for (const box of await page.getByRole('region', { name, exact: true }).evaluateAll((els) =>
-      els.map((e) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y, right: r.right, bottom: r.bottom }; }),
-    )) {
-      assert.ok(box.x >= 0 && box.y >= 0 && box.right <= 801 && box.bottom <= 501, `${name} ${JSON.stringify(box)} leaves 800x500`);
-    }
+  for (const name of ['Copy A', 'Copy B', 'Difference']) {
+    const [box] = await boxes(page, name);
+    assert.ok(box.x >= 0 && box.y >= 0 && box.right <= 801 && box.bottom <= 501, `${name} ${JSON.stringify(box)} leaves 800x500`);
   }
+  await assertStagesShow(page, 800, 500, ['Worker 1', 'Worker 2']);
   const difference = region(page, 'Difference');
   const cut = await difference.evaluate((e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1);
   assert.ok(!cut, 'the table is cut off');
@@ -114,15 +146,18 @@ test('the embedded comparison fits 800x500 and offers no form', async ({ page, u
 
 test('a comparison at 1280x720 dark and on a phone', async ({ page, url, screenshot }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
-  await openComparison(page, url, `${R022}&t=95&theme=dark`);
+  await openComparison(page, url, `${R022}&t=70&theme=dark`);
   await page.waitForTimeout(1600);
   for (const name of ['Copy A', 'Copy B', 'Difference']) {
-    const box = await region(page, name).boundingBox();
-    assert.ok(box.y + box.height <= 721, `${name} ends below the screen: ${JSON.stringify(box)}`);
+    const [box] = await boxes(page, name);
+    assert.ok(box.bottom <= 721 && box.right <= 1281, `${name} leaves the screen: ${JSON.stringify(box)}`);
   }
+  const difference = region(page, 'Difference');
+  assert.ok(await difference.evaluate((e) => e.scrollWidth <= e.clientWidth + 1), 'the table is cut off at 1280');
+  await assertStagesShow(page, 1280, 720, ['Worker 1', 'Worker 2']);
   await screenshot('compare-r022-1280x720-dark');
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto(url(`${R022}&t=95&theme=light`));
+  await page.goto(url(`${R022}&t=70&theme=light`));
   await region(page, 'Copy B').waitFor();
   const [a, b, t] = await Promise.all(['Copy A', 'Copy B', 'Difference'].map((n) => region(page, n).boundingBox()));
   assert.ok(a.y + a.height <= b.y && b.y + b.height <= t.y, 'stacked: A, then B, then the table');

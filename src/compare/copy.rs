@@ -1,6 +1,6 @@
-//! One copy of a comparison: its settings (a form, or a line in a read-only player), its
-//! compact stage (queue, worker lanes, dead-letter queue: the playground's components, read
-//! only) and its latest duplicate side effects.
+//! One copy of a comparison: its settings (a line, with a form behind its Settings button
+//! unless the player is read only), its compact stage (queue, worker lanes, dead-letter queue:
+//! the playground's components, read only) and its latest duplicate side effects.
 
 use crate::playground::components::dlq::DeadLetterQueue;
 use crate::playground::components::queue::{Idle, Queue};
@@ -50,6 +50,10 @@ pub struct CopyProps {
     pub announcement: String,
     /// Whether its settings can be changed (not in a read-only player).
     pub editable: bool,
+    /// Whether its settings form is open.
+    pub editing: bool,
+    /// Open or close the settings form.
+    pub onedit: Callback<()>,
     /// A field as typed: (setting, text).
     pub ontype: Callback<(String, String)>,
     /// Apply the fields as typed.
@@ -60,25 +64,34 @@ pub struct CopyProps {
 #[component]
 pub fn CopyView(props: &CopyProps) -> Html {
     let stage = &props.stage;
-    let cols = stage.lanes.len().clamp(1, 2);
+    // A copy's lanes column is narrow: two lanes stack, more go two by two.
+    let cols = if stage.lanes.len() > 2 { 2 } else { 1 };
     let rows = stage.lanes.len().div_ceil(cols).max(1);
     let settings = match props.settings.as_str() {
         "" => "as in the scenario".to_string(),
         text => text.replace(':', " ").replace(';', ", "),
     };
     let onsubmit = props.onapply.reform(|e: SubmitEvent| e.prevent_default());
+    let form_id = format!("copy-{}-settings", props.name.to_lowercase());
     html! {
         <section class={classes!("copy", props.class)} aria-label={format!("Copy {}", props.name)}>
             <header class="copy-head">
                 <h2>{ props.name }</h2>
                 <p class="copy-settings">{ settings }</p>
+                if props.editable {
+                    <button type="button" class="copy-edit" aria-expanded={props.editing.to_string()}
+                        aria-controls={form_id.clone()} onclick={props.onedit.reform(|_| ())}>
+                        { format!("Settings of {}", props.name) }
+                    </button>
+                }
             </header>
-            if props.editable {
-                <form class="copy-form" {onsubmit}>
+            if props.editable && props.editing {
+                <form class="copy-form panel" id={form_id} {onsubmit}>
                     for field in &props.fields {
                         { field_view(props.name, field, &props.ontype) }
                     }
-                    <button type="submit">{ format!("Apply to {}", props.name) }</button>
+                    <p class="hint">{ format!("Apply replays copy {} from 12:00:00 with these settings, up to the clock.", props.name) }</p>
+                    <button type="submit" class="primary">{ format!("Apply to {}", props.name) }</button>
                     { error(props.problem.as_deref()) }
                 </form>
             }

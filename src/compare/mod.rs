@@ -14,8 +14,9 @@ use crate::playground::components::queue::Idle;
 use crate::playground::link::Link;
 use crate::playground::session::{Session, Slot};
 use crate::playground::stage::Stage;
-use crate::playground::{apply_theme, scenarios, story};
-use crate::share::browser;
+use crate::playground::{apply_theme, relay, scenarios, story};
+use crate::share::embed::{self, HostCommand};
+use crate::share::{bridge, browser};
 use copy::{CopyView, Field};
 use sqs_engine::Millis;
 use sqs_sim::compare::{self, Figures, Refusal, Row, Setting, Variant};
@@ -89,6 +90,8 @@ pub enum Action {
     Frame(f64),
     /// A setting's field as typed: (copy, setting, text).
     Type(usize, String, String),
+    /// Open or close a copy's settings form.
+    Edit(usize),
     /// Rebuild a copy with its fields as typed.
     Apply(usize),
     /// The link was copied (or why not).
@@ -109,6 +112,8 @@ pub struct State {
     typed: [Vec<(String, String)>; 2],
     /// Why a copy's last settings were refused.
     refusals: [Option<Refusal>; 2],
+    /// Whether a copy's settings form is open (a refusal opens it).
+    editing: [bool; 2],
     /// Whether the link was copied, once asked.
     copied: Option<Result<(), String>>,
     embed: bool,
@@ -149,6 +154,7 @@ impl State {
             rows: Rc::default(),
             duplicates: Default::default(),
             typed,
+            editing: refusals.each_ref().map(Option::is_some),
             refusals,
             copied: None,
             embed: o.embed || !o.controls,
@@ -243,6 +249,7 @@ impl State {
                 typed.retain(|(n, _)| *n != name);
                 typed.push((name, value));
             }
+            Action::Edit(i) => self.editing[i] = !self.editing[i],
             Action::Apply(i) => {
                 drop(copies);
                 self.rebuild(i);
@@ -281,6 +288,7 @@ impl State {
                 copies[i] = fresh;
                 self.typed[i].clear();
                 self.refusals[i] = None;
+                self.editing[i] = false;
             }
             Err(refusal) => self.refusals[i] = Some(refusal),
         }
@@ -351,11 +359,45 @@ pub fn Comparison(props: &ComparisonProps) -> Html {
         move || State::open(&link)
     });
     let dispatch = state.dispatcher().to_callback();
+    // Inside a frame, the host page hears both copies' events (each named) and may drive the
+    // clock, as with the embedded playground.
     let onframe = use_memo((), {
-        let dispatch = dispatch.clone();
-        move |_| dispatch.reform(Action::Frame)
+        let (dispatch, copies) = (dispatch.clone(), state.copies.clone());
+        let host = bridge::framed();
+        // Events posted to the host page so far, per copy.
+        let posted = RefCell::new([0; 2]);
+        move |_| {
+            Callback::from(move |wall: f64| {
+                if host {
+                    let mut posted = posted.borrow_mut();
+                    for (i, copy) in copies.borrow().iter().enumerate() {
+                        relay(&copy.session.journal, &mut posted[i], Some(NAMES[i]));
+                    }
+                }
+                dispatch.emit(Action::Frame(wall));
+            })
+        }
     });
     crate::playground::frame::use_frame_loop(props.live, (*onframe).clone());
+    bridge::use_host_commands(Callback::from({
+        let dispatch = dispatch.clone();
+        move |command| {
+            dispatch.emit(match command {
+                HostCommand::Play => Action::Play,
+                HostCommand::Pause => Action::Pause,
+                HostCommand::Step => Action::Step,
+                HostCommand::Seek(t) => Action::Seek(t),
+                HostCommand::Load(_) => {
+                    let problem = "SQS Playground: a comparison cannot load another scenario";
+                    web_sys::console::warn_1(&problem.into());
+                    return;
+                }
+            })
+        }
+    }));
+    use_effect_with(state.base.id.clone(), |id| {
+        bridge::post(&embed::ready_message(id));
+    });
 
     let copies = state.copies.borrow();
     let clock = &copies[0].session;
@@ -416,9 +458,6 @@ pub fn Comparison(props: &ComparisonProps) -> Html {
                 <p class="compare-note">
                     <strong>{ format!("Compare: {}. ", base.title) }</strong>
                     { format!("Two copies on seed {seed}, one clock. ") }
-                    if !state.embed {
-                        { "Applying a setting replays that copy from 12:00:00 with it, up to the clock." }
-                    }
                     if ended { { " End of the scenario." } }
                 </p>
                 <div class="copies">
@@ -432,12 +471,13 @@ pub fn Comparison(props: &ComparisonProps) -> Html {
                             problem={unplaced(state.refusals[i].as_ref(), &fields[i])}
                             duplicates={state.duplicates[i].clone()}
                             announcement={copy.session.journal.announcement().to_string()}
-                            editable={!state.embed}
+                            editable={!state.embed} editing={state.editing[i]}
+                            onedit={dispatch.reform(move |()| Action::Edit(i))}
                             ontype={dispatch.reform(move |(name, value)| Action::Type(i, name, value))}
                             onapply={dispatch.reform(move |()| Action::Apply(i))} />
                     }
-                    <table::Difference rows={state.rows.clone()} />
                 </div>
+                <table::Difference rows={state.rows.clone()} />
             </div>
         </div>
     }

@@ -15,32 +15,38 @@ pub struct TableProps {
     pub rows: Rc<Vec<Row>>,
 }
 
-/// See the module documentation.
+/// See the module documentation. One column per figure, one line per copy and one for the
+/// difference, so the table is short enough to sit under the stages.
 #[component]
 pub fn Difference(props: &TableProps) -> Html {
     let [a, b] = NAMES;
+    let line = |name: String, cell: &dyn Fn(&Row) -> String| {
+        html! {
+            <tr>
+                <th scope="row">{ name }</th>
+                for row in props.rows.iter() {
+                    <td data-differs={row.difference().is_some_and(differs).to_string()}>{ cell(row) }</td>
+                }
+            </tr>
+        }
+    };
     html! {
-        // Focusable: it scrolls when the frame is short.
+        // Focusable: it scrolls when the page is narrow.
         <section class="panel difference" aria-label="Difference" tabindex="0">
             <table>
                 <caption>{ "What differs" }</caption>
                 <thead>
                     <tr>
-                        <th scope="col"><span class="visually-hidden">{ "Figure" }</span></th>
-                        <th scope="col">{ a }</th>
-                        <th scope="col">{ b }</th>
-                        <th scope="col">{ format!("{b} − {a}") }</th>
+                        <th scope="col"><span class="visually-hidden">{ "Copy" }</span></th>
+                        for row in props.rows.iter() {
+                            <th scope="col">{ row.label }</th>
+                        }
                     </tr>
                 </thead>
                 <tbody>
-                    for row in props.rows.iter() {
-                        <tr data-differs={row.difference().is_some_and(differs).to_string()}>
-                            <th scope="row">{ row.label }</th>
-                            <td>{ figure(row.left) }</td>
-                            <td>{ figure(row.right) }</td>
-                            <td>{ row.difference().map_or_else(|| "–".to_string(), delta) }</td>
-                        </tr>
-                    }
+                    { line(a.to_string(), &|r| figure(r.left)) }
+                    { line(b.to_string(), &|r| figure(r.right)) }
+                    { line(format!("{b} − {a}"), &|r| r.difference().map_or_else(|| "–".to_string(), delta)) }
                 </tbody>
             </table>
         </section>

@@ -611,7 +611,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         move |_| {
             Callback::from(move |wall: f64| {
                 if host {
-                    relay(&session.borrow().journal, &mut posted.borrow_mut());
+                    relay(&session.borrow().journal, &mut posted.borrow_mut(), None);
                 }
                 onframe.emit(wall);
             })
@@ -915,12 +915,12 @@ pub fn max_receives(stage: &Stage) -> Option<u32> {
 }
 
 /// Posts to the host page every event recorded since the last post (a rewind starts a new
-/// timeline: its count restarts).
-fn relay(journal: &journal::Journal, posted: &mut u64) {
+/// timeline: its count restarts), as comparison copy `copy`'s if named.
+pub(crate) fn relay(journal: &journal::Journal, posted: &mut u64, copy: Option<&str>) {
     let fresh = journal.seen().saturating_sub(*posted) as usize;
     let events = journal.events();
     for event in &events[events.len().saturating_sub(fresh)..] {
-        bridge::post(&embed::event_message(event));
+        bridge::post(&embed::event_message(event, copy));
     }
     *posted = journal.seen();
 }
