@@ -457,7 +457,9 @@ pub fn Comparison(props: &ComparisonProps) -> Html {
                 }
                 <p class="compare-note">
                     <strong>{ format!("Compare: {}. ", base.title) }</strong>
-                    { format!("Two copies on seed {seed}, one clock. ") }
+                    if !state.embed {
+                        { format!("Two copies on seed {seed}, one clock. ") }
+                    }
                     if ended { { " End of the scenario." } }
                 </p>
                 <div class="copies">
@@ -494,11 +496,7 @@ fn unplaced(refusal: Option<&Refusal>, fields: &[Field]) -> Option<String> {
 
 /// `href` (a query) as an address on this page.
 fn absolute(href: &str) -> String {
-    let location = web_sys::window().map(|w| w.location());
-    let page = location
-        .and_then(|l| Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?)))
-        .unwrap_or_default();
-    format!("{page}{href}")
+    crate::share::panel::page_url(href.trim_start_matches('?'))
 }
 
 #[cfg(test)]
