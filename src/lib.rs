@@ -2,8 +2,10 @@
 //! speed and rendering, sends commands and draws state and events; no SQS rule lives here.
 //!
 //! The page is the [`playground`]: the queue, its worker lanes, the dead-letter queue, the clock
-//! and the scenario library.
+//! and the scenario library; or, when its address asks for one, a [`compare`]ison of two copies
+//! of a scenario.
 
+pub mod compare;
 pub mod panic_box;
 pub mod playground;
 pub mod share;
@@ -14,14 +16,29 @@ pub mod share;
 #[global_allocator]
 static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
-/// Mounts the playground (opened on what the page's URL asks for) on the page's body in place of
+/// Mounts the playground or a comparison (opened on what the page's URL asks for; a comparison it
+/// cannot open is said by the playground) on the page's body in place of
 /// index.html's loading frame, after installing the panic hook (a panic shows a visible error
 /// box instead of leaving a dead page).
 ///
 /// Opening the page with `#debug-panic` panics right after mounting, to test that hook.
 pub fn start() {
     panic_box::install();
-    yew::Renderer::<playground::Playground>::new().render();
+    let mut link = playground::link::Link::of_page();
+    if let Some(problem) = compare::unavailable(&link) {
+        link.options.compare = None;
+        link.warnings.push(problem);
+    }
+    if link.options.compare.is_some() {
+        let props = compare::ComparisonProps { link, live: true };
+        yew::Renderer::<compare::Comparison>::with_props(props).render();
+    } else {
+        let props = playground::PlaygroundProps {
+            link: Some(link),
+            live: true,
+        };
+        yew::Renderer::<playground::Playground>::with_props(props).render();
+    }
     let document = web_sys::window().and_then(|w| w.document());
     if let Some(boot) = document.as_ref().and_then(|d| d.get_element_by_id("boot")) {
         boot.remove();

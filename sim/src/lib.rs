@@ -27,6 +27,7 @@
 pub mod bench;
 pub mod checkpoints;
 pub mod command;
+pub mod compare;
 mod consume;
 mod driver;
 mod faults;

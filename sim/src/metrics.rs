@@ -5,7 +5,9 @@
 //! when [`MAX_SAMPLES`] are held, every other one is dropped and the interval doubles, so a long
 //! session keeps at most 720 samples (about 100 KB) spread over its whole length.
 
+use crate::rng::FastMap;
 use serde::{Deserialize, Serialize};
+use sqs_engine::api::MessageId;
 use sqs_engine::{EventKind, Millis, Request};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -82,6 +84,17 @@ pub struct Metrics {
     calls: [u64; ACTIONS],
     /// ReceiveMessage calls that returned no message.
     pub empty_receives: u64,
+    /// End-to-end latencies of the deleted messages: SendMessage to DeleteMessage.
+    #[serde(default)]
+    pub latencies: Latencies,
+    /// The longest a message waited before it left its queue (deleted, moved to a dead-letter
+    /// queue, expired or purged); [`Metrics::oldest_age`] adds the messages still stored.
+    #[serde(default)]
+    oldest_gone: Millis,
+    /// When each stored message was sent (a redriven one keeps its first send): its latency
+    /// and its age. Rebuilt by replay, so not written out.
+    #[serde(skip)]
+    sent_at: FastMap<MessageId, Millis>,
     /// Depth samples (bounded; older ones folded).
     pub samples: Vec<Sample>,
     /// The current sampling interval.
@@ -164,18 +177,65 @@ impl Metrics {
         self.calls[action_index] += 1;
     }
 
-    /// Counts what SQS did.
-    pub(crate) fn count_event(&mut self, kind: &EventKind) {
+    /// Counts what SQS did at `at`.
+    pub(crate) fn count_event(&mut self, at: Millis, kind: &EventKind) {
         match kind {
-            EventKind::Sent { .. } | EventKind::Redriven { .. } => self.sent += 1,
+            EventKind::Sent { message_id, .. } => {
+                self.sent += 1;
+                self.sent_at.insert(*message_id, at);
+            }
+            EventKind::Redriven {
+                old_message_id,
+                message_id,
+                ..
+            } => {
+                self.sent += 1;
+                let first = self.sent_at.remove(old_message_id).unwrap_or(at);
+                self.sent_at.insert(*message_id, first);
+            }
             EventKind::Received { receive_count, .. } => {
                 self.deliveries += 1;
                 self.redeliveries += u64::from(*receive_count > 1);
             }
-            EventKind::Deleted { .. } => self.deleted += 1,
-            EventKind::MovedToDeadLetterQueue { .. } => self.dead_lettered += 1,
+            EventKind::Deleted { message_id, .. } => {
+                self.deleted += 1;
+                if let Some(age) = self.gone(at, message_id) {
+                    self.latencies.record(age);
+                }
+            }
+            EventKind::MovedToDeadLetterQueue { message_id, .. } => {
+                self.dead_lettered += 1;
+                // Its wait in the queue it was sent to ends; in the dead-letter queue it is
+                // kept until redriven (with its first send's time) or gone.
+                if let Some(&sent) = self.sent_at.get(message_id) {
+                    self.oldest_gone = self.oldest_gone.max(at.saturating_sub(sent));
+                }
+            }
+            EventKind::RetentionExpired { message_id, .. } => {
+                self.gone(at, message_id);
+            }
+            EventKind::Purged { message_ids, .. } => {
+                for id in message_ids {
+                    self.gone(at, id);
+                }
+            }
             _ => {}
         }
+    }
+
+    /// Forgets a message that left its queue at `at`; returns how long it had waited.
+    fn gone(&mut self, at: Millis, message_id: &MessageId) -> Option<Millis> {
+        let age = at.saturating_sub(self.sent_at.remove(message_id)?);
+        self.oldest_gone = self.oldest_gone.max(age);
+        Some(age)
+    }
+
+    /// The oldest message's age at its worst so far (SQS's ApproximateAgeOfOldestMessage at
+    /// its peak): the longest any message waited before it left its queue, or has waited by
+    /// `now`.
+    pub fn oldest_age(&self, now: Millis) -> Millis {
+        let stored = self.sent_at.values().map(|&sent| now.saturating_sub(sent));
+        stored.fold(self.oldest_gone, Millis::max)
     }
 
     /// Whether a sample is due before `before`.
@@ -205,6 +265,45 @@ impl Metrics {
         self.samples.retain(|s| s.at % coarser == 0);
         self.sample_interval = coarser;
         self.next_sample = self.next_sample.div_ceil(coarser) * coarser;
+    }
+}
+
+/// Latencies as a sparse histogram: exact up to 9,999 ms, above that rounded down to four
+/// significant digits (at most 0.1% low; 90 s stays 90 s), so that a day of millions of messages
+/// keeps at most a few thousand buckets.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Latencies {
+    /// Latencies recorded, by bucket (its lowest value).
+    buckets: BTreeMap<Millis, u64>,
+    /// How many.
+    count: u64,
+}
+
+impl Latencies {
+    /// Counts one latency.
+    pub fn record(&mut self, ms: Millis) {
+        let mut step = 1;
+        while ms / step >= 10_000 {
+            step *= 10;
+        }
+        *self.buckets.entry(ms / step * step).or_default() += 1;
+        self.count += 1;
+    }
+
+    /// How many latencies were recorded.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The `q` quantile (0.5: the median) by nearest rank: the smallest latency that at least
+    /// `q` of all are at or below. None before the first.
+    pub fn percentile(&self, q: f64) -> Option<Millis> {
+        let rank = ((q * self.count as f64).ceil() as u64).clamp(1, self.count.max(1));
+        let mut seen = 0;
+        self.buckets.iter().find_map(|(&at, &n)| {
+            seen += n;
+            (seen >= rank).then_some(at)
+        })
     }
 }
 
@@ -286,6 +385,47 @@ mod tests {
         unknown["api_calls"] = serde_json::json!({"Nope": 1});
         let error = serde_json::from_value::<Metrics>(unknown).unwrap_err();
         assert!(error.to_string().contains("Nope"), "{error}");
+    }
+
+    #[test]
+    fn latency_percentiles_are_nearest_ranks_to_four_digits() {
+        let mut latencies = Latencies::default();
+        assert_eq!(latencies.percentile(0.5), None);
+        for ms in [90_000, 500, 1_000, 40_037] {
+            latencies.record(ms);
+        }
+        assert_eq!(latencies.count(), 4);
+        assert_eq!(latencies.percentile(0.5), Some(1_000));
+        assert_eq!(latencies.percentile(0.75), Some(40_030));
+        assert_eq!(latencies.percentile(0.95), Some(90_000));
+        assert_eq!(latencies.percentile(0.0), Some(500));
+        let mut big = Latencies::default();
+        (1..=10_000).for_each(|s| big.record(s * 1_000));
+        let p95 = big.percentile(0.95).unwrap();
+        assert_eq!(p95, 9_500_000);
+    }
+
+    #[test]
+    fn a_deleted_message_gives_its_latency_and_a_waiting_one_its_age() {
+        let id = |s| MessageId::new(s).unwrap();
+        let mut metrics = Metrics::new();
+        let sent = |message_id| EventKind::Sent {
+            queue: "q".into(),
+            message_id,
+            group_id: None,
+            visible_at: 0,
+        };
+        metrics.count_event(1_000, &sent(id("a")));
+        metrics.count_event(2_000, &sent(id("b")));
+        let deleted = EventKind::Deleted {
+            queue: "q".into(),
+            message_id: id("a"),
+            receipt_handle: Default::default(),
+        };
+        metrics.count_event(31_000, &deleted);
+        assert_eq!(metrics.latencies.percentile(0.5), Some(30_000));
+        assert_eq!(metrics.oldest_age(31_000), 30_000);
+        assert_eq!(metrics.oldest_age(50_000), 48_000);
     }
 
     #[test]

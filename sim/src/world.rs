@@ -656,7 +656,7 @@ impl World {
                 }
                 _ => (who, action),
             };
-            self.metrics.count_event(&event.kind);
+            self.metrics.count_event(event.at, &event.kind);
             // Narrated before `track`, which forgets the label of a message that is gone.
             if self.narrating() {
                 self.narrate_engine_event(who, action, event);

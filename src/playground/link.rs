@@ -95,6 +95,7 @@ fn merge(first: LaunchOptions, second: LaunchOptions) -> LaunchOptions {
         autoplay: first.autoplay || second.autoplay,
         embed: first.embed || second.embed,
         theme: first.theme.or(second.theme),
+        compare: first.compare.or(second.compare),
         controls: if first.controls != default.controls {
             first.controls
         } else {
@@ -148,7 +149,7 @@ mod tests {
         assert_eq!(
             l.warnings,
             ["Ignored \"#hello\" in the address: it is neither a permalink (#s=…) nor a \
-              parameter the playground reads (scenario, speed, t, autoplay, embed, theme, controls, lesson)."]
+              parameter the playground reads (scenario, speed, t, autoplay, embed, theme, controls, lesson, compare)."]
         );
         assert!(Link::parse("", "#s=1.abc&scenario=heartbeat")
             .warnings

@@ -667,7 +667,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         move |_| {
             Callback::from(move |wall: f64| {
                 if host {
-                    relay(&session.borrow().journal, &mut posted.borrow_mut());
+                    relay(&session.borrow().journal, &mut posted.borrow_mut(), None);
                 }
                 onframe.emit(wall);
             })
@@ -788,6 +788,11 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                         onopen={on.onopen.clone()} />
                     if s.lesson().has_questions() && !embed {
                         { lesson_switch(s.lesson().on(), scenario.questions.len(), &on.onlesson) }
+                    }
+                    if !embed && !sandbox && sqs_sim::scenario::find(&scenario.id).is_some() {
+                        <a class="button compare-open" href={crate::compare::href(&scenario.id, [&Default::default(); 2], None)}>
+                            { "Compare" }
+                        </a>
                     }
                     <Controls now={stage.now} horizon={s.horizon()} playing={s.playing()} speed={s.speed()}
                         held={s.lesson().open().is_some()}
@@ -990,7 +995,7 @@ fn story_of(s: &Session) -> (Rc<Scenario>, Rc<Vec<story::Beat>>) {
 }
 
 /// The queue's RedrivePolicy maxReceiveCount, as set.
-fn max_receives(stage: &Stage) -> Option<u32> {
+pub fn max_receives(stage: &Stage) -> Option<u32> {
     let policy = stage.queue.as_ref()?.attribute("RedrivePolicy")?;
     let policy = serde_json::from_str::<serde_json::Value>(policy).ok()?;
     let v = policy.get("maxReceiveCount")?;
@@ -999,12 +1004,12 @@ fn max_receives(stage: &Stage) -> Option<u32> {
 }
 
 /// Posts to the host page every event recorded since the last post (a rewind starts a new
-/// timeline: its count restarts).
-fn relay(journal: &journal::Journal, posted: &mut u64) {
+/// timeline: its count restarts), as comparison copy `copy`'s if named.
+pub(crate) fn relay(journal: &journal::Journal, posted: &mut u64, copy: Option<&str>) {
     let fresh = journal.seen().saturating_sub(*posted) as usize;
     let events = journal.events();
     for event in &events[events.len().saturating_sub(fresh)..] {
-        bridge::post(&embed::event_message(event));
+        bridge::post(&embed::event_message(event, copy));
     }
     *posted = journal.seen();
 }
@@ -1060,7 +1065,7 @@ fn start_session(link: &Link) -> Session {
 }
 
 /// `theme=light|dark` forces a theme; otherwise the system's preference rules.
-fn apply_theme(theme: Option<Theme>) {
+pub fn apply_theme(theme: Option<Theme>) {
     let root = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element());

@@ -303,6 +303,16 @@ impl Session {
         self.speed.max(reveal).min(SPEED_RANGE.1)
     }
 
+    /// Runs to virtual instant `t`, if later than now, narrating, at wall time `wall` (the
+    /// session's own clock stays paused): how one clock drives the two copies of a comparison.
+    pub fn follow(&mut self, t: Millis, wall: f64) {
+        self.wall = wall;
+        if t > self.now() {
+            self.run_to(t, true);
+        }
+        self.journal.settle(wall);
+    }
+
     /// Pauses and jumps to the next instant at which something happens.
     pub fn step(&mut self) {
         self.playing = false;

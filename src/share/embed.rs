@@ -4,7 +4,8 @@
 //! `{"type": "sqs-playground:event", "version": 1, "event": {"at": 30000, "actor": ...,
 //! "action": "ReceiveMessage", "engine": {"event": "Received", ...}, "message_id": "...",
 //! "text": "Worker B called ReceiveMessage: ..."}}`, and once ready
-//! `{"type": "sqs-playground:ready", "version": 1, "scenario": "<id>"}`.
+//! `{"type": "sqs-playground:ready", "version": 1, "scenario": "<id>"}`. A comparison's events
+//! also say whose they are: `"copy": "A"` or `"B"`.
 //!
 //! In (host -> player): `{"type": "sqs-playground:command", "command": "play" | "pause" |
 //! "step" | "seek" | "load", "t": <seconds, for seek>, "scenario": "<id, for load>"}`.
@@ -18,9 +19,14 @@ use sqs_sim::WorldEvent;
 /// The version of the message shapes above. New fields may appear within a version.
 pub const PROTOCOL: u32 = 1;
 
-/// The message announcing one world event to the host page.
-pub fn event_message(event: &WorldEvent) -> Value {
-    json!({ "type": "sqs-playground:event", "version": PROTOCOL, "event": event.to_json() })
+/// The message announcing one world event to the host page; `copy` names a comparison's copy.
+pub fn event_message(event: &WorldEvent, copy: Option<&str>) -> Value {
+    let mut message =
+        json!({ "type": "sqs-playground:event", "version": PROTOCOL, "event": event.to_json() });
+    if let Some(copy) = copy {
+        message["copy"] = json!(copy);
+    }
+    message
 }
 
 /// The message saying the player has loaded a scenario and is ready for commands.

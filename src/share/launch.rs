@@ -1,8 +1,11 @@
 //! The URL parameters a documentation author can write by hand:
-//! `?scenario=<id>&speed=<n>&t=<seconds>&autoplay=1&embed=1&theme=light|dark&controls=0&lesson=1`.
+//! `?scenario=<id>&speed=<n>&t=<seconds>&autoplay=1&embed=1&theme=light|dark&controls=0&lesson=1`,
+//! and `compare=<settings>,<settings>` for two copies of the scenario side by side
+//! ([`sqs_sim::compare`]).
 //! Each value is checked; a bad one is named in a warning and ignored, never fatal.
 
 use sqs_engine::Millis;
+use sqs_sim::compare::{self, Variant};
 
 /// Light or dark, when the page does not follow the system.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +36,8 @@ pub struct LaunchOptions {
     /// `lesson=1` asks the scenario's questions, `lesson=0` plays it without (None: as the
     /// permalink has it, else off).
     pub lesson: Option<bool>,
+    /// `compare=A,B`: two copies of the scenario, each with its settings.
+    pub compare: Option<(Variant, Variant)>,
 }
 
 impl Default for LaunchOptions {
@@ -46,13 +51,14 @@ impl Default for LaunchOptions {
             theme: None,
             controls: true,
             lesson: None,
+            compare: None,
         }
     }
 }
 
 /// The parameters [`LaunchOptions::parse`] reads.
 pub const KEYS: &[&str] = &[
-    "scenario", "speed", "t", "autoplay", "embed", "theme", "controls", "lesson",
+    "scenario", "speed", "t", "autoplay", "embed", "theme", "controls", "lesson", "compare",
 ];
 
 /// The slowest and fastest playback speeds.
@@ -94,6 +100,10 @@ impl LaunchOptions {
                     "light" => o.theme = Some(Theme::Light),
                     "dark" => o.theme = Some(Theme::Dark),
                     _ => bad("theme is light or dark"),
+                },
+                "compare" => match compare::pair(&value) {
+                    Ok(pair) => o.compare = Some(pair),
+                    Err(e) => bad(e.trim_end_matches('.')),
                 },
                 // The permalink key and unknown keys belong to someone else (the host page).
                 _ => {}
@@ -183,6 +193,29 @@ mod tests {
         assert_eq!(w.len(), 5, "{w:?}");
         assert!(w[0].contains("scenario=<script>"));
         assert!(w[1].contains("speed must be a number from 1 to 1000"));
+    }
+
+    #[test]
+    fn reads_two_copies_settings_and_names_a_malformed_compare() {
+        let (o, w) = LaunchOptions::parse(
+            "scenario=r-022&compare=VisibilityTimeout%3A60,VisibilityTimeout:120;idempotent:1",
+        );
+        assert!(w.is_empty(), "{w:?}");
+        let (left, right) = o.compare.expect("two copies");
+        assert_eq!(left.to_string(), "VisibilityTimeout:60");
+        assert_eq!(right.to_string(), "VisibilityTimeout:120;idempotent:1");
+        let (o, w) = LaunchOptions::parse("scenario=r-022&compare=VisibilityTimeout:60");
+        assert_eq!(o.compare, None);
+        assert_eq!(
+            w,
+            ["Ignored compare=VisibilityTimeout:60: it holds two copies' settings separated by a comma."]
+        );
+        let (_, w) = LaunchOptions::parse("compare=speed:2,");
+        assert!(
+            w[0].starts_with("Ignored compare=speed:2,: \"speed\" is not a setting"),
+            "{w:?}"
+        );
+        assert!(!w[0].ends_with(".."), "{w:?}");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 mod base64url;
 pub mod bridge;
-mod browser;
+pub mod browser;
 pub mod embed;
 pub mod export;
 mod inflate;

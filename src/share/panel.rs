@@ -114,7 +114,7 @@ impl Export {
 }
 
 /// The page's address without its fragment, and with `extra` query parameters added.
-fn page_url(extra: &str) -> String {
+pub(crate) fn page_url(extra: &str) -> String {
     let location = web_sys::window().map(|w| w.location());
     let base = location
         .map(|l| {
