@@ -41,6 +41,7 @@ mod narrate;
 mod producer;
 mod rng;
 pub mod scenario;
+mod tail;
 mod timers;
 pub mod worker;
 mod world;
@@ -54,5 +55,6 @@ pub use lesson::{
 pub use metrics::{Metrics, Sample, Summary};
 pub use narrate::clock;
 pub use scenario::Scenario;
+pub use tail::NARRATED_TAIL;
 pub use worker::{WorkerPolicy, WorkerStatus, WorkerView};
 pub use world::{Actor, World, WorldEvent, EVENT_BUFFER};
