@@ -693,6 +693,14 @@ mod tests {
             played(scenario, &[(8_000, |s| kill(s, "Worker B"))], until)
         };
         seeks_show_what_playing_showed(killed, 50_000);
+        let handed_over = |until| {
+            let hand_over = |s: &mut Session| {
+                let id = send(s, "order-1");
+                deliver(s, "Worker 1", &id);
+            };
+            played(scenarios::sandbox(false), &[(3_000, hand_over)], until)
+        };
+        seeks_show_what_playing_showed(handed_over, 20_000);
     }
 
     #[test]
