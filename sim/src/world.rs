@@ -170,8 +170,8 @@ pub struct World {
     event_buffer: usize,
     /// Events left out since the last drain because the buffer was full.
     events_skipped: u64,
-    /// Events drained before the last drain, narrated or left out (not counting the drains'
-    /// notes of what was left out).
+    /// The events the drains so far took out, narrated or left out (their notes of what was
+    /// left out not counted).
     events_drained: u64,
     /// Where the latest events began ([`World::narration_start`]).
     tail: Tail,
