@@ -122,6 +122,12 @@ impl Session {
         session.world = World::load(&session.scenario)?;
         session.journal = Journal::default();
         session.log = shared.actions.clone();
+        // The send form goes on naming bodies after the ones sent (order-3 after two).
+        let sends = session
+            .log
+            .iter()
+            .filter(|a| matches!(a.step, Step::Call(Request::SendMessage(_))));
+        session.sent = sends.count() as u32;
         session.cursor = 0;
         session.checkpoints = page_checkpoints();
         session.jump(shared.playhead)?;
@@ -808,6 +814,7 @@ mod tests {
         let restored = Session::restore(&shared).expect("restores");
         assert_eq!(restored.now(), 12_345);
         assert_eq!(stage(&restored), stage(&s));
+        assert_eq!(restored.next_body(), "order-2");
     }
 
     #[test]
