@@ -656,9 +656,12 @@ mod tests {
         assert_shows(&s, &middle, &format!("back at {}", middle.now()));
     }
 
+    /// Something the user does, and the virtual time after which they do it.
+    type Act = (Millis, fn(&mut Session));
+
     /// Opens `scenario` and plays it to `until` (or the first frame after it), running each of
     /// `acts` at the first frame after its time.
-    fn played(scenario: Scenario, acts: &[(Millis, fn(&mut Session))], until: Millis) -> Session {
+    fn played(scenario: Scenario, acts: &[Act], until: Millis) -> Session {
         let mut s = Session::open(scenario).expect("opens");
         s.set_speed(100.0);
         for (at, act) in acts.iter().filter(|(at, _)| *at < until) {
@@ -715,7 +718,7 @@ mod tests {
         // worker killed ten seconds before the moment, hundreds of events ago, stays in flight
         // on the stage, saying why.
         let busy = |until| {
-            let acts: [(Millis, fn(&mut Session)); 2] = [
+            let acts: [Act; 2] = [
                 (40_000, |s| {
                     assert!(s.set_attribute("orders", "VisibilityTimeout", "60".into()));
                 }),
