@@ -21,3 +21,24 @@ test('a FIFO group is blocked behind an in-flight message', async ({ page, url, 
   await button(page, 'Play').click();
   await waitForMessage(page.locator('body'), /^A2, in flight/, 10_000);
 });
+
+test('two queues side by side: every lane draws what it holds, the switch picks the queue drawn', async ({ page, url, screenshot }) => {
+  await open(page, url, '?scenario=fifo-single-group&t=10');
+  const queue = region(page, 'Queue');
+  assert.match(await queue.locator('h2').textContent(), /repairs-one-group\.fifo/);
+  await waitForMessage(queue, /^W1-ticket-3, visible, blocked/);
+  await waitForMessage(region(page, 'Worker 2 (one group)'), /^W3-ticket-2, in flight/);
+  // One ticket per workshop in flight at once, each on the lane that received it, although
+  // their queue is not the one drawn.
+  const perWorkshop = [['Worker 1 (per workshop)', 'W2-ticket-4'], ['Worker 2 (per workshop)', 'W3-ticket-5'], ['Worker 3 (per workshop)', 'W1-ticket-6']];
+  for (const [lane, body] of perWorkshop) await waitForMessage(region(page, lane), new RegExp(`^${body}, in flight`));
+
+  const shown = page.getByLabel('Show queue', { exact: true });
+  assert.deepEqual(await shown.locator('option').allTextContents(), ['repairs-one-group.fifo', 'repairs-per-workshop.fifo']);
+  await shown.selectOption('repairs-per-workshop.fifo');
+  assert.match(await queue.locator('h2').textContent(), /repairs-per-workshop\.fifo/);
+  assert.deepEqual(await messages(queue), [], 'the per-workshop queue is empty at 12:00:10');
+  for (const [lane, body] of perWorkshop) await waitForMessage(region(page, lane), new RegExp(`^${body}, in flight`));
+  await waitForMessage(region(page, 'Worker 2 (one group)'), /^W3-ticket-2, in flight/);
+  await screenshot('playground-two-queues');
+});

@@ -32,6 +32,7 @@ use components::event_log::EventLog;
 use components::history::History;
 use components::ledger::{self, Ledger};
 use components::queue::{blocked_reason, Idle, Queue};
+use components::queue_switch::QueueSwitch;
 use components::scenario_picker::{ScenarioPicker, Story, StoryLine};
 use components::send_form::Producer;
 use components::settings::{Settings, Typed};
@@ -104,6 +105,8 @@ pub enum Action {
         /// The call.
         request: Request,
     },
+    /// Show this queue and its lanes (when lanes consume several queues).
+    ShowQueue(String),
     /// Select a message (its history opens), or none.
     Select(Option<String>),
     /// Open (or close) the keyboard hand-over bar for a waiting message.
@@ -135,6 +138,8 @@ struct Ui {
     typed: Vec<Typed>,
     /// The policies being edited, until another scenario.
     editing: Vec<Editing>,
+    /// The queue chosen on the stage's queue switch, until another scenario.
+    shown_queue: Option<String>,
 }
 
 impl Default for Ui {
@@ -146,6 +151,7 @@ impl Default for Ui {
             note: None,
             typed: Vec::new(),
             editing: Vec::new(),
+            shown_queue: None,
             send: SendForm {
                 group_id: "g1".into(),
                 ..SendForm::default()
@@ -294,7 +300,8 @@ impl State {
     /// Builds the stage and the summaries from the session as it is now.
     fn redraw(&mut self) {
         let s = self.session.borrow();
-        self.stage = Rc::new(Stage::build(s.world(), &s.journal, &self.stage));
+        let shown = self.ui.shown_queue.as_deref();
+        self.stage = Rc::new(Stage::showing(s.world(), &s.journal, &self.stage, shown));
         self.summaries.refresh(&s);
     }
 
@@ -374,7 +381,9 @@ impl State {
                 let workers = s.world().workers();
                 let name = next_worker_name(workers.iter().map(|w| w.name.as_str()));
                 let policy = workers
-                    .first()
+                    .iter()
+                    .find(|w| w.policy.queue == queue)
+                    .or(workers.first())
                     .map(|w| w.policy.clone())
                     .unwrap_or_else(|| scenarios::manual_policy(&queue));
                 s.act(
@@ -393,6 +402,7 @@ impl State {
             Action::Call { slot, request } => {
                 s.call(slot, request);
             }
+            Action::ShowQueue(name) => u.shown_queue = Some(name),
             Action::Select(id) => u.selected = id,
             Action::Pick(id) => {
                 u.pick = id;
@@ -450,6 +460,7 @@ struct Handlers {
     onset: Callback<(String, String)>,
     ontype: Callback<Typed>,
     onopen: Callback<String>,
+    onshowqueue: Callback<String>,
     oneditsend: Callback<SendForm>,
     onsend: Callback<SendForm>,
     onimport: Callback<SharedSession>,
@@ -491,6 +502,7 @@ impl Handlers {
             onset: dispatch.reform(|(name, value)| Action::SetAttribute { name, value }),
             ontype: dispatch.reform(Action::Type),
             onopen: dispatch.reform(Action::Open),
+            onshowqueue: dispatch.reform(Action::ShowQueue),
             oneditsend: dispatch.reform(Action::EditSend),
             onsend: dispatch.reform(Action::Send),
             onimport: dispatch.reform(Action::Import),
@@ -670,7 +682,8 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         (true, _, _) => Idle::Sandbox,
         (false, true, _) => Idle::Over,
         (false, false, true) => Idle::Playing,
-        (false, false, false) => Idle::Scenario,
+        (false, false, false) if stage.now == 0 => Idle::Scenario,
+        (false, false, false) => Idle::Paused,
     };
     let lanes = stage.lanes.len();
     // Up to four lanes in two columns (one row for two); more in three, then four columns.
@@ -707,6 +720,10 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                 <StoryLine title={scenario.title.clone()} beats={beats.clone()} current={current.clone()} />
                 <main class={classes!("stage", stage.dlq.is_some().then_some("with-dlq"))}>
                     <div class="stage-queue">
+                        if let Some(shown) = stage.queue.as_ref().filter(|_| !stage.queues.is_empty()) {
+                            <QueueSwitch queues={stage.queues.clone()} shown={shown.name.clone()}
+                                onshow={on.onshowqueue.clone()} />
+                        }
                         <Queue queue={stage.queue.clone()} place={stage.queued.clone()} crowd={stage.crowd}
                             leaving={stage.leaving.clone()} unheld={stage.unheld.clone()} {idle}
                             selected={u.selected.clone()} {pick} {note}
@@ -722,7 +739,8 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                             }
                         </header>
                         { error(s.error(&Slot::AddWorker)) }
-                        <div class="lanes" style={format!("--cols: {cols}; --rows: {rows}")}>
+                        <div class={classes!("lanes", (rows > 1 && cols > 2).then_some("dense"))}
+                            style={format!("--cols: {cols}; --rows: {rows}")}>
                             for lane in &stage.lanes {
                                 <WorkerLane
                                     key={lane.worker.name.clone()}

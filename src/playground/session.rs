@@ -850,4 +850,46 @@ mod tests {
             assert!(!s.journal.log.data.is_empty(), "{} has events", entry.id);
         }
     }
+
+    #[test]
+    fn two_queues_side_by_side_the_stage_shows_one_and_every_lane_what_it_holds() {
+        let scenario = scenarios::find("fifo-single-group").expect("in the library");
+        let mut s = Session::open(scenario).expect("opens");
+        s.seek(10_000);
+        let held = |stage: &Stage, suffix: &str| -> usize {
+            stage
+                .lanes
+                .iter()
+                .filter(|l| l.worker.name.ends_with(suffix))
+                .map(|l| l.place.count(Look::InFlight))
+                .sum()
+        };
+        let one = stage(&s);
+        let queues = ["repairs-one-group.fifo", "repairs-per-workshop.fifo"];
+        assert_eq!(one.queues, queues);
+        assert_eq!(one.queue.as_ref().map(|q| q.name.as_str()), Some(queues[0]));
+        assert_eq!(one.lanes.len(), 6);
+        // One group: one ticket in flight at a time; one per workshop: three at once, each on
+        // the lane that holds it although its queue is not the one drawn.
+        assert_eq!(held(&one, "(one group)"), 1);
+        assert_eq!(held(&one, "(per workshop)"), 3, "{:?}", one.lanes);
+        assert_eq!(one.unheld.total, 0);
+
+        let per = Stage::showing(s.world(), &s.journal, &one, Some(queues[1]));
+        assert_eq!(per.queue.as_ref().map(|q| q.name.as_str()), Some(queues[1]));
+        assert_eq!(held(&per, "(one group)"), 1);
+        assert_eq!(held(&per, "(per workshop)"), 3);
+        assert_eq!(per.unheld.total, 0);
+        assert_eq!(
+            per.queued.total, 0,
+            "the per-workshop queue is empty at 12:00:10"
+        );
+        assert_eq!(one.queued.total, 4, "the one-group queue still holds four");
+
+        // A queue no lane consumes is not offered: the first lane's queue is shown.
+        let unknown = Stage::showing(s.world(), &s.journal, &one, Some("nope"));
+        assert_eq!(unknown.queue, one.queue);
+        // One queue: no switch.
+        assert!(stage(&sandbox()).queues.is_empty());
+    }
 }

@@ -298,6 +298,10 @@ pub struct Stage {
     pub now: Millis,
     /// The queue, once it exists.
     pub queue: Option<QueueInfo>,
+    /// When lanes consume more than one queue (a scenario that sets two side by side): those
+    /// queues, in the order of their first lane. The stage draws one of them; every lane draws
+    /// what it holds, from whichever queue.
+    pub queues: Vec<String>,
     /// Its dead-letter queue's name, if it has one.
     pub dlq: Option<String>,
     /// Delayed and visible messages.
@@ -319,16 +323,28 @@ impl Stage {
     /// Reads the world. `previous` is the last frame's stage: a message deleted since then is
     /// drawn fading out where it was.
     pub fn build(world: &World, journal: &Journal, previous: &Stage) -> Stage {
+        Stage::showing(world, journal, previous, None)
+    }
+
+    /// [`Stage::build`], showing the queue named `shown` when lanes consume several queues
+    /// (else the first lane's queue).
+    pub fn showing(
+        world: &World,
+        journal: &Journal,
+        previous: &Stage,
+        shown: Option<&str>,
+    ) -> Stage {
         let now = world.now();
         let workers = world.workers();
-        let (queue_name, dlq) = roles(world, &workers);
-        let Some(name) = queue_name else {
+        let Roles { main, dlq, queues } = roles(world, &workers, shown);
+        let Some(name) = main else {
             return Stage {
                 now,
                 lanes: lanes_without_queue(workers),
                 ..Stage::default()
             };
         };
+        let queues = if queues.len() > 1 { queues } else { Vec::new() };
         let engine = world.engine();
         let mut attributes: Vec<(String, String)> = engine
             .attributes(&name)
@@ -357,9 +373,18 @@ impl Stage {
             dead_letter,
         };
         if crowd.total() > MAX_CARDS {
-            return Stage::crowded(world, workers, queue, dlq, crowd);
+            return Stage {
+                queues,
+                ..Stage::crowded(world, workers, queue, dlq, crowd)
+            };
         }
         let messages = engine.messages(&queue.name);
+        // The other queues' messages: lanes that consume them draw what they hold.
+        let elsewhere: Vec<MessageView> = queues
+            .iter()
+            .filter(|q| **q != queue.name)
+            .flat_map(|q| engine.messages(q))
+            .collect();
         let card = |m: &MessageView, look| card(m, look, now, journal);
 
         let mut queued = Vec::new();
@@ -373,6 +398,11 @@ impl Stage {
                 MessageState::InFlight { .. } => in_flight.push(m),
             }
         }
+        in_flight.extend(
+            elsewhere
+                .iter()
+                .filter(|m| matches!(m.state, MessageState::InFlight { .. })),
+        );
 
         let lanes = workers
             .into_iter()
@@ -402,6 +432,7 @@ impl Stage {
                         _ if worker.status != WorkerStatus::Dead => {
                             let now_or_before = messages
                                 .iter()
+                                .chain(&elsewhere)
                                 .find(|m| m.message_id == held.message_id)
                                 .map(|m| card(m, Look::Stale))
                                 .or_else(|| previous.find_any(&held.message_id).cloned());
@@ -447,6 +478,7 @@ impl Stage {
         Stage {
             now,
             queue: Some(queue),
+            queues,
             dlq,
             queued: Place::drawn(queued),
             leaving: departed(journal, previous, None),
@@ -492,6 +524,7 @@ impl Stage {
         Stage {
             now: world.now(),
             queue: Some(queue),
+            queues: Vec::new(),
             dlq,
             queued: Place::counted([
                 (Look::Delayed, crowd.delayed),
@@ -632,9 +665,20 @@ fn lanes_without_queue(workers: Vec<WorkerView>) -> Vec<Lane> {
         .collect()
 }
 
-/// Which queue the stage shows and its dead-letter queue: the queue the first worker consumes,
-/// else the first queue with a RedrivePolicy, else the first queue that is nobody's DLQ.
-fn roles(world: &World, workers: &[WorkerView]) -> (Option<String>, Option<String>) {
+/// The queues on the stage: see [`roles`].
+struct Roles {
+    /// The queue shown.
+    main: Option<String>,
+    /// Its dead-letter queue.
+    dlq: Option<String>,
+    /// The queues the lanes consume (none a dead-letter queue), in the order of their first lane.
+    queues: Vec<String>,
+}
+
+/// Which queue the stage shows and its dead-letter queue: `shown` if a lane consumes it, else
+/// the queue the first worker consumes, else the first queue with a RedrivePolicy, else the
+/// first queue that is nobody's DLQ.
+fn roles(world: &World, workers: &[WorkerView], shown: Option<&str>) -> Roles {
     let engine = world.engine();
     let names = engine.queue_names();
     let target = |queue: &str| -> Option<String> {
@@ -648,17 +692,21 @@ fn roles(world: &World, workers: &[WorkerView]) -> (Option<String>, Option<Strin
     };
     // A few queues: a list, searched.
     let dlqs: Vec<String> = names.iter().filter_map(|n| target(n)).collect();
-    let consumed = workers
-        .iter()
-        .map(|w| &w.policy.queue)
-        .find(|q| names.contains(q) && !dlqs.contains(*q))
-        .cloned();
-    let main = consumed
+    let mut queues: Vec<String> = Vec::new();
+    for q in workers.iter().map(|w| &w.policy.queue) {
+        if names.contains(q) && !dlqs.contains(q) && !queues.contains(q) {
+            queues.push(q.clone());
+        }
+    }
+    let main = shown
+        .and_then(|q| queues.iter().find(|c| *c == q))
+        .or_else(|| queues.first())
+        .cloned()
         .or_else(|| names.iter().find(|n| target(n).is_some()).cloned())
         .or_else(|| names.iter().find(|n| !dlqs.contains(*n)).cloned())
         .or_else(|| names.first().cloned());
     let dlq = main.as_deref().and_then(target);
-    (main, dlq)
+    Roles { main, dlq, queues }
 }
 
 #[cfg(test)]

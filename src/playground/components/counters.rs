@@ -1,4 +1,5 @@
-//! Live counters: what the audience should count while a scenario runs.
+//! Live counters: what the audience should count while a scenario runs, on one line (with
+//! short labels where the line is narrow).
 
 use crate::playground::format::{dollars, group};
 use yew::prelude::*;
@@ -38,21 +39,21 @@ pub fn Counters(props: &CountersProps) -> Html {
     html! {
         <section class="panel counters" aria-label="Counters">
             <dl class="tiles" tabindex="0">
-                <Tile kind="deliveries" value={group(t.deliveries)}>{ "Deliveries" }</Tile>
-                <Tile kind="redeliveries" value={group(t.redeliveries)}>
+                <Tile kind="deliveries" short="Deliveries" value={group(t.deliveries)}>{ "Deliveries" }</Tile>
+                <Tile kind="redeliveries" short="Redeliveries" value={group(t.redeliveries)}>
                     <abbr title="Deliveries of a message that had been received before: its visibility timeout ran out without a DeleteMessage.">{ "Redeliveries" }</abbr>
                 </Tile>
-                <Tile kind="duplicates" value={group(t.duplicates)}>
+                <Tile kind="duplicates" short="Duplicates" value={group(t.duplicates)}>
                     <abbr title="The same side effect (charge, email) performed twice because a message was processed twice.">{ "Duplicates done" }</abbr>
                 </Tile>
-                <Tile kind="prevented" value={group(t.prevented)}>
+                <Tile kind="prevented" short="Prevented" value={group(t.prevented)}>
                     <abbr title="Repeats skipped because the worker found the idempotency key in its ledger.">{ "Duplicates prevented" }</abbr>
                 </Tile>
-                <Tile kind="dead" value={group(t.dead_lettered)}>{ "Dead-lettered" }</Tile>
-                <Tile kind="calls" value={group(t.api_calls)}>
-                    <span title={t.by_action.clone()}>{ "API calls" }</span>
+                <Tile kind="dead" short="To DLQ" value={group(t.dead_lettered)}>{ "Dead-lettered" }</Tile>
+                <Tile kind="calls" short="Calls" value={group(t.api_calls)}>
+                    <span title={format!("{}; cost {}", t.by_action, dollars(t.cost_usd))}>{ "API calls" }</span>
                 </Tile>
-                <Tile kind="cost" value={dollars(t.cost_usd)}>
+                <Tile kind="cost" short="Cost" value={dollars(t.cost_usd)}>
                     <abbr title="At SQS's list price of USD 0.40 per million requests.">{ "Cost" }</abbr>
                 </Tile>
             </dl>
@@ -65,6 +66,9 @@ pub fn Counters(props: &CountersProps) -> Html {
 struct TileProps {
     /// Its `data-kind` (CSS hook).
     kind: &'static str,
+    /// The label where the line is narrow (an embed): shown instead of `children`, which stay
+    /// for screen readers.
+    short: &'static str,
     /// The number as shown.
     value: String,
     /// What is counted.
@@ -76,7 +80,10 @@ struct TileProps {
 fn Tile(props: &TileProps) -> Html {
     html! {
         <div class="tile" data-kind={props.kind}>
-            <dt>{ props.children.clone() }</dt>
+            <dt>
+                <span class="long">{ props.children.clone() }</span>
+                <span class="short" aria-hidden="true">{ props.short }</span>
+            </dt>
             <dd>{ &props.value }</dd>
         </div>
     }

@@ -12,6 +12,7 @@ pub mod icons;
 pub mod ledger;
 pub mod message;
 pub mod queue;
+pub mod queue_switch;
 pub mod scenario_picker;
 pub mod send_form;
 pub mod settings;

@@ -48,8 +48,11 @@ pub struct QueueProps {
 pub enum Idle {
     /// The sandbox: you send the messages (with the Producer under the stage).
     Sandbox,
-    /// A scenario still to run, paused: it sends its own messages once its clock runs.
+    /// A scenario still to run, paused at its start: it sends its own messages once its clock
+    /// runs.
     Scenario,
+    /// A scenario paused part-way.
+    Paused,
     /// A scenario running.
     Playing,
     /// A scenario past its end.
@@ -136,6 +139,7 @@ fn empty_text(props: &QueueProps) -> &'static str {
         }
         (Idle::Sandbox, false) => "No message waiting.",
         (Idle::Scenario, _) => "No message waiting. Press Play, or Step, to run the scenario.",
+        (Idle::Paused, _) => "No message waiting right now. Press Play, or Step, to go on.",
         (Idle::Playing, _) => "No message waiting.",
         (Idle::Over, true) => {
             "No message waiting: the scenario is over. Drag the timeline back, or send one from \
