@@ -90,10 +90,11 @@ for (const t of selected) {
     subpath: opt.subpath,
     servers: { root: rootServer, sub: subServer },
     consoleErrors,
-    /** Saves a full-page screenshot as target/screenshots/NAME.png and returns its path. */
-    screenshot: async (name) => {
+    /** Saves a full-page screenshot of the test's page (or of `of`, another page of the test)
+     *  as target/screenshots/NAME.png and returns its path. */
+    screenshot: async (name, of = page) => {
       const file = path.join(shotDir, `${slug(name)}.png`);
-      await page.screenshot({ path: file, fullPage: true });
+      await of.screenshot({ path: file, fullPage: true });
       return file;
     },
   };

@@ -355,6 +355,20 @@ impl Engine {
             .collect()
     }
 
+    /// The earliest of the latest receives of the messages in flight, in every queue (None:
+    /// nothing is in flight): what has hidden each of them since, happened after it.
+    pub fn earliest_receive_in_flight(&self) -> Option<Millis> {
+        self.queues
+            .iter()
+            .flatten()
+            .flat_map(|q| q.iter())
+            .filter_map(|(_, m)| match m.state {
+                State::InFlight { received_at, .. } => Some(received_at),
+                _ => None,
+            })
+            .min()
+    }
+
     /// What GetQueueAttributes with `All` answers now.
     pub fn attributes(&self, name: &str) -> Option<Attributes> {
         Some(self.all_attributes(self.named(name)?))

@@ -17,6 +17,8 @@
 //!   nothing.
 //! * [`World::drain_events`]: what happened, narrated ([`WorldEvent::text`]), with the actor; at
 //!   most [`EVENT_BUFFER`] undrained events are narrated one by one ([`World::set_event_buffer`]).
+//!   [`World::narration_start`]: how far back a fast-forward must narrate to tell the latest
+//!   [`NARRATED_TAIL`] events as a run narrated all along told them.
 //! * Read-only: [`World::engine`], [`World::workers`], [`World::holder_of`], [`World::ledger`],
 //!   [`World::metrics`], [`World::summary`], [`World::log`], [`World::actions`].
 //! * [`scenario::library`]: the scenario library compiled in; [`Scenario::run`] runs one to its
@@ -42,6 +44,7 @@ mod narrate;
 mod producer;
 mod rng;
 pub mod scenario;
+mod tail;
 mod timers;
 pub mod worker;
 mod world;
@@ -55,5 +58,6 @@ pub use lesson::{
 pub use metrics::{Metrics, Sample, Summary};
 pub use narrate::clock;
 pub use scenario::Scenario;
+pub use tail::NARRATED_TAIL;
 pub use worker::{WorkerPolicy, WorkerStatus, WorkerView};
 pub use world::{Actor, World, WorldEvent, EVENT_BUFFER};

@@ -16,6 +16,7 @@ use crate::narrate::{self, Labels};
 use crate::producer::Producer;
 use crate::rng::FastMap;
 use crate::scenario::{self, Scenario, StepKind};
+use crate::tail::Tail;
 use crate::timers::{Timer, Timers};
 use crate::worker::WorkerView;
 use serde::Deserialize;
@@ -169,6 +170,11 @@ pub struct World {
     event_buffer: usize,
     /// Events left out since the last drain because the buffer was full.
     events_skipped: u64,
+    /// The events the drains so far took out, narrated or left out (their notes of what was
+    /// left out not counted).
+    events_drained: u64,
+    /// Where the latest events began ([`World::narration_start`]).
+    tail: Tail,
     pub(crate) labels: Labels,
     /// The dead-letter queues' names, cached for the samples (cleared when a queue is created,
     /// deleted or changes its attributes).
@@ -218,6 +224,8 @@ impl World {
             events: Vec::new(),
             event_buffer: EVENT_BUFFER,
             events_skipped: 0,
+            events_drained: 0,
+            tail: Tail::default(),
             labels: Labels::default(),
             dead_letter_cache: None,
             drained: Vec::new(),
@@ -547,6 +555,9 @@ impl World {
     /// Moves the engine's clock to `t`, doing the work due by then.
     #[inline]
     fn advance_engine(&mut self, t: Millis) {
+        if t > self.now() {
+            self.tail.leave(self.now(), self.events_total());
+        }
         // The engine settles after every call and advance: with nothing due by `t` it only
         // moves its clock (nothing at all at its own time), and has nothing to settle.
         let due = self.engine.next_deadline().is_some_and(|d| d <= t);
@@ -955,6 +966,7 @@ impl World {
     /// When more than the event buffer ([`World::set_event_buffer`]) happened, the last one
     /// says how many more were counted but not narrated.
     pub fn drain_events(&mut self) -> Vec<WorldEvent> {
+        self.events_drained = self.events_total();
         let skipped = std::mem::take(&mut self.events_skipped);
         if skipped > 0 {
             self.events.push(WorldEvent {
@@ -971,6 +983,24 @@ impl World {
         let events = std::mem::take(&mut self.events);
         self.relabel();
         events
+    }
+
+    /// How many events have happened since time 0, narrated or not.
+    fn events_total(&self) -> u64 {
+        self.events_drained + self.events.len() as u64 + self.events_skipped
+    }
+
+    /// The instant through which a fast-forward to now may run without narrating (see
+    /// [`World::set_event_buffer`]), and still narrate after it what a run narrated from time 0
+    /// last told: the latest [`NARRATED_TAIL`](crate::NARRATED_TAIL) events, and everything since
+    /// the latest receive of each message in flight (what hides it, and why). None: narrate from
+    /// time 0, a replay of the scenario as it loads.
+    pub fn narration_start(&self) -> Option<Millis> {
+        let tail = self.tail.start(self.events_total())?;
+        match self.engine.earliest_receive_in_flight() {
+            Some(received) if received <= tail => received.checked_sub(1),
+            _ => Some(tail),
+        }
     }
 
     /// The engine, read-only (queues, messages, attributes).

@@ -147,6 +147,42 @@ fn a_world_that_narrates_nothing_reaches_the_same_state() {
     }
 }
 
+#[test]
+fn a_fast_forward_narrated_from_its_narration_start_tells_the_latest_events_as_they_were_told() {
+    let scenario = sqs_sim::bench::day_scenario(9);
+    let texts = |events: &[WorldEvent]| events.iter().map(|e| e.text.clone()).collect::<Vec<_>>();
+    // Narrated all along, drained every 250 ms, as frames do.
+    let mut told = World::load(&scenario).unwrap();
+    let mut all = Vec::new();
+    for t in (0..=95_000).step_by(250) {
+        told.advance_to(t);
+        all.extend(told.drain_events());
+    }
+    // Silent to the end; the same world again, silent to its narration start, narrated after.
+    let mut silent = World::load(&scenario).unwrap();
+    silent.set_event_buffer(0);
+    silent.advance_to(95_000);
+    let from = silent
+        .narration_start()
+        .expect("thousands of events happened");
+    assert_eq!(
+        Some(from),
+        told.narration_start(),
+        "told or not, the same start"
+    );
+    // Back to the oldest receive in flight at most: a visibility timeout (30 s) ago.
+    assert!(from >= 95_000 - 30_000, "narrated from {from}");
+    let mut again = World::load(&scenario).unwrap();
+    again.set_event_buffer(0);
+    again.advance_to(from);
+    again.drain_events();
+    again.set_event_buffer(sqs_sim::EVENT_BUFFER);
+    again.advance_to(95_000);
+    let tail = again.drain_events();
+    assert!(tail.len() >= sqs_sim::NARRATED_TAIL, "{}", tail.len());
+    assert_eq!(texts(&tail), texts(&all[all.len() - tail.len()..]));
+}
+
 /// Sends a short and a long body to `orders` (maxReceiveCount 1), lets both reach `orders-dlq`
 /// and moves them back, narrating from `narrate_from` (ms) on; then receives them by hand and
 /// returns what that receive narrates.

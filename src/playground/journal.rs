@@ -7,8 +7,9 @@ use sqs_sim::{Actor, WorldEvent};
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
-/// Entries kept in the event log.
-const LOG_LIMIT: usize = 300;
+/// Entries kept in the event log: as many as a seek narrates (the lines before them would not be
+/// the same after a seek as after playing there).
+const LOG_LIMIT: usize = sqs_sim::NARRATED_TAIL;
 /// Events kept for export (the event-log file).
 const EVENTS_LIMIT: usize = 10_000;
 /// Events held past [`EVENTS_LIMIT`] before the oldest are dropped, all at once.

@@ -22,8 +22,9 @@ pub const SPEED_RANGE: (f64, f64) = (1.0, 1000.0);
 const SCRIPT_WALL_S: f64 = 40.0;
 /// The longest wall-time gap one frame may cover (a background tab must not jump hours).
 const MAX_FRAME_MS: f64 = 250.0;
-/// How much virtual time before a seek's target is narrated into the event log.
-const NARRATED_BEFORE_SEEK: Millis = 30_000;
+/// The most virtual time a seek narrates between two drains of the World's events, so that
+/// its event buffer does not fill.
+const NARRATED_CHUNK: Millis = 1_000;
 /// Wall milliseconds a reveal may take at most: after an answer the clock plays on to the
 /// reveal at the chosen speed, or faster if that would take longer than this.
 const REVEAL_WALL_MS: f64 = 5000.0;
@@ -133,6 +134,12 @@ impl Session {
         session.world = World::load(&session.scenario)?;
         session.journal = Journal::default();
         session.log = shared.actions.clone();
+        // The send form goes on naming bodies after the ones sent (order-3 after two).
+        let sends = session
+            .log
+            .iter()
+            .filter(|a| matches!(a.step, Step::Call(Request::SendMessage(_))));
+        session.sent = sends.count() as u32;
         session.cursor = 0;
         session.checkpoints = page_checkpoints();
         session.jump(shared.playhead)?;
@@ -511,31 +518,64 @@ impl Session {
         self.journal.announce(text, self.wall);
     }
 
-    /// Rebuilds the world at `t`. A rewind, or a jump past a checkpoint, starts from the latest
-    /// checkpoint at or before `t` (or the start) with a fresh journal; then the world goes on one
-    /// checkpoint interval at a time, leaving checkpoints behind for the next seek. Only the
-    /// last [`NARRATED_BEFORE_SEEK`] is narrated one event at a time (narrating a busy hour costs
-    /// more than simulating it); each interval before it is logged as one line saying how many
-    /// events it held, so the event log shows the stretch it skipped.
+    /// Rebuilds the world at `t`, and the journal as a session that played there would show it.
+    /// A rewind, or a jump past a checkpoint, starts from the latest checkpoint at or before `t`
+    /// (or the start). The world runs to `t` without narrating (narrating a busy hour costs more
+    /// than simulating it), one checkpoint interval at a time, leaving checkpoints behind for the
+    /// next seek; then it runs again, from the checkpoint before [`World::narration_start`],
+    /// narrating from there: the event log shows the same lines as if it had played to `t`.
     fn jump(&mut self, t: Millis) -> Result<(), String> {
         let start = self.checkpoints.latest_at_or_before(t);
         if t < self.now() || start > self.now() {
-            self.world = self.checkpoints.seek(&self.scenario, &self.log, start)?;
-            self.cursor = self.log.iter().take_while(|a| a.at <= start).count();
-            self.journal = Journal::default();
+            self.restore_checkpoint(start)?;
         }
-        let quiet_until = t.saturating_sub(NARRATED_BEFORE_SEEK);
-        self.world.set_event_buffer(0);
-        while self.now() < quiet_until {
-            let at = (self.now() + self.checkpoints.every()).min(quiet_until);
-            self.play_to(at);
-            self.harvest(false);
-            self.checkpoints.offer(&self.world, self.cursor);
+        self.run_quietly(t);
+        match self.world.narration_start() {
+            Some(from) => {
+                self.restore_checkpoint(self.checkpoints.latest_at_or_before(from))?;
+                self.run_quietly(from);
+            }
+            None => {
+                self.world = World::load(&self.scenario)?;
+                self.cursor = 0;
+            }
         }
-        // A checkpoint copies the world as it is, so a silent one may be restored above.
+        self.journal = Journal::default();
+        // What the quiet run left out is told in one line, which the narrated tail pushes out of
+        // the event log (the exported events keep it).
+        self.harvest(false);
         self.world.set_event_buffer(EVENT_BUFFER);
-        self.run_to(t, false);
+        loop {
+            self.run_to((self.now() + NARRATED_CHUNK).min(t), false);
+            if self.now() >= t {
+                return Ok(());
+            }
+        }
+    }
+
+    /// The world of the latest checkpoint at or before `t` (the timeline's start when none), and
+    /// as many of the logged actions as it has run.
+    fn restore_checkpoint(&mut self, t: Millis) -> Result<(), String> {
+        self.world = self.checkpoints.seek(&self.scenario, &self.log, t)?;
+        self.cursor = self.log.iter().take_while(|a| a.at <= t).count();
         Ok(())
+    }
+
+    /// Runs to `t` without narrating, one checkpoint interval at a time, offering a checkpoint
+    /// after each; the logged actions due at `t` run too. The World counts what it leaves out,
+    /// for the next drain.
+    fn run_quietly(&mut self, t: Millis) {
+        self.world.set_event_buffer(0);
+        // Told or not, what came before is not the journal's: it is built again after.
+        self.world.drain_events();
+        loop {
+            let at = (self.now() + self.checkpoints.every()).min(t);
+            self.play_to(at);
+            self.checkpoints.offer(&self.world, self.cursor);
+            if self.now() >= t {
+                return;
+            }
+        }
     }
 
     /// Runs the logged actions due by `t` at their instants, then advances to `t`; journals
@@ -782,22 +822,149 @@ mod tests {
         assert_eq!(s.horizon(), 40_000);
     }
 
+    /// Plays as the page does, in frames of 16 ms of wall time, pressing Play again at the
+    /// scenario's end, until the clock passes `until`; then pauses.
+    fn play_until(s: &mut Session, until: Millis) {
+        let mut wall = s.wall;
+        while s.now() < until {
+            if !s.playing() {
+                s.play();
+            }
+            wall += 16.0;
+            s.tick(wall);
+        }
+        s.pause();
+    }
+
+    /// The event log's lines (without their sequence numbers, a key that counts differently
+    /// after a seek), the stage and the metrics (the counters and the chart).
+    fn shown(s: &Session) -> (Vec<String>, Stage, sqs_sim::Metrics) {
+        let lines = s.journal.log.data.iter().map(|e| {
+            let action = e.action.as_deref().unwrap_or("-");
+            format!("{} {} {action} {}", e.at, e.actor, e.text)
+        });
+        (lines.collect(), stage(s), s.world().metrics().clone())
+    }
+
+    /// Asserts that `s` shows what `expected` shows, naming the first line that differs.
+    fn assert_shows(s: &Session, expected: &Session, when: &str) {
+        let (got, want) = (shown(s), shown(expected));
+        let first = got.0.iter().zip(&want.0).position(|(a, b)| a != b);
+        let line = |lines: &[String], i: usize| lines.get(i).cloned().unwrap_or_default();
+        if let Some(i) = first.or((got.0.len() != want.0.len()).then_some(0)) {
+            panic!(
+                "{when}: {} lines for {}; line {i} is\n  {}\nnot\n  {}",
+                got.0.len(),
+                want.0.len(),
+                line(&got.0, i),
+                line(&want.0, i)
+            );
+        }
+        assert!(got.1 == want.1, "{when}: not the same stage");
+        assert!(got.2 == want.2, "{when}: not the same metrics");
+    }
+
+    /// A session that played to `until` (or the first frame after it), shown as a session
+    /// restored from its link, and after seeks ahead and back to it; and a session rewound to
+    /// the middle of it as one that played there.
+    fn seeks_show_what_playing_showed(played: impl Fn(Millis) -> Session, until: Millis) {
+        let mut s = played(until);
+        let at = s.now();
+        let restored = Session::restore(&s.share()).expect("restores");
+        assert_shows(&restored, &played(until), &format!("restored at {at}"));
+        s.seek(at + 90_000);
+        s.seek(at);
+        assert_shows(&s, &played(until), &format!("back at {at}"));
+        let middle = played(until / 2);
+        s.seek(middle.now());
+        assert_shows(&s, &middle, &format!("back at {}", middle.now()));
+    }
+
+    /// Something the user does, and the virtual time after which they do it.
+    type Act = (Millis, fn(&mut Session));
+
+    /// Opens `scenario` and plays it to `until` (or the first frame after it), running each of
+    /// `acts` at the first frame after its time.
+    fn played(scenario: Scenario, acts: &[Act], until: Millis) -> Session {
+        let mut s = Session::open(scenario).expect("opens");
+        s.set_speed(100.0);
+        for (at, act) in acts.iter().filter(|(at, _)| *at < until) {
+            play_until(&mut s, *at);
+            act(&mut s);
+        }
+        play_until(&mut s, until);
+        s
+    }
+
+    fn kill(s: &mut Session, worker: &str) {
+        let action = SimAction::Kill {
+            worker: worker.into(),
+        };
+        assert!(
+            s.worker_action(worker, action),
+            "{:?}",
+            s.error(&Slot::Worker(worker.into()))
+        );
+    }
+
     #[test]
-    fn a_long_jump_ahead_says_in_the_event_log_what_it_skipped() {
-        let mut s = sandbox();
-        let id = send(&mut s, "order-1");
-        deliver(&mut s, "Worker 1", &id);
-        s.seek(120_000);
-        let quiet_until = 120_000 - NARRATED_BEFORE_SEEK;
-        let skipped = s
+    fn a_seek_shows_what_playing_there_showed() {
+        let heartbeat = |until| {
+            let send = |s: &mut Session| {
+                let form = SendForm {
+                    body: "order-1".into(),
+                    ..SendForm::default()
+                };
+                assert!(s.send("reports", &form));
+            };
+            let scenario = scenarios::find("heartbeat").unwrap();
+            played(scenario, &[(30_000, send)], until)
+        };
+        seeks_show_what_playing_showed(heartbeat, 76_000);
+        let killed = |until| {
+            let scenario = scenarios::find("crash-before-delete").unwrap();
+            played(scenario, &[(8_000, |s| kill(s, "Worker B"))], until)
+        };
+        seeks_show_what_playing_showed(killed, 50_000);
+        let handed_over = |until| {
+            let hand_over = |s: &mut Session| {
+                let id = send(s, "order-1");
+                deliver(s, "Worker 1", &id);
+            };
+            played(scenarios::sandbox(false), &[(3_000, hand_over)], until)
+        };
+        seeks_show_what_playing_showed(handed_over, 20_000);
+    }
+
+    #[test]
+    fn a_seek_in_a_busy_world_narrates_the_event_logs_lines_and_counts_the_rest() {
+        // Ten messages a second, twenty workers: thousands of events a minute. The message of a
+        // worker killed ten seconds before the moment, hundreds of events ago, stays in flight
+        // on the stage, saying why.
+        let busy = |until| {
+            let acts: [Act; 2] = [
+                (40_000, |s| {
+                    assert!(s.set_attribute("orders", "VisibilityTimeout", "60".into()));
+                }),
+                (90_000, |s| kill(s, "Worker 3")),
+            ];
+            played(sqs_sim::bench::day_scenario(7), &acts, until)
+        };
+        let s = busy(100_000);
+        assert_eq!(s.journal.log.data.len(), sqs_sim::NARRATED_TAIL);
+        let unheld = &stage(&s).unheld.cards;
+        assert!(unheld.iter().any(|c| c.why.is_some()), "{unheld:?}");
+        let restored = Session::restore(&s.share()).expect("restores");
+        let skipped = restored
             .journal
             .events()
             .iter()
             .find(|e| e.text.starts_with("Fast-forward:"));
-        let at = skipped
-            .map(|e| e.at)
-            .expect("the skipped stretch is logged");
-        assert!(at > 0 && at <= quiet_until, "logged at {at}");
+        assert!(
+            skipped.is_some(),
+            "the exported events say what was left out"
+        );
+        seeks_show_what_playing_showed(busy, 100_000);
     }
 
     #[test]
@@ -874,6 +1041,7 @@ mod tests {
         let restored = Session::restore(&shared).expect("restores");
         assert_eq!(restored.now(), 12_345);
         assert_eq!(stage(&restored), stage(&s));
+        assert_eq!(restored.next_body(), "order-2");
     }
 
     #[test]
