@@ -32,7 +32,7 @@ use components::error;
 use components::event_log::EventLog;
 use components::history::History;
 use components::ledger::{self, Ledger};
-use components::lesson::{lesson_panel, lesson_switch, LessonCallbacks};
+use components::lesson::{lesson_switch, lesson_view, LessonCallbacks};
 use components::queue::{blocked_reason, Idle, Queue};
 use components::queue_switch::QueueSwitch;
 use components::scenario_picker::{ScenarioPicker, Story, StoryLine};
@@ -686,7 +686,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         .as_ref()
         .and_then(|id| stage.queued.cards.iter().find(|c| &c.id == id))
         .map(|card| (card.clone(), workers));
-    let panel = s.lesson_panel();
+    let panel = s.lesson_view();
     let question = match &panel {
         Some(Panel::Question(asked)) => Some((asked.number, asked.phase.key())),
         _ => None,
@@ -803,7 +803,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                 </header>
                 // A question (or the lesson's score) takes the story line's place while it shows.
                 if let Some(panel) = &panel {
-                    { lesson_panel(panel, &on.lesson) }
+                    { lesson_view(panel, &on.lesson) }
                 } else {
                     <StoryLine title={scenario.title.clone()} beats={beats.clone()} current={current.clone()} />
                 }

@@ -444,7 +444,7 @@ impl Session {
 
     /// What the question panel shows now: the question asked, answered or revealed, or the
     /// score at the scenario's end (`None`: nothing).
-    pub fn lesson_panel(&self) -> Option<Panel> {
+    pub fn lesson_view(&self) -> Option<Panel> {
         let Some(i) = self.lesson.current() else {
             let over = self.lesson.finished() && self.now() >= self.end();
             return over.then(|| Panel::Score(self.lesson.score()));
@@ -1085,7 +1085,7 @@ mod tests {
     }
 
     fn phase(s: &Session) -> Option<Phase> {
-        match s.lesson_panel() {
+        match s.lesson_view() {
             Some(Panel::Question(asked)) => Some(asked.phase),
             _ => None,
         }
@@ -1139,7 +1139,7 @@ mod tests {
         s.carry_on();
         play_until_stopped(&mut s);
         assert_eq!(s.now(), s.end());
-        assert_eq!(s.lesson_panel(), Some(Panel::Score(s.lesson().score())));
+        assert_eq!(s.lesson_view(), Some(Panel::Score(s.lesson().score())));
         assert_eq!(s.lesson().score().words(), "1 of 2 right, 1 skipped");
         assert!(s
             .journal
@@ -1184,7 +1184,7 @@ mod tests {
         assert!(matches!(phase(&s), Some(Phase::Revealed(_))));
         s.carry_on();
         assert!(!s.playing());
-        match s.lesson_panel() {
+        match s.lesson_view() {
             Some(Panel::Question(asked)) => {
                 assert_eq!((asked.number, asked.phase), (2, Phase::Asking));
             }
@@ -1199,7 +1199,7 @@ mod tests {
         s.set_speed(1000.0);
         s.play();
         play_until_stopped(&mut s);
-        assert_eq!((s.now(), s.lesson_panel()), (s.end(), None));
+        assert_eq!((s.now(), s.lesson_view()), (s.end(), None));
         assert!(!s.share().lesson);
 
         let mut s = lesson();

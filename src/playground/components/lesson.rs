@@ -10,7 +10,7 @@ use yew::prelude::*;
 
 /// The question panel, or the score: see the module documentation. (Plain functions where no
 /// state is kept: each component type brings its own copy of Yew's lifecycle code.)
-pub fn lesson_panel(panel: &Panel, on: &LessonCallbacks) -> Html {
+pub fn lesson_view(panel: &Panel, on: &LessonCallbacks) -> Html {
     match panel {
         Panel::Score(score) => html! {
             <section class="lesson lesson-score" aria-label="Lesson score">
@@ -20,7 +20,7 @@ pub fn lesson_panel(panel: &Panel, on: &LessonCallbacks) -> Html {
         },
         // Keyed by the question: another question starts with nothing picked.
         Panel::Question(asked) => html! {
-            <QuestionPanel key={asked.number} asked={(**asked).clone()} on={on.clone()} />
+            <QuestionBox key={asked.number} asked={(**asked).clone()} on={on.clone()} />
         },
     }
 }
@@ -36,7 +36,7 @@ pub struct LessonCallbacks {
     pub oncontinue: Callback<()>,
 }
 
-/// Properties of [`QuestionPanel`].
+/// Properties of [`QuestionBox`].
 #[derive(Properties, PartialEq)]
 pub struct QuestionProps {
     /// The question.
@@ -48,7 +48,7 @@ pub struct QuestionProps {
 /// One question, from asked to revealed. The root moves the focus into it when it opens (the
 /// panel itself; number keys pick) and to its button when the answer shows.
 #[component]
-pub fn QuestionPanel(props: &QuestionProps) -> Html {
+pub fn QuestionBox(props: &QuestionProps) -> Html {
     let asked = &props.asked;
     let picked = use_state(|| None::<usize>);
     // Answer pressed with nothing picked.
