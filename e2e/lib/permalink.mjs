@@ -42,3 +42,16 @@ export async function moment(page) {
     };
   });
 }
+
+/** Opens the Share panel's "Link to this moment" (shown by Embed code) in a new page of the same
+ *  context, once its stage is drawn, and returns that page. */
+export async function reopenShared(page) {
+  const share = page.getByRole('region', { name: 'Share', exact: true });
+  await share.getByRole('button', { name: 'Embed code', exact: true }).click();
+  const link = await share.getByLabel('Link to this moment').inputValue();
+  assert.match(link, /#s=1\./);
+  const again = await page.context().newPage();
+  await again.goto(link);
+  await again.getByRole('region', { name: 'Queue', exact: true }).waitFor();
+  return again;
+}

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test, assert, eventually } from '../lib/harness.mjs';
 import { open, region, button, clock } from '../lib/playground.mjs';
+import { reopenShared } from '../lib/permalink.mjs';
 import { outOfView, playhead, scenarioEnd } from '../lib/onescreen.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -190,12 +191,7 @@ test('lesson=0 plays through without a question; the switch turns lesson mode on
   await button(page, 'Play').click();
   await waitFor(page, 'asking', '12:00:11');
   // The Share panel's link keeps the mode: it reopens at the question, asking it.
-  await button(region(page, 'Share'), 'Embed code').click();
-  const link = await region(page, 'Share').getByLabel('Link to this moment').inputValue();
-  assert.match(link, /#s=1\./);
-  const again = await page.context().newPage();
-  await again.goto(link);
-  await region(again, 'Queue').waitFor();
+  const again = await reopenShared(page);
   await waitFor(again, 'asking', '12:00:11');
 });
 

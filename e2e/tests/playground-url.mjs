@@ -1,6 +1,7 @@
 // Opening from a link: ?scenario, #scenario, speed, autoplay, theme. Also the phone layout.
 import { test, assert, eventually } from '../lib/harness.mjs';
 import { open, region, clock, waitForMessage } from '../lib/playground.mjs';
+import { reopenShared } from '../lib/permalink.mjs';
 
 test('a link opens a scenario ready to play, at a speed, in a theme', async ({ page, url, screenshot }) => {
   await open(page, url, '?scenario=slow-worker&speed=50&autoplay=1&theme=dark');
@@ -23,16 +24,11 @@ test('the fragment form works for embeds, and a paused scenario waits at 12:00:0
   assert.equal(await region(page, 'Share').count(), 0);
 });
 
-test('a permalink reopens the same moment', async ({ page, context, url }) => {
+test('a permalink reopens the same moment', async ({ page, url }) => {
   await open(page, url, '?scenario=crash-before-delete&t=40');
   assert.equal(await clock(page), '12:00:40');
   await waitForMessageIn(page, 'Worker B', /^M, in flight, \d+ s left, receive count 2$/);
-  await region(page, 'Share').getByRole('button', { name: 'Embed code', exact: true }).click();
-  const link = await region(page, 'Share').getByLabel('Link to this moment').inputValue();
-  assert.match(link, /#s=1\./);
-  const again = await context.newPage();
-  await again.goto(link);
-  await region(again, 'Queue').waitFor();
+  const again = await reopenShared(page);
   assert.equal(await clock(again), '12:00:40');
   await waitForMessageIn(again, 'Worker B', /^M, in flight, \d+ s left, receive count 2$/);
 });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { test, assert, eventually } from '../lib/harness.mjs';
 import { startServer } from '../lib/server.mjs';
 import { open, region, button, messages, clock } from '../lib/playground.mjs';
+import { reopenShared } from '../lib/permalink.mjs';
 
 /** What a viewer sees of the moment: the clock, the queue, the lanes, the DLQ. */
 async function moment(page) {
@@ -27,12 +28,7 @@ test('a link copied after the user broke things reopens that exact moment', asyn
   await button(region(page, 'Worker B'), 'Kill').click();
   for (let i = 0; i < 3; i++) await button(page, 'Step').click();
   const before = await moment(page);
-  await button(region(page, 'Share'), 'Embed code').click();
-  const link = await region(page, 'Share').getByLabel('Link to this moment').inputValue();
-  assert.match(link, /#s=1\./);
-  const again = await page.context().newPage();
-  await again.goto(link);
-  await region(again, 'Queue').waitFor();
+  const again = await reopenShared(page);
   await eventually(async () => assert.deepEqual(await moment(again), before));
   await screenshot('permalink-reopened');
 });

@@ -207,18 +207,10 @@ impl State {
         let [a, b] = &mut *copies;
         match action {
             Action::Frame(wall) => {
-                let shown = |s: &Session| {
-                    (
-                        s.now(),
-                        s.journal.log.rev,
-                        s.journal.departures.len(),
-                        s.journal.announcement().len(),
-                    )
-                };
-                let before = (shown(&a.session), shown(&b.session));
+                let before = (a.session.drawn(), b.session.drawn());
                 a.session.tick(wall);
                 b.session.follow(a.session.now(), wall);
-                return before != (shown(&a.session), shown(&b.session));
+                return before != (a.session.drawn(), b.session.drawn());
             }
             Action::Play => a.session.play(),
             Action::Pause => a.session.pause(),

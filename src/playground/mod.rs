@@ -327,18 +327,10 @@ impl State {
             .unwrap_or_default();
         match action {
             Action::Frame(wall) => {
-                let shown = |s: &Session| {
-                    (
-                        s.now(),
-                        s.journal.log.rev,
-                        s.journal.departures.len(),
-                        s.journal.announcement().len(),
-                    )
-                };
-                let before = shown(&s);
+                let before = s.drawn();
                 s.tick(wall);
                 let dragging = matches!(u.gesture, Gesture::Dragging(_));
-                return before != shown(&s) || dragging || self.summaries.behind(&s);
+                return before != s.drawn() || dragging || self.summaries.behind(&s);
             }
             Action::Play => s.play(),
             Action::Lesson(on) => s.set_lesson(on),

@@ -199,6 +199,18 @@ impl Session {
         self.world.now()
     }
 
+    /// What a frame may have changed of what the page draws: the clock, the event log's
+    /// revision, the cards leaving and the announcement. A frame that leaves it equal needs no
+    /// redraw.
+    pub fn drawn(&self) -> (Millis, u64, usize, usize) {
+        (
+            self.now(),
+            self.journal.log.rev,
+            self.journal.departures.len(),
+            self.journal.announcement().len(),
+        )
+    }
+
     /// The latest instant this timeline has reached (the scrubber's end), at least the
     /// scenario's end.
     pub fn horizon(&self) -> Millis {

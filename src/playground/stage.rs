@@ -372,19 +372,21 @@ impl Stage {
             in_flight,
             dead_letter,
         };
-        if crowd.total() > MAX_CARDS {
+        // The other queues on the switch: lanes that consume them draw what they hold, so their
+        // messages count towards the cards the stage may draw (and are read only when it does).
+        let others = || queues.iter().filter(|q| **q != queue.name);
+        let elsewhere_stored: usize = others()
+            .filter_map(|q| engine.depth(q))
+            .map(|d| d.iter().sum::<u64>() as usize)
+            .sum();
+        if crowd.total() + elsewhere_stored > MAX_CARDS {
             return Stage {
                 queues,
                 ..Stage::crowded(world, workers, queue, dlq, crowd)
             };
         }
         let messages = engine.messages(&queue.name);
-        // The other queues' messages: lanes that consume them draw what they hold.
-        let elsewhere: Vec<MessageView> = queues
-            .iter()
-            .filter(|q| **q != queue.name)
-            .flat_map(|q| engine.messages(q))
-            .collect();
+        let elsewhere: Vec<MessageView> = others().flat_map(|q| engine.messages(q)).collect();
         let card = |m: &MessageView, look| card(m, look, now, journal);
 
         let mut queued = Vec::new();
@@ -783,6 +785,50 @@ mod tests {
         // received again past maxReceiveCount and moves to the dead-letter queue.
         world.advance_to(200_000);
         world
+    }
+
+    /// Two queues, each with a worker: `few` messages in the first, `many` in the second.
+    fn two_queues(few: usize, many: usize) -> World {
+        let json = format!(
+            r#"{{"title": "t", "seed": 1, "steps": [
+            {{"call": "CreateQueue", "input": {{"QueueName": "small"}}}},
+            {{"call": "CreateQueue", "input": {{"QueueName": "big"}}}},
+            {{"sim": "AddProducer", "input": {{"name": "S", "queue": "small", "every": 0.001, "count": {few}, "body": "s-{{n}}"}}}},
+            {{"sim": "AddProducer", "input": {{"name": "B", "queue": "big", "every": 0.001, "count": {many}, "body": "b-{{n}}"}}}},
+            {{"sim": "AddWorker", "input": {{"name": "Small worker", "policy": {{"queue": "small", "wait_time_seconds": 20, "processing": {{"kind": "Fixed", "seconds": 100}}}}}}}},
+            {{"sim": "AddWorker", "input": {{"name": "Big worker", "policy": {{"queue": "big", "wait_time_seconds": 20, "processing": {{"kind": "Fixed", "seconds": 100}}}}}}}},
+            {{"advance": 60}}
+        ]}}"#
+        );
+        let scenario = sqs_sim::Scenario::parse("two", &json).expect("parses");
+        let mut world = World::load(&scenario).expect("loads");
+        world.advance_to(10_000);
+        world
+    }
+
+    #[test]
+    fn the_other_queue_of_a_switch_counts_towards_the_cards_drawn() {
+        let stage = |world: &World| Stage::build(world, &Journal::default(), &Stage::default());
+        let quiet = stage(&two_queues(3, 5));
+        assert_eq!(quiet.queues, ["small", "big"]);
+        assert!(quiet.crowd.is_none());
+        // The big queue's worker holds its card although the small queue is drawn.
+        let big = quiet
+            .lanes
+            .iter()
+            .find(|l| l.worker.name == "Big worker")
+            .expect("lane");
+        assert_eq!(big.place.count(Look::InFlight), 1);
+
+        // Past MAX_CARDS in the two queues together, the stage is counted, not drawn.
+        let busy = stage(&two_queues(3, MAX_CARDS));
+        assert!(busy.crowd.is_some());
+        let big = busy
+            .lanes
+            .iter()
+            .find(|l| l.worker.name == "Big worker")
+            .expect("lane");
+        assert_eq!(big.place.count(Look::InFlight), 1);
     }
 
     #[test]
