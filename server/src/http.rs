@@ -2,13 +2,16 @@
 //! into an engine request, and writes the engine's answer back in that protocol.
 
 use crate::addressing::Addressing;
+use crate::journal::Caller;
+use crate::live::{self, EventStream};
 use crate::state::{Outcome, Shared};
+use crate::ui::Ui;
 use crate::wire::WireError;
-use crate::{control, json_protocol, query_protocol};
+use crate::{control, identity, json_protocol, query_protocol};
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{BodyExt, Either, Full, Limited};
 use hyper::body::Incoming;
-use hyper::header::{HeaderValue, CONTENT_TYPE, HOST};
+use hyper::header::{HeaderValue, ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_TYPE, HOST};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Method, Request as HttpRequest, Response as HttpResponse, StatusCode};
@@ -16,7 +19,7 @@ use hyper_util::rt::TokioIo;
 use serde_json::Value;
 use sqs_engine::api::ToJson;
 use sqs_engine::{Request, Response};
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use tokio::net::TcpListener;
@@ -38,12 +41,18 @@ pub struct Config {
     pub region: String,
     /// Virtual seconds per wall second.
     pub speed: f64,
+    /// The playground's files, for the live view at `/`.
+    pub ui: Ui,
 }
+
+/// A response: a whole body, or the live view's stream of events.
+pub type Body = Either<Full<Bytes>, EventStream>;
 
 /// The server: the shared engine and how it names queues.
 pub struct Server {
-    shared: Shared,
+    shared: Arc<Shared>,
     addressing: Addressing,
+    ui: Ui,
     requests: AtomicU64,
     /// Mixed into request ids, so that two runs do not repeat them.
     salt: u64,
@@ -55,9 +64,13 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::R
     let salt = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
+    // The engine's seed is also the World's the page replays on: kept within the integers a
+    // JavaScript number holds exactly, for any JSON reader of the stream.
+    let seed = salt & ((1 << 53) - 1);
     let server = Arc::new(Server {
-        shared: Shared::new(salt, config.speed),
+        shared: Arc::new(Shared::new(seed, config.speed)),
         addressing: Addressing::new(&config.account_id, &config.region),
+        ui: config.ui,
         requests: AtomicU64::new(0),
         salt,
     });
@@ -65,13 +78,16 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::R
     let clock = server.clone();
     tokio::spawn(async move { clock.shared.drive_clock().await });
     loop {
-        let (stream, _) = listener.accept().await?;
+        let (stream, peer) = listener.accept().await?;
         let _ = stream.set_nodelay(true);
         let server = server.clone();
         tokio::spawn(async move {
             let service = service_fn(move |request| {
                 let server = server.clone();
-                async move { Ok::<_, std::convert::Infallible>(server.handle(request).await) }
+                async move {
+                    let response = server.handle(request, peer.ip()).await;
+                    Ok::<_, std::convert::Infallible>(response)
+                }
             });
             // A connection that breaks off is the client's business.
             let _ = http1::Builder::new()
@@ -90,20 +106,64 @@ enum Protocol {
 }
 
 impl Server {
-    async fn handle(&self, request: HttpRequest<Incoming>) -> HttpResponse<Full<Bytes>> {
-        let request_id = self.request_id();
+    async fn handle(&self, request: HttpRequest<Incoming>, peer: IpAddr) -> HttpResponse<Body> {
         let (parts, body) = request.into_parts();
-        let host = parts.headers.get(HOST).and_then(|h| h.to_str().ok());
-        let base = format!("http://{}", host.unwrap_or("127.0.0.1"));
         let path = parts.uri.path().to_string();
         let protocol = match parts.headers.get("x-amz-target") {
             Some(target) => Protocol::Json(String::from_utf8_lossy(target.as_bytes()).into()),
             None => Protocol::Query,
         };
+        let get = parts.method == Method::GET || parts.method == Method::HEAD;
+        if get && matches!(protocol, Protocol::Query) && parts.uri.query().is_none() {
+            let accepts = parts
+                .headers
+                .get(ACCEPT_ENCODING)
+                .and_then(|h| h.to_str().ok());
+            let gzip = accepts.is_some_and(|a| a.contains("gzip"));
+            if let Some(file) = self.ui.answer(&path, gzip) {
+                return file.map(Either::Left);
+            }
+            if path == "/_sqs-sim/events" {
+                return self.events(&parts.headers);
+            }
+        }
+        self.handle_sqs(parts, body, protocol, peer)
+            .await
+            .map(Either::Left)
+    }
+
+    /// The live view's stream of events, resumed where the page's `Last-Event-ID` left off.
+    fn events(&self, headers: &hyper::HeaderMap) -> HttpResponse<Body> {
+        let last = headers.get("last-event-id").and_then(|h| h.to_str().ok());
+        let stream = live::open(self.shared.clone(), live::resume_point(last));
+        let mut response = HttpResponse::new(Either::Right(stream));
+        let headers = response.headers_mut();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
+        headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        response
+    }
+
+    /// An SQS request (either protocol), or a control request.
+    async fn handle_sqs(
+        &self,
+        parts: hyper::http::request::Parts,
+        body: Incoming,
+        protocol: Protocol,
+        peer: IpAddr,
+    ) -> HttpResponse<Full<Bytes>> {
+        let request_id = self.request_id();
+        let host = parts.headers.get(HOST).and_then(|h| h.to_str().ok());
+        let base = format!("http://{}", host.unwrap_or("127.0.0.1"));
+        let path = parts.uri.path().to_string();
         let body = match Limited::new(body, MAX_BODY).collect().await {
             Ok(body) => body.to_bytes(),
             Err(_) => return self.error(&protocol, &WireError::too_large(MAX_BODY), &request_id),
         };
+        if parts.method == Method::POST && path == "/_sqs-sim/call" {
+            let (status, answer) = live::page_call(&self.shared, &body).await;
+            let body = serde_json::to_vec(&answer).expect("JSON");
+            return reply(status, "application/json", body, &request_id);
+        }
         if path.starts_with("/_sqs-sim/") {
             let method = parts.method.as_str();
             let (status, answer) =
@@ -124,9 +184,14 @@ impl Server {
                 query_protocol::parse(params)
             }
         };
+        let caller = Caller::Client(identity::client_name(
+            &parts.headers,
+            parts.uri.query(),
+            peer,
+        ));
         let answer = match parsed {
             Ok((action, input)) => self
-                .call(action, input, &path, &base, &protocol)
+                .call(&caller, action, input, &path, &base, &protocol)
                 .await
                 .map(|a| (action, a)),
             Err(error) => Err(error),
@@ -153,6 +218,7 @@ impl Server {
     /// a long poll ends) rewritten for the client.
     async fn call(
         &self,
+        caller: &Caller,
         action: &str,
         mut input: Value,
         path: &str,
@@ -172,7 +238,7 @@ impl Server {
         };
         let request = Request::from_input(action, input)
             .map_err(|e| WireError::from_input(&e, type_error))?;
-        let response = match self.shared.with(|state| state.call(request)) {
+        let response = match self.shared.with(|state| state.call(caller, request)) {
             Outcome::Done(result) => result?,
             // A reset while waiting answers with no messages.
             Outcome::Waiting(answer) => Response::ReceiveMessage(answer.await.unwrap_or_default()),

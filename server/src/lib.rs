@@ -9,16 +9,24 @@
 //! between HTTP and the engine's requests ([`json_protocol`], [`query_protocol`],
 //! [`addressing`], [`wire`]). A long poll is a task waiting on a channel, not a thread.
 //!
+//! It also serves the playground ([`ui`]) in live mode: every call that reaches the engine is
+//! recorded with its time and its client ([`journal`], [`identity`]) and streamed to the page
+//! ([`live`]), which replays it on a World of its own on the same seed.
+//!
 //! It is an unauthenticated development endpoint: signatures are not checked.
 
 pub mod addressing;
 pub mod clock;
 pub mod control;
 pub mod http;
+pub mod identity;
+pub mod journal;
 pub mod json_protocol;
+pub mod live;
 pub mod load;
 pub mod query_protocol;
 pub mod state;
+pub mod ui;
 pub mod wire;
 
 pub use http::{serve, Config};

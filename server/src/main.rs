@@ -13,8 +13,9 @@
 //! * `sqs-sim bench seek`: rewinding within the first hour of that day from periodic checkpoints
 //!   (`sqs_sim::checkpoints`), and once by replay from time 0 for comparison.
 //! * `sqs-sim serve [--host 127.0.0.1] [--port 9324] [--account-id 000000000000]
-//!   [--region us-east-1] [--speed 1]`: a local SQS endpoint (AWS JSON 1.0 and query protocols)
-//!   with a virtual clock, driven through `/_sqs-sim/` (`sqs_server`). Prints
+//!   [--region us-east-1] [--speed 1] [--ui DIR]`: a local SQS endpoint (AWS JSON 1.0 and query
+//!   protocols) with a virtual clock, driven through `/_sqs-sim/` (`sqs_server`), and the
+//!   playground's live view at `/` (the bundle in DIR, by default `dist/`). Prints
 //!   `listening on http://HOST:PORT` once it accepts connections. Unauthenticated: for
 //!   development on loopback only.
 //! * `sqs-sim load --endpoint URL [--clients 50] [--messages 100000] [--limit-secs 600]`: the
@@ -34,7 +35,7 @@ use std::time::Instant;
 const USAGE: &str =
     "usage: sqs-sim run FILE.json|-  |  sqs-sim bench [N]  |  sqs-sim bench day [SECONDS]  |  \
 sqs-sim bench seek  |  sqs-sim serve [--host 127.0.0.1] [--port 9324] [--account-id 000000000000] \
-[--region us-east-1] [--speed 1]  |  sqs-sim load [--bench] --endpoint URL [--clients N] \
+[--region us-east-1] [--speed 1] [--ui DIR]  |  sqs-sim load [--bench] --endpoint URL [--clients N] \
 [--messages N] [--limit-secs S] [--seconds S]";
 
 fn main() -> ExitCode {
@@ -134,7 +135,9 @@ fn serve(options: &[&str]) -> Result<(), String> {
         account_id: "000000000000".into(),
         region: "us-east-1".into(),
         speed: 1.0,
+        ui: Default::default(),
     };
+    let mut ui = None;
     let mut rest = options.iter();
     while let Some(option) = rest.next() {
         let value = rest
@@ -156,6 +159,7 @@ fn serve(options: &[&str]) -> Result<(), String> {
                 ))
             }
             "--region" => config.region = value.to_string(),
+            "--ui" => ui = Some(std::path::PathBuf::from(value)),
             "--speed" => match value.parse::<f64>() {
                 Ok(speed) if speed > 0.0 && speed.is_finite() => config.speed = speed,
                 _ => {
@@ -167,10 +171,17 @@ fn serve(options: &[&str]) -> Result<(), String> {
             _ => return Err(format!("serve: unknown option {option}\n{USAGE}")),
         }
     }
+    config.ui = sqs_server::ui::Ui::find(ui.clone());
+    let playground = match (config.ui.dir(), ui) {
+        (Some(dir), _) => format!("the live view of this server (files in {})", dir.display()),
+        (None, Some(dir)) => format!("not served: no index.html in {}", dir.display()),
+        (None, None) => "not served: no dist/ here (build it with ./play, or pass --ui DIR)".into(),
+    };
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("serve: {e}"))?;
     runtime
         .block_on(sqs_server::serve(config, |address| {
             println!("listening on http://{address}");
+            println!("playground: http://{address}/ {playground}");
         }))
         .map_err(|e| format!("serve: {e}"))
 }

@@ -4,6 +4,7 @@
 //! outside it, on a channel its answer arrives by.
 
 use crate::clock::Clock;
+use crate::journal::{Caller, Journal};
 use sqs_engine::api::ReceiveMessageOutput;
 use sqs_engine::{Engine, Millis, PollId, Reply, Request, Response, SqsError};
 use std::collections::HashMap;
@@ -20,9 +21,10 @@ pub enum Outcome {
     Waiting(oneshot::Receiver<ReceiveMessageOutput>),
 }
 
-/// The engine, its clock and the long polls waiting for an answer.
+/// The engine, its clock, the long polls waiting for an answer and the record of the calls.
 pub struct State {
     engine: Engine,
+    journal: Journal,
     clock: Clock,
     waiting: HashMap<PollId, oneshot::Sender<ReceiveMessageOutput>>,
     /// Set by a clock change or a reset: the timer task must recompute its wake-up.
@@ -36,6 +38,7 @@ impl State {
     fn new(seed: u64, clock: Clock) -> Self {
         State {
             engine: fresh_engine(seed),
+            journal: Journal::default(),
             clock,
             waiting: HashMap::new(),
             clock_changed: false,
@@ -62,10 +65,14 @@ impl State {
         }
     }
 
-    /// Runs one SQS action at the current virtual time.
-    pub fn call(&mut self, request: Request) -> Outcome {
+    /// Runs one SQS action at the current virtual time, for `caller`, and records it.
+    pub fn call(&mut self, caller: &Caller, request: Request) -> Outcome {
         self.sync(Instant::now());
-        let outcome = match self.engine.call(request) {
+        let (at, copy) = (self.engine.now(), request.clone());
+        let reply = self.engine.call(request);
+        let accepted = !matches!(reply, Reply::Done(Err(_)));
+        self.journal.record(at, caller, copy, accepted);
+        let outcome = match reply {
             Reply::Done(result) => Outcome::Done(result),
             Reply::Pending(poll) => {
                 let (reply, answer) = oneshot::channel();
@@ -81,6 +88,17 @@ impl State {
     pub fn engine(&mut self) -> &Engine {
         self.sync(Instant::now());
         &self.engine
+    }
+
+    /// The calls recorded in this run.
+    pub fn journal(&self) -> &Journal {
+        &self.journal
+    }
+
+    /// The seed of this run's engine: a World on it that replays the journal is in the
+    /// engine's state. A new run (a reset, a restart) has another one.
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 
     /// The clock.
@@ -102,10 +120,12 @@ impl State {
         self.waiting.len()
     }
 
-    /// A new, empty engine at virtual time 0; waiting long polls are answered with no messages.
+    /// A new, empty engine at virtual time 0 and a new record; waiting long polls are answered
+    /// with no messages.
     pub fn reset(&mut self) {
         self.seed = self.seed.wrapping_add(1);
         self.engine = fresh_engine(self.seed);
+        self.journal = Journal::default();
         self.waiting.clear();
         self.clock.reset(Instant::now());
         self.clock_changed = true;

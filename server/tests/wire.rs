@@ -2,105 +2,15 @@
 //! request's protocol, changing nothing), and the clock API driving a long poll. Each test starts
 //! its own server on a free loopback port and speaks raw HTTP/1.1 to it.
 
+mod common;
+
+use common::{call, json_raw, send, start, Answer};
 use serde_json::{json, Value};
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::sync::mpsc;
-
-/// A server of its own, on a free loopback port.
-fn start() -> SocketAddr {
-    let (ready, address) = mpsc::channel();
-    std::thread::spawn(move || {
-        let config = sqs_server::Config {
-            host: "127.0.0.1".into(),
-            port: 0,
-            account_id: "123456789012".into(),
-            region: "eu-west-1".into(),
-            speed: 1.0,
-        };
-        let runtime = tokio::runtime::Runtime::new().unwrap();
-        runtime
-            .block_on(sqs_server::serve(config, |at| ready.send(at).unwrap()))
-            .unwrap();
-    });
-    address.recv().unwrap()
-}
-
-/// An answer: status, headers (names lower-cased), body.
-struct Answer {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: String,
-}
-
-impl Answer {
-    fn header(&self, name: &str) -> Option<&str> {
-        let found = self.headers.iter().find(|(n, _)| n == name);
-        found.map(|(_, value)| value.as_str())
-    }
-
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
-    }
-}
-
-/// Sends one request (`headers` as `Name: value` lines) and reads the whole answer.
-fn send(at: SocketAddr, method: &str, path: &str, headers: &[&str], body: &[u8]) -> Answer {
-    let mut stream = TcpStream::connect(at).unwrap();
-    let mut head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {at}\r\nConnection: close\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    for header in headers {
-        head.push_str(header);
-        head.push_str("\r\n");
-    }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).unwrap();
-    // A server may answer before reading a body it refuses: a failed write is not the test's.
-    let _ = stream.write_all(body);
-    let mut text = Vec::new();
-    stream.read_to_end(&mut text).unwrap();
-    let text = String::from_utf8(text).unwrap();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap();
-    let mut lines = head.lines();
-    let status = lines
-        .next()
-        .unwrap()
-        .split(' ')
-        .nth(1)
-        .unwrap()
-        .parse()
-        .unwrap();
-    let headers = lines
-        .filter_map(|line| line.split_once(": "))
-        .map(|(n, v)| (n.to_ascii_lowercase(), v.to_string()))
-        .collect();
-    Answer {
-        status,
-        headers,
-        body: body.into(),
-    }
-}
+use std::net::SocketAddr;
 
 /// Asserts that `answer`'s body contains `text`.
 fn contains(answer: &Answer, text: &str) {
     assert!(answer.body.contains(text), "{text} not in {}", answer.body);
-}
-
-/// A JSON-protocol call.
-fn call(at: SocketAddr, action: &str, input: &Value) -> Answer {
-    json_raw(
-        at,
-        &format!("AmazonSQS.{action}"),
-        input.to_string().as_bytes(),
-    )
-}
-
-fn json_raw(at: SocketAddr, target: &str, body: &[u8]) -> Answer {
-    let target = format!("X-Amz-Target: {target}");
-    let headers = [target.as_str(), "Content-Type: application/x-amz-json-1.0"];
-    send(at, "POST", "/", &headers, body)
 }
 
 /// A query-protocol call to `path` with form parameters.

@@ -107,6 +107,18 @@ pub enum SimAction {
         /// The new VisibilityTimeout in seconds, counted from now (0: visible at once).
         visibility_timeout: u32,
     },
+    /// An SQS call a client of its own makes: a process talking to `sqs-sim serve`, as its live
+    /// view records it (`{"sim": "Call", "input": {"by": "billing-worker", "call":
+    /// "DeleteMessage", "input": {...}}}`). With its first ReceiveMessage a client becomes a
+    /// consumer: a lane of its name, on which what it receives waits until it deletes it, changes
+    /// its visibility or lets the timeout run out. SQS's refusal is narrated, not an error.
+    Call {
+        /// The client, as the server names it (its access key id, or its address and
+        /// User-Agent).
+        by: String,
+        /// The call.
+        request: Request,
+    },
     /// A steady producer.
     AddProducer(crate::worker::ProducerSpec),
     /// Stops a producer.
@@ -186,6 +198,11 @@ sim_actions!(input;
         message_id: input.field("message_id")?,
         visibility_timeout: input.field("visibility_timeout")?,
     },
+    Call => {
+        let by = input.field("by")?;
+        let (action, request) = split_tagged(input.0, "call")?;
+        SimAction::Call { by, request: Request::from_input(&action, request)? }
+    },
     AddProducer => SimAction::AddProducer(FromJson::from_json(input.0)?),
     RemoveProducer => SimAction::RemoveProducer {
         producer: input.field("producer")?,
@@ -221,6 +238,11 @@ impl ToJson for SimAction {
             Extend { worker, message_id, visibility_timeout },
             RemoveProducer { producer };
             SimAction::AddProducer(spec) => return tagged("AddProducer", spec.to_json()),
+            SimAction::Call { by, request } => {
+                let mut call = request.to_json();
+                call["by"] = by.as_str().into();
+                return tagged("Call", call);
+            },
         );
         tagged(name, input.into())
     }
@@ -332,6 +354,14 @@ mod tests {
             }),
             SimAction::RemoveProducer {
                 producer: "P".into(),
+            },
+            SimAction::Call {
+                by: "billing-worker".into(),
+                request: Request::from_input(
+                    "ReceiveMessage",
+                    json!({"QueueUrl": "https://sqs.us-east-1.amazonaws.com/000000000000/orders", "WaitTimeSeconds": 20}),
+                )
+                .unwrap(),
             },
         ];
         assert_eq!(actions.len(), SIM_ACTIONS.len());

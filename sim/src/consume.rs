@@ -239,7 +239,7 @@ impl World {
     }
 
     /// Messages arrived at a lane: a job for them, or the next poll after `pause` if none.
-    fn received(&mut self, lane: u64, output: ReceiveMessageOutput, pause: Millis) {
+    pub(crate) fn received(&mut self, lane: u64, output: ReceiveMessageOutput, pause: Millis) {
         let Some(i) = self.lane_pos(lane) else { return };
         let messages = output.messages.unwrap_or_default();
         if messages.is_empty() {

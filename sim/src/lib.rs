@@ -28,6 +28,7 @@
 
 pub mod bench;
 pub mod checkpoints;
+mod client;
 pub mod command;
 pub mod compare;
 mod consume;

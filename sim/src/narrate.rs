@@ -149,7 +149,7 @@ pub(crate) fn who(actor: &Actor) -> &str {
     match actor {
         Actor::Sqs => "SQS",
         Actor::User => "You",
-        Actor::Worker(name) | Actor::Producer(name) => name,
+        Actor::Worker(name) | Actor::Producer(name) | Actor::Client(name) => name,
     }
 }
 

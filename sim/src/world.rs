@@ -42,7 +42,8 @@ pub const EVENT_BUFFER: usize = 5_000;
 /// get consecutive ids, so up to this many never share a hint.
 pub(crate) const LANE_HINTS: usize = 64;
 
-/// Who caused an event: `"Sqs"`, `{"Worker": "Worker A"}`, `{"Producer": "P"}`, `"User"`.
+/// Who caused an event: `"Sqs"`, `{"Worker": "Worker A"}`, `{"Producer": "P"}`, `"User"`,
+/// `{"Client": "report-job"}`.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 pub enum Actor {
     /// SQS itself (a timer: visibility expiry, delay end, retention, ...).
@@ -53,6 +54,9 @@ pub enum Actor {
     Producer(String),
     /// The user, by hand (a UI action or a scenario step).
     User,
+    /// A client of its own that has no lane (it never received): a process talking to
+    /// `sqs-sim serve` ([`SimAction::Call`](crate::SimAction::Call)).
+    Client(String),
 }
 
 /// Something that happened, for the event log, the animations and the live region.
@@ -79,6 +83,7 @@ impl ToJson for Actor {
             Actor::User => return "User".into(),
             Actor::Worker(name) => ("Worker", name),
             Actor::Producer(name) => ("Producer", name),
+            Actor::Client(name) => ("Client", name),
         };
         let mut out = Output::default();
         out.field(kind, name);
@@ -109,6 +114,8 @@ pub(crate) enum Who {
     Lane(u64),
     /// A producer, by id.
     Producer(u64),
+    /// A client without a lane, by its place in [`World::clients`].
+    Client(usize),
 }
 
 /// The lane holding a message in flight, and the message's ApproximateReceiveCount at that
@@ -151,6 +158,9 @@ pub struct World {
     /// MessageId -> who received it last, while it is in flight.
     pub(crate) holders: FastMap<MessageId, Holder>,
     pub(crate) producers: Vec<Producer>,
+    /// The clients of their own that have called without being consumers, by first call
+    /// ([`SimAction::Call`](crate::SimAction::Call)).
+    pub(crate) clients: Vec<String>,
     pub(crate) timers: Timers,
     /// The scenario's later steps, with their times (fixed once loaded: shared by the copies),
     /// and how many of them have run.
@@ -211,6 +221,7 @@ impl World {
             next_id: 1,
             holders: FastMap::default(),
             producers: Vec::new(),
+            clients: Vec::new(),
             timers: Timers::default(),
             scheduled: Arc::new([]),
             steps_run: 0,
@@ -483,6 +494,7 @@ impl World {
             } => self.extend(worker, message_id, *visibility_timeout),
             SimAction::AddProducer(spec) => self.add_producer(spec.clone()),
             SimAction::RemoveProducer { producer } => self.remove_producer(producer),
+            SimAction::Call { by, request } => self.client_call(by, request.clone()),
         }
     }
 
@@ -631,6 +643,7 @@ impl World {
                 .iter()
                 .find(|p| p.id == id)
                 .map_or(Actor::User, |p| Actor::Producer(p.spec.name.clone())),
+            Who::Client(i) => Actor::Client(self.clients[i].clone()),
         }
     }
 
@@ -1086,7 +1099,7 @@ pub(crate) fn named(key: &'static str, name: &str) -> Output {
 }
 
 /// `{"pending": poll}`, what a call answers while its long poll waits.
-fn pending(poll: PollId) -> Value {
+pub(crate) fn pending(poll: PollId) -> Value {
     let mut out = Output::default();
     out.field("pending", &poll);
     out.into()

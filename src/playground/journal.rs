@@ -352,7 +352,7 @@ fn notable(event: &WorldEvent) -> bool {
 pub fn actor_name(actor: &Actor) -> String {
     match actor {
         Actor::Sqs => "SQS".to_string(),
-        Actor::Worker(name) | Actor::Producer(name) => name.clone(),
+        Actor::Worker(name) | Actor::Producer(name) | Actor::Client(name) => name.clone(),
         Actor::User => "You".to_string(),
     }
 }

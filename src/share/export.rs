@@ -81,7 +81,9 @@ pub fn events_csv(events: &[WorldEvent]) -> String {
         let actor = match &e.actor {
             sqs_sim::Actor::Sqs => "SQS",
             sqs_sim::Actor::User => "User",
-            sqs_sim::Actor::Worker(n) | sqs_sim::Actor::Producer(n) => n,
+            sqs_sim::Actor::Worker(n) | sqs_sim::Actor::Producer(n) | sqs_sim::Actor::Client(n) => {
+                n
+            }
         };
         let row = [
             &format!("{:.3}", e.at as f64 / 1000.0),

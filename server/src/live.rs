@@ -1,0 +1,216 @@
+//! The live view's side of the server: the stream the page follows the server by, and the calls
+//! the page makes with its own controls.
+//!
+//! `GET /_sqs-sim/events` is a stream of Server-Sent Events, each one line of JSON:
+//!
+//! * `hello` `{"seed": N, "from": K}`: a run begins (the server started, or was reset): a World
+//!   on `seed` that replays the steps that follow is in the server engine's state. `from` is
+//!   the step the stream goes on from (0, or where a page that reconnects left off in this
+//!   run).
+//! * `steps` `{"steps": [{"at": ms, "step": {...}}, ...], "now": ms, "speed": x, "paused": b,
+//!   "full": b}`: calls recorded ([`crate::journal`]), in order, and the virtual time they
+//!   reach.
+//! * `clock` `{"now": ms, "speed": x, "paused": b, "full": b}`: virtual time moved (at most every
+//!   [`TICK`]) or the clock changed.
+//!
+//! Each event's id is `seed:steps-sent`, so a browser that reconnects by itself (`EventSource`
+//! does, after the `retry` the stream asks for) says where it left off and the stream resumes
+//! without a gap or a repeat.
+//!
+//! `POST /_sqs-sim/call` with `{"call": "SendMessage", "input": {...}}` (the engine's own queue
+//! URLs, as the page's World writes them) runs one SQS action as the page: `{"output": ...}`, or
+//! `{"error": {"code": ..., "message": ...}}` with status 400.
+
+use crate::journal::Caller;
+use crate::state::{Outcome, Shared, State};
+use bytes::Bytes;
+use hyper::body::{Body, Frame};
+use serde_json::{json, Value};
+use sqs_engine::api::{split_tagged, ToJson};
+use sqs_engine::script::error_json;
+use sqs_engine::{Millis, Request, Response};
+use sqs_sim::LoggedStep;
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// How often the stream looks for new calls and tells the clock.
+pub const TICK: Duration = Duration::from_millis(100);
+/// The most steps one event carries (a page that opens late gets a long run in parts).
+const STEPS_PER_EVENT: usize = 2_000;
+/// A comment line after this long without an event, so that a page gone away is noticed.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// The body of the events stream: what the task feeding it sends.
+pub struct EventStream(mpsc::Receiver<Bytes>);
+
+impl Body for EventStream {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        self.0
+            .poll_recv(cx)
+            .map(|chunk| chunk.map(|bytes| Ok(Frame::data(bytes))))
+    }
+}
+
+/// Where a page that reconnects left off: its `Last-Event-ID` (`seed:steps-sent`).
+pub fn resume_point(last_event_id: Option<&str>) -> Option<(u64, usize)> {
+    let (seed, sent) = last_event_id?.split_once(':')?;
+    Some((seed.parse().ok()?, sent.parse().ok()?))
+}
+
+/// Opens a stream for one page, fed by a task of its own until the page goes away.
+pub fn open(shared: Arc<Shared>, resume: Option<(u64, usize)>) -> EventStream {
+    let (sender, receiver) = mpsc::channel(16);
+    tokio::spawn(feed(shared, sender, resume));
+    EventStream(receiver)
+}
+
+/// The clock as the stream tells it: now, speed, paused, and whether recording stopped.
+type ClockState = (Millis, f64, bool, bool);
+
+/// What one look at the state found.
+struct Look {
+    /// A run begins: the hello event.
+    hello: Option<Bytes>,
+    /// Steps not sent yet (at most [`STEPS_PER_EVENT`]), and whether more wait.
+    steps: Vec<LoggedStep>,
+    more: bool,
+    clock: ClockState,
+}
+
+/// What the stream has told its page.
+#[derive(Default)]
+struct Told {
+    /// The run followed (its seed) and how many of its steps were sent.
+    run: Option<u64>,
+    sent: usize,
+    clock: Option<ClockState>,
+}
+
+impl Told {
+    /// Looks at the state, under its lock: the steps are copied, written outside it.
+    fn look(&mut self, state: &mut State, resume: &mut Option<(u64, usize)>) -> Look {
+        let seed = state.seed();
+        let mut hello = None;
+        if self.run != Some(seed) {
+            let recorded = state.journal().len();
+            self.sent = match resume.take() {
+                Some((s, sent)) if s == seed && sent <= recorded => sent,
+                _ => 0,
+            };
+            self.run = Some(seed);
+            self.clock = None;
+            let data = json!({"seed": seed, "from": self.sent});
+            hello = Some(event("hello", seed, self.sent, &data));
+        }
+        let now = state.engine().now();
+        let (clock, journal) = (state.clock(), state.journal());
+        let steps: Vec<LoggedStep> = journal
+            .since(self.sent)
+            .iter()
+            .take(STEPS_PER_EVENT)
+            .cloned()
+            .collect();
+        Look {
+            hello,
+            more: self.sent + steps.len() < journal.len(),
+            steps,
+            clock: (now, clock.speed(), clock.paused(), journal.full()),
+        }
+    }
+
+    /// The events that tell what a look found.
+    fn events(&mut self, look: Look) -> Vec<Bytes> {
+        let seed = self.run.unwrap_or_default();
+        let (now, speed, paused, full) = look.clock;
+        let mut data = json!({"now": now, "speed": speed, "paused": paused, "full": full});
+        let mut events: Vec<Bytes> = look.hello.into_iter().collect();
+        if !look.steps.is_empty() {
+            self.sent += look.steps.len();
+            data["steps"] = look.steps.iter().map(ToJson::to_json).collect();
+            events.push(event("steps", seed, self.sent, &data));
+        } else if self.clock != Some(look.clock) {
+            events.push(event("clock", seed, self.sent, &data));
+        }
+        self.clock = Some(look.clock);
+        events
+    }
+}
+
+async fn feed(shared: Arc<Shared>, sender: mpsc::Sender<Bytes>, mut resume: Option<(u64, usize)>) {
+    if sender
+        .send(Bytes::from_static(b"retry: 1000\n\n"))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    let mut told = Told::default();
+    let mut quiet = Duration::ZERO;
+    loop {
+        let look = shared.with(|state| told.look(state, &mut resume));
+        let more = look.more;
+        let events = told.events(look);
+        let wrote = !events.is_empty();
+        for bytes in events {
+            if sender.send(bytes).await.is_err() {
+                return;
+            }
+        }
+        if more {
+            continue;
+        }
+        quiet = if wrote { Duration::ZERO } else { quiet + TICK };
+        if quiet >= KEEP_ALIVE {
+            if sender
+                .send(Bytes::from_static(b": keep-alive\n\n"))
+                .await
+                .is_err()
+            {
+                return;
+            }
+            quiet = Duration::ZERO;
+        }
+        tokio::time::sleep(TICK).await;
+    }
+}
+
+/// One Server-Sent Event.
+fn event(name: &str, seed: u64, sent: usize, data: &Value) -> Bytes {
+    Bytes::from(format!(
+        "event: {name}\nid: {seed}:{sent}\ndata: {data}\n\n"
+    ))
+}
+
+/// Runs a call the page makes with its own controls; answers the status and the JSON body.
+pub async fn page_call(shared: &Shared, body: &[u8]) -> (u16, Value) {
+    let refused =
+        |code: &str, message: String| (400, json!({"error": {"code": code, "message": message}}));
+    let value: Value = match serde_json::from_slice(body) {
+        Ok(value) => value,
+        Err(e) => return refused("SerializationException", format!("not JSON: {e}")),
+    };
+    let request =
+        split_tagged(value, "call").and_then(|(action, input)| Request::from_input(&action, input));
+    let request = match request {
+        Ok(request) => request,
+        Err(e) => return refused("InvalidParameterValue", e.to_string()),
+    };
+    let result = match shared.with(|state| state.call(&Caller::Page, request)) {
+        Outcome::Done(result) => result,
+        Outcome::Waiting(answer) => Ok(Response::ReceiveMessage(answer.await.unwrap_or_default())),
+    };
+    match result {
+        Ok(response) => (200, json!({"output": response.to_json()})),
+        Err(error) => (400, json!({"error": error_json(&error)})),
+    }
+}

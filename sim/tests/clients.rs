@@ -1,0 +1,205 @@
+//! Clients of their own (`SimAction::Call`): the processes `sqs-sim serve`'s live view records.
+//! A client's calls replayed in a World must answer what the bare engine answered the client
+//! (the server's engine and the page's World agree), and a consumer's lane must show what it
+//! holds, as SQS documents the visibility timeout: a message received and not deleted comes
+//! back when its timeout runs out, with ApproximateReceiveCount one higher.
+
+use serde_json::{json, Value};
+use sqs_engine::api::ToJson;
+use sqs_engine::{Engine, Millis, Reply, Request};
+use sqs_sim::command::SimAction;
+use sqs_sim::{Actor, Step, World};
+
+const URL: &str = "https://sqs.us-east-1.amazonaws.com/000000000000/orders";
+
+fn request(action: &str, input: Value) -> Request {
+    Request::from_input(action, input).unwrap()
+}
+
+fn by(client: &str, action: &str, input: Value) -> Step {
+    Step::Sim(SimAction::Call {
+        by: client.into(),
+        request: request(action, input),
+    })
+}
+
+/// What a crash before DeleteMessage looks like from two consumers' side, as (time, step).
+fn crash_story(handle_of_first: &str) -> Vec<(Millis, Step)> {
+    let receive =
+        json!({"QueueUrl": URL, "MessageSystemAttributeNames": ["ApproximateReceiveCount"]});
+    vec![
+        (
+            0,
+            by(
+                "producer",
+                "CreateQueue",
+                json!({"QueueName": "orders", "Attributes": {"VisibilityTimeout": "30"}}),
+            ),
+        ),
+        (
+            1_000,
+            by(
+                "producer",
+                "SendMessage",
+                json!({"QueueUrl": URL, "MessageBody": "order-7"}),
+            ),
+        ),
+        (2_000, by("billing-1", "ReceiveMessage", receive.clone())),
+        (33_000, by("billing-2", "ReceiveMessage", receive)),
+        (
+            34_000,
+            by(
+                "billing-1",
+                "DeleteMessage",
+                json!({"QueueUrl": URL, "ReceiptHandle": handle_of_first}),
+            ),
+        ),
+    ]
+}
+
+#[test]
+fn a_replayed_client_answers_what_the_engine_answered() {
+    // The server's side: a bare engine, the calls at their times.
+    let mut engine = Engine::new(42);
+    let mut answers = Vec::new();
+    for (at, step) in crash_story("stale") {
+        engine.advance_to(at);
+        let Step::Sim(SimAction::Call { request, .. }) = step else {
+            unreachable!()
+        };
+        match engine.call(request) {
+            Reply::Done(Ok(response)) => answers.push(response.to_json()),
+            Reply::Done(Err(error)) => answers.push(json!({"error": error.to_string()})),
+            Reply::Pending(_) => panic!("no long poll here"),
+        }
+    }
+    // The page's side: the same calls as Call steps in a World on the same seed.
+    let mut world = World::new(42);
+    for (i, (at, step)) in crash_story("stale").into_iter().enumerate() {
+        world.advance_to(at);
+        let answer = world.apply(step).unwrap();
+        let expected = &answers[i];
+        match expected.get("error") {
+            Some(_) => assert!(
+                answer.get("__type").is_some() || answer.get("code").is_some(),
+                "{answer}"
+            ),
+            None => assert_eq!(&answer, expected, "step {i}"),
+        }
+    }
+}
+
+#[test]
+fn a_consumer_that_crashes_leaves_its_message_to_the_next_one() {
+    let mut world = World::new(7);
+    let story = crash_story("");
+    let mut handle = String::new();
+    for (at, step) in story.into_iter().take(3) {
+        world.advance_to(at);
+        let answer = world.apply(step).unwrap();
+        if let Some(h) = answer.pointer("/Messages/0/ReceiptHandle") {
+            handle = h.as_str().unwrap().to_string();
+        }
+    }
+    // billing-1 became a consumer: a lane holding order-7 in flight.
+    let lanes = world.workers();
+    assert_eq!(
+        lanes.iter().map(|w| w.name.as_str()).collect::<Vec<_>>(),
+        ["billing-1"]
+    );
+    assert_eq!(lanes[0].holding.len(), 1);
+    assert_eq!(lanes[0].holding[0].receipt_handle, handle);
+    let id = lanes[0].holding[0].message_id.clone();
+    assert_eq!(world.holder_of(&id), Some("billing-1"));
+    // It crashed: nothing deletes; at 32 s the timeout has run out and nobody holds it.
+    world.advance_to(32_000);
+    assert_eq!(world.holder_of(&id), None);
+    assert!(world.workers()[0].holding[0].lease_expired);
+    world.advance_to(33_000);
+    let receive =
+        json!({"QueueUrl": URL, "MessageSystemAttributeNames": ["ApproximateReceiveCount"]});
+    let again = world
+        .apply(by("billing-2", "ReceiveMessage", receive))
+        .unwrap();
+    assert_eq!(
+        again.pointer("/Messages/0/Attributes/ApproximateReceiveCount"),
+        Some(&json!("2"))
+    );
+    assert_eq!(world.holder_of(&id), Some("billing-2"));
+    let second = world
+        .workers()
+        .into_iter()
+        .find(|w| w.name == "billing-2")
+        .unwrap();
+    assert_eq!(second.holding[0].receive_count, 2);
+    // The first consumer's stale handle still deletes on a standard queue (§ receipt handles);
+    // the message then leaves every lane.
+    world.advance_to(34_000);
+    let delete = json!({"QueueUrl": URL, "ReceiptHandle": handle});
+    world
+        .apply(by("billing-1", "DeleteMessage", delete))
+        .unwrap();
+    assert!(world.workers().iter().all(|w| w.holding.is_empty()));
+
+    let events = world.drain_events();
+    let said = |who: &str, text: &str| {
+        events
+            .iter()
+            .any(|e| e.actor == Actor::Worker(who.into()) && e.text.contains(text))
+            || events
+                .iter()
+                .any(|e| e.actor == Actor::Client(who.into()) && e.text.contains(text))
+    };
+    assert!(said("producer", "order-7"), "{events:#?}");
+    assert!(said("billing-2", "ReceiveMessage") || said("billing-2", "received"));
+    assert!(said("billing-1", "DeleteMessage") || said("billing-1", "deleted"));
+}
+
+#[test]
+fn a_long_poll_answers_the_consumer_that_waits() {
+    let mut world = World::new(3);
+    world
+        .apply(by("p", "CreateQueue", json!({"QueueName": "orders"})))
+        .unwrap();
+    let wait = json!({"QueueUrl": URL, "WaitTimeSeconds": 20});
+    let answer = world.apply(by("w", "ReceiveMessage", wait)).unwrap();
+    assert!(answer.get("pending").is_some(), "{answer}");
+    world.advance_to(5_000);
+    world
+        .apply(by(
+            "p",
+            "SendMessage",
+            json!({"QueueUrl": URL, "MessageBody": "late"}),
+        ))
+        .unwrap();
+    let lane = &world.workers()[0];
+    assert_eq!(lane.name, "w");
+    assert_eq!(lane.holding.len(), 1, "the waiting poll took it at once");
+}
+
+#[test]
+fn a_refused_call_is_narrated_and_changes_nothing() {
+    let mut world = World::new(3);
+    world
+        .apply(by("p", "CreateQueue", json!({"QueueName": "orders"})))
+        .unwrap();
+    let bad = json!({"QueueUrl": URL, "ReceiptHandle": "not-a-handle"});
+    let answer = world.apply(by("w", "DeleteMessage", bad)).unwrap();
+    assert!(
+        answer.to_string().contains("ReceiptHandleIsInvalid"),
+        "{answer}"
+    );
+    assert!(
+        world.workers().is_empty(),
+        "a client is a consumer only once it receives"
+    );
+    let events = world.drain_events();
+    assert!(
+        events
+            .iter()
+            .any(|e| e.actor == Actor::Client("w".into())
+                && e.text.contains("ReceiptHandleIsInvalid")),
+        "{events:#?}"
+    );
+    assert!(world.apply(by(" ", "ListQueues", json!({}))).is_err());
+}
