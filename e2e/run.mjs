@@ -88,6 +88,8 @@ for (const t of selected) {
     /** URL of the bundle served under the sub-path (e.g. /docs/playground/), plus `rel`. */
     subUrl: (rel = '') => subServer.url + rel,
     subpath: opt.subpath,
+    /** The bundle's folder (sqs-sim serve --ui serves it too). */
+    dist: opt.dist,
     servers: { root: rootServer, sub: subServer },
     consoleErrors,
     /** Saves a full-page screenshot of the test's page (or of `of`, another page of the test)

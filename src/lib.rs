@@ -3,9 +3,10 @@
 //!
 //! The page is the [`playground`]: the queue, its worker lanes, the dead-letter queue, the clock
 //! and the scenario library; or, when its address asks for one, a [`compare`]ison of two copies
-//! of a scenario.
+//! of a scenario; or, served by `sqs-sim serve`, the [`live`] view of that server.
 
 pub mod compare;
+pub mod live;
 pub mod panic_box;
 pub mod playground;
 pub mod share;

@@ -114,13 +114,18 @@ impl Server {
             None => Protocol::Query,
         };
         let get = parts.method == Method::GET || parts.method == Method::HEAD;
-        if get && matches!(protocol, Protocol::Query) && parts.uri.query().is_none() {
+        // A GET that names no SQS action may be the playground's (a query protocol GET has one).
+        let query = parts.uri.query();
+        let action = query.is_some_and(|q| {
+            form_urlencoded::parse(q.as_bytes()).any(|(name, _)| name == "Action")
+        });
+        if get && matches!(protocol, Protocol::Query) && !action {
             let accepts = parts
                 .headers
                 .get(ACCEPT_ENCODING)
                 .and_then(|h| h.to_str().ok());
             let gzip = accepts.is_some_and(|a| a.contains("gzip"));
-            if let Some(file) = self.ui.answer(&path, gzip) {
+            if let Some(file) = self.ui.answer(&path, query.is_some(), gzip) {
                 return file.map(Either::Left);
             }
             if path == "/_sqs-sim/events" {

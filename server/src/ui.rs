@@ -34,10 +34,16 @@ impl Ui {
         self.dir.as_deref()
     }
 
-    /// The answer to a GET of `path` (no query) when it is the playground's: `/` opens the live
-    /// view; a file of the bundle is sent (its gzip twin to a client that takes gzip). `None`:
-    /// not the playground's (an SQS request, answered as SQS answers it).
-    pub fn answer(&self, path: &str, takes_gzip: bool) -> Option<Response<Full<Bytes>>> {
+    /// The answer to a GET of `path` (whose query, if any, names no SQS action) when it is the
+    /// playground's: `/` opens the live view (`/?live=1`; with a query, the page it asks for);
+    /// a file of the bundle is sent (its gzip twin to a client that takes gzip). `None`: not
+    /// the playground's (an SQS request, answered as SQS answers it).
+    pub fn answer(
+        &self,
+        path: &str,
+        query: bool,
+        takes_gzip: bool,
+    ) -> Option<Response<Full<Bytes>>> {
         let Some(dir) = &self.dir else {
             return (path == "/").then(|| {
                 let text = "The playground's files were not found: build them with ./play (or \
@@ -49,14 +55,17 @@ impl Ui {
                 )
             });
         };
-        if path == "/" {
+        if path == "/" && !query {
             let mut redirect = answer(StatusCode::FOUND, "text/plain", Bytes::new());
             redirect
                 .headers_mut()
                 .insert(LOCATION, HeaderValue::from_static("/?live=1"));
             return Some(redirect);
         }
-        let file = bundle_file(dir, path)?;
+        let file = match path {
+            "/" => dir.join("index.html"),
+            _ => bundle_file(dir, path)?,
+        };
         let kind = content_type(&file)?;
         let twin = file.with_extension(format!(
             "{}.gz",
@@ -127,14 +136,16 @@ mod tests {
         std::fs::write(dir.join("static/icon.svg"), "<svg/>").unwrap();
         std::fs::write(dir.join(".secret.json"), "{}").unwrap();
         let ui = Ui::find(Some(dir.clone()));
-        let status = |path: &str| ui.answer(path, true).map(|r| r.status().as_u16());
+        let status = |path: &str| ui.answer(path, false, true).map(|r| r.status().as_u16());
         assert_eq!(status("/"), Some(302));
+        let page = ui.answer("/", true, true).unwrap();
+        assert_eq!(page.headers()[CONTENT_TYPE], "text/html; charset=utf-8", "/?live=1");
         assert_eq!(status("/index.html"), Some(200));
         assert_eq!(status("/static/icon.svg"), Some(200));
-        let wasm = ui.answer("/app.wasm", true).unwrap();
+        let wasm = ui.answer("/app.wasm", false, true).unwrap();
         assert_eq!(wasm.headers()[CONTENT_ENCODING], "gzip");
         assert_eq!(wasm.headers()[CONTENT_TYPE], "application/wasm");
-        let plain = ui.answer("/app.wasm", false).unwrap();
+        let plain = ui.answer("/app.wasm", false, false).unwrap();
         assert!(!plain.headers().contains_key(CONTENT_ENCODING));
         // Not the bundle's: SQS answers them.
         for path in [
@@ -148,10 +159,10 @@ mod tests {
         }
         let none = Ui::find(Some(dir.join("missing")));
         assert_eq!(
-            none.answer("/", true).map(|r| r.status().as_u16()),
+            none.answer("/", false, true).map(|r| r.status().as_u16()),
             Some(404)
         );
-        assert!(none.answer("/index.html", true).is_none());
+        assert!(none.answer("/index.html", false, true).is_none());
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

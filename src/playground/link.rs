@@ -102,6 +102,7 @@ fn merge(first: LaunchOptions, second: LaunchOptions) -> LaunchOptions {
             second.controls
         },
         lesson: first.lesson.or(second.lesson),
+        live: first.live || second.live,
     }
 }
 

@@ -18,6 +18,7 @@ pub mod session;
 pub mod stage;
 pub mod story;
 
+use crate::live::{self, Signal};
 use crate::share::bridge;
 use crate::share::embed::{self, HostCommand};
 use crate::share::launch::Theme;
@@ -33,6 +34,7 @@ use components::event_log::EventLog;
 use components::history::History;
 use components::ledger::{self, Ledger};
 use components::lesson::{lesson_switch, lesson_view, LessonCallbacks};
+use components::live_badge::LiveBadge;
 use components::queue::{blocked_reason, Idle, Queue};
 use components::queue_switch::QueueSwitch;
 use components::scenario_picker::{ScenarioPicker, Story, StoryLine};
@@ -134,6 +136,15 @@ pub enum Action {
     RevealNow,
     /// Put the shown answer away and play on.
     Continue,
+    /// Live mode: what the browser heard of the server's stream.
+    Live(Signal),
+    /// Live mode: the server refused one of the page's requests (or could not be reached).
+    Refused {
+        /// Where the refusal shows.
+        slot: Slot,
+        /// What the server said.
+        error: String,
+    },
 }
 
 /// View state that is not the World's.
@@ -287,6 +298,8 @@ pub struct State {
     catalogue: Rc<Vec<scenarios::Entry>>,
     /// `controls=0` is the read-only player: the embed's view, whether framed or not.
     embed: bool,
+    /// `live=1`: the page follows the server that served it.
+    live: bool,
 }
 
 impl State {
@@ -303,6 +316,7 @@ impl State {
             beats,
             catalogue: Rc::new(scenarios::catalogue()),
             embed: link.options.embed || !link.options.controls,
+            live: link.options.live,
         };
         state.redraw();
         state
@@ -337,6 +351,15 @@ impl State {
             Action::Answer(answer) => s.answer(answer),
             Action::RevealNow => s.reveal_now(),
             Action::Continue => s.carry_on(),
+            Action::Live(signal) => {
+                s.hear(signal);
+                // A new run of the server is a new recording: a new story, fresh view state.
+                if self.scenario.seed != s.scenario().seed {
+                    u.reset();
+                    (self.scenario, self.beats) = story_of(&s);
+                }
+            }
+            Action::Refused { slot, error } => s.refused(slot, error),
             Action::Pause => s.pause(),
             Action::Step => s.step(),
             Action::Speed(v) => s.set_speed(v),
@@ -484,6 +507,8 @@ struct Handlers {
     onpointerup: Callback<PointerEvent>,
     onpointercancel: Callback<PointerEvent>,
     onhost: Callback<HostCommand>,
+    onlive: Callback<Signal>,
+    onsaverun: Callback<bool>,
     /// The Share panel asks for the session, the events and the samples only when it uses them.
     session: Callback<(), SharedSession>,
     events: Callback<(), Vec<WorldEvent>>,
@@ -540,9 +565,33 @@ impl Handlers {
                 HostCommand::Seek(t) => Action::Seek(t),
                 HostCommand::Load(id) => Action::Open(id),
             }),
+            onlive: dispatch.reform(Action::Live),
+            onsaverun: save_run(session, dispatch.clone()),
             onaction: dispatch,
         }
     }
+}
+
+/// "Save as scenario" in live mode: the run recorded (or the one before the server started
+/// again) as a scenario file; a failure shows by the scenario picker.
+fn save_run(session: &Rc<RefCell<Session>>, dispatch: Callback<Action>) -> Callback<bool> {
+    let session = session.clone();
+    Callback::from(move |previous: bool| {
+        let s = session.borrow();
+        let shared = match previous {
+            true => s.previous_run().cloned(),
+            false => Some(s.recorded()),
+        };
+        let Some(shared) = shared else { return };
+        let saved = shared.resolve(scenarios::find).and_then(|scenario| {
+            let file = crate::share::export::session_file(&shared, &scenario);
+            let text = serde_json::to_string_pretty(&file).map_err(|e| e.to_string())?;
+            crate::share::browser::download("sqs-sim-recording.json", "application/json", &text)
+        });
+        if let Err(error) = saved {
+            dispatch.emit(Action::Refused { slot: Slot::Scenario, error });
+        }
+    })
 }
 
 /// A callback that answers with what `read` reads from the session when it is called.
@@ -666,6 +715,22 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         }
     });
     bridge::use_host_commands(on.onhost.clone());
+    live::stream::use_live_stream(state.live, on.onlive.clone());
+    // Live mode: the requests the last action made go to the server; a refusal comes back.
+    use_effect({
+        let (session, onaction) = (state.session.clone(), on.onaction.clone());
+        move || {
+            for outgoing in session.borrow_mut().take_outbox() {
+                let onaction = onaction.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    if let Err(error) = live::stream::send(&outgoing).await {
+                        let slot = outgoing.slot();
+                        onaction.emit(Action::Refused { slot, error });
+                    }
+                });
+            }
+        }
+    });
     frame::use_frame_loop(props.live, (*onframe).clone());
     let container = use_node_ref();
     let after = use_mut_ref(AfterRender::default);
@@ -744,7 +809,9 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     let add_worker = on.onaction.reform(|_: MouseEvent| Action::AddWorker);
     let beats = state.beats.clone();
     let current = story::current(&beats, stage.now);
+    let live = s.live_state();
     let idle = match (sandbox, stage.now >= s.end(), s.playing()) {
+        _ if live.is_some() => Idle::Live,
         (true, _, _) => Idle::Sandbox,
         (false, true, _) => Idle::Over,
         (false, false, true) => Idle::Playing,
@@ -778,6 +845,11 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                         current={scenarios::Entry { id: scenario.id.clone(), title: scenario.title.clone() }}
                         error={s.error(&Slot::Scenario).map(str::to_string)}
                         onopen={on.onopen.clone()} />
+                    if let Some(live) = live {
+                        <LiveBadge address={live.address.clone()} connection={live.connection}
+                            paused={live.clock.paused} full={live.clock.full}
+                            previous={s.previous_run().is_some()} onsave={on.onsaverun.clone()} />
+                    }
                     if s.lesson().has_questions() && !embed {
                         { lesson_switch(s.lesson().on(), scenario.questions.len(), &on.onlesson) }
                     }
@@ -809,14 +881,14 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                             proof={proof.messages.clone()} proves={proves_queue(stage.queue.as_ref().map(|q| q.name.as_str()))}
                             leaving={stage.leaving.clone()} unheld={stage.unheld.clone()} {idle}
                             selected={u.selected.clone()} {pick} {note}
-                            editable={!embed} onselect={on.onselect.clone()} onpick={on.onpick.clone()}
+                            editable={!embed && live.is_none()} onselect={on.onselect.clone()} onpick={on.onpick.clone()}
                             onpress={on.onpress.clone()} ondeliver={on.ondeliver.clone()} />
                     </div>
                     <section class={classes!("panel", "workers", stage.crowd.is_some().then_some("crowded"))}
                         aria-label="Workers">
                         <header class="panel-head">
                             <h2>{ "Workers" }</h2>
-                            if !embed {
+                            if !embed && live.is_none() {
                                 <button onclick={add_worker}>{ "Add worker" }</button>
                             }
                         </header>
@@ -835,6 +907,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                                     error={s.error(&Slot::Worker(lane.worker.name.clone())).map(str::to_string)}
                                     editing={u.editing.iter().find(|e| e.worker == lane.worker.name).cloned()}
                                     editable={!embed}
+                                    live={live.is_some()}
                                     onselect={on.onselect.clone()}
                                     onworker={on.onworker.clone()}
                                     oncall={on.oncall.clone()}
@@ -1018,6 +1091,7 @@ fn start_session(link: &Link) -> Session {
     };
     let mut problems = link.warnings.clone();
     let mut session = match &link.session {
+        _ if o.live => Session::live(&page_host()),
         Some(Ok(shared)) => Session::restore(shared).unwrap_or_else(|e| {
             problems.push(format!("This link cannot be opened: {e}"));
             sandbox()
@@ -1054,6 +1128,13 @@ fn start_session(link: &Link) -> Session {
         session.report(Slot::Scenario, problems.join(" "));
     }
     session
+}
+
+/// The page's host and port (`127.0.0.1:9324`): the server a live page follows.
+fn page_host() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().host().ok())
+        .unwrap_or_default()
 }
 
 /// `theme=light|dark` forces a theme; otherwise the system's preference rules.

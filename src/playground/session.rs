@@ -3,7 +3,11 @@
 //! deterministic replay: reload the scenario (same seed) and re-run the logged actions up to
 //! the chosen instant. Plain Rust, no browser: the frame loop passes wall time in.
 
+mod live;
+
 use super::format::wall_clock;
+use crate::live::Live;
+use live::LiveClock;
 use super::journal::Journal;
 use super::lesson::{
     proof_words, Answer, Arrival, Asked, Lesson, Panel, Phase, Proof, Reveal, Status,
@@ -92,6 +96,10 @@ pub struct Session {
     errors: Errors,
     sent: u32,
     lesson: Lesson,
+    /// In live mode: the server followed ([`crate::live`]).
+    live: Option<Live>,
+    /// In live mode: the run recorded before the server started again.
+    previous: Option<SharedSession>,
 }
 
 impl Session {
@@ -115,6 +123,8 @@ impl Session {
             errors: Errors::default(),
             sent: 0,
             lesson: Lesson::default(),
+            live: None,
+            previous: None,
         };
         session.lesson = Lesson::new(&session.scenario.questions);
         for step in scenarios::setup(&session.scenario, &session.world) {
@@ -214,7 +224,8 @@ impl Session {
     /// The latest instant this timeline has reached (the scrubber's end), at least the
     /// scenario's end.
     pub fn horizon(&self) -> Millis {
-        self.horizon.max(self.now()).max(self.end())
+        let latest = self.horizon.max(self.now()).max(self.end());
+        self.live_edge().map_or(latest, |edge| latest.max(edge))
     }
 
     /// Where the scenario's script ends (the sum of its `advance` steps; 0 for a sandbox).
@@ -222,14 +233,20 @@ impl Session {
         self.scenario.duration()
     }
 
-    /// Whether the clock runs.
+    /// Whether the clock runs (in live mode: the server's, with the stage following it).
     pub fn playing(&self) -> bool {
-        self.playing
+        match &self.live {
+            Some(live) => live.following && !live.clock.paused,
+            None => self.playing,
+        }
     }
 
-    /// Virtual milliseconds per wall millisecond.
+    /// Virtual milliseconds per wall millisecond (in live mode: the server's speed).
     pub fn speed(&self) -> f64 {
-        self.speed
+        match &self.live {
+            Some(live) => live.clock.speed.clamp(SPEED_RANGE.0, SPEED_RANGE.1),
+            None => self.speed,
+        }
     }
 
     /// The error shown next to a control, if its last action failed.
@@ -244,7 +261,7 @@ impl Session {
 
     /// Starts the clock, unless a question waits for its answer (the clock says so).
     pub fn play(&mut self) {
-        if self.holding() {
+        if self.live_clock(LiveClock::Play) || self.holding() {
             return;
         }
         self.lesson.dismiss();
@@ -264,12 +281,14 @@ impl Session {
 
     /// Stops the clock.
     pub fn pause(&mut self) {
-        self.playing = false;
+        if !self.live_clock(LiveClock::Pause) {
+            self.playing = false;
+        }
     }
 
     /// Sets the speed, kept within [`SPEED_RANGE`].
     pub fn set_speed(&mut self, speed: f64) {
-        if speed.is_finite() {
+        if speed.is_finite() && !self.live_clock(LiveClock::Speed(speed)) {
             self.speed = speed.clamp(SPEED_RANGE.0, SPEED_RANGE.1);
         }
     }
@@ -282,7 +301,8 @@ impl Session {
             .map_or(0.0, |last| (wall - last).clamp(0.0, MAX_FRAME_MS));
         self.last_wall = Some(wall);
         self.wall = wall;
-        if self.playing {
+        // In live mode the server's stream moves the clock.
+        if self.playing && self.live.is_none() {
             let ahead = dt * self.pace() + self.carry;
             self.carry = ahead.fract();
             let (now, end) = (self.now(), self.end());
@@ -335,7 +355,7 @@ impl Session {
     /// Pauses and jumps to the next instant at which something happens.
     pub fn step(&mut self) {
         self.playing = false;
-        if self.holding() {
+        if self.live_clock(LiveClock::Step) || self.holding() {
             return;
         }
         self.lesson.dismiss();
@@ -368,6 +388,9 @@ impl Session {
     /// A question ahead that is still to ask (or an answer still to reveal) stops the move
     /// there; moving back before a question asks it again.
     pub fn seek(&mut self, t: Millis) {
+        if self.live_clock(LiveClock::Seek(t)) {
+            return;
+        }
         let back = t < self.now();
         if t > self.now() && self.holding() {
             return;
@@ -615,6 +638,9 @@ impl Session {
     /// Runs one user action now. On success it is logged (and a timeline that was rewound
     /// forgets its old future); on failure the error is kept for `slot` and nothing changes.
     pub fn act(&mut self, slot: Slot, step: Step) -> bool {
+        if let Some(sent) = self.live_act(slot.clone(), step.clone()) {
+            return sent;
+        }
         match self.world.apply(step.clone()) {
             Ok(_) => {
                 self.log.truncate(self.cursor);

@@ -1,7 +1,8 @@
 //! The URL parameters a documentation author can write by hand:
 //! `?scenario=<id>&speed=<n>&t=<seconds>&autoplay=1&embed=1&theme=light|dark&controls=0&lesson=1`,
 //! and `compare=<settings>,<settings>` for two copies of the scenario side by side
-//! ([`sqs_sim::compare`]).
+//! ([`sqs_sim::compare`]); `live=1` follows the `sqs-sim serve` that served the page
+//! ([`crate::live`]).
 //! Each value is checked; a bad one is named in a warning and ignored, never fatal.
 
 use sqs_engine::Millis;
@@ -38,6 +39,8 @@ pub struct LaunchOptions {
     pub lesson: Option<bool>,
     /// `compare=A,B`: two copies of the scenario, each with its settings.
     pub compare: Option<(Variant, Variant)>,
+    /// `live=1`: follow the server the page came from (`sqs-sim serve`).
+    pub live: bool,
 }
 
 impl Default for LaunchOptions {
@@ -52,6 +55,7 @@ impl Default for LaunchOptions {
             controls: true,
             lesson: None,
             compare: None,
+            live: false,
         }
     }
 }
@@ -59,6 +63,7 @@ impl Default for LaunchOptions {
 /// The parameters [`LaunchOptions::parse`] reads.
 pub const KEYS: &[&str] = &[
     "scenario", "speed", "t", "autoplay", "embed", "theme", "controls", "lesson", "compare",
+    "live",
 ];
 
 /// The slowest and fastest playback speeds.
@@ -91,7 +96,7 @@ impl LaunchOptions {
                     }
                     _ => bad("t must be a number of seconds from 0 to 1209600"),
                 },
-                "autoplay" | "embed" | "controls" | "lesson" => match value.as_str() {
+                "autoplay" | "embed" | "controls" | "lesson" | "live" => match value.as_str() {
                     "1" | "true" | "" => set_flag(&mut o, key, true),
                     "0" | "false" => set_flag(&mut o, key, false),
                     _ => bad("use 1 or 0"),
@@ -118,6 +123,7 @@ fn set_flag(o: &mut LaunchOptions, key: &str, on: bool) {
         "autoplay" => o.autoplay = on,
         "embed" => o.embed = on,
         "lesson" => o.lesson = Some(on),
+        "live" => o.live = on,
         _ => o.controls = on,
     }
 }

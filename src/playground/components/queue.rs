@@ -64,6 +64,8 @@ pub enum Idle {
     Playing,
     /// A scenario past its end.
     Over,
+    /// Live mode: the server's clients send the messages.
+    Live,
 }
 
 /// Why a blocked FIFO message cannot be taken (the engine says it is blocked; this says why).
@@ -155,6 +157,12 @@ fn empty_text(props: &QueueProps) -> &'static str {
              the Producer below."
         }
         (Idle::Over, false) => "No message waiting: the scenario is over.",
+        (Idle::Live, _) if props.queue.is_some() => "No message waiting.",
+        (Idle::Live, _) => {
+            "No queue yet. Point your application at this server (AWS_ENDPOINT_URL_SQS): its \
+             queues, messages and consumers show here as its calls arrive. Give each worker its \
+             own AWS_ACCESS_KEY_ID (any name) to tell them apart."
+        }
     }
 }
 

@@ -80,6 +80,10 @@ pub struct LaneProps {
     /// Whether the lane offers its controls (Kill, Restart, faults, policy, Remove, and the
     /// calls of a manual lane); a read-only player (`embed=1`, `controls=0`) only shows it.
     pub editable: bool,
+    /// Live mode: the lane is a client of the server (its own process), which the page cannot
+    /// program or kill; it can only make what the client holds visible again.
+    #[prop_or_default]
+    pub live: bool,
     /// A click on a message: its id.
     pub onselect: Callback<String>,
     /// A simulation action on this worker: (worker, action).
@@ -108,7 +112,12 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
         },
     );
     let dead = worker.status == WorkerStatus::Dead;
-    let policy = policy_summary(&worker.policy);
+    let policy = if props.live {
+        "a client of this server: its own process, which receives, deletes and extends by itself"
+            .to_string()
+    } else {
+        policy_summary(&worker.policy)
+    };
     let place = &props.lane.place;
     let held = if place.aggregated() {
         html! { <CountTiles counts={place.counts.clone()} label={format!("Messages {name} holds")} /> }
@@ -125,6 +134,7 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
         }
     };
     let manual = matches!(worker.policy.mode, WorkerMode::Manual) && !dead && props.editable;
+    let controls = props.editable && !props.live;
     let faults = FAULTS.iter().chain(
         worker
             .policy
@@ -154,7 +164,7 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
             if manual {
                 { hand_calls(props, &place.cards) }
             }
-            if props.editable {
+            if controls {
                 <div class="lane-actions">
                     <button class="danger" onclick={sim(|worker| SimAction::Kill { worker })}>{ "Kill" }</button>
                     <button onclick={sim(|worker| SimAction::Restart { worker })}>{ "Restart" }</button>
@@ -180,7 +190,9 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
     }
 }
 
-/// On a manual lane you are the worker: a DeleteMessage and an extend button per message.
+/// On a manual lane you are the worker: a DeleteMessage and an extend button per message. On a
+/// live client's lane, one button per message makes it visible again, as a crash of the client
+/// would once its timeout ran out.
 fn hand_calls(props: &LaneProps, cards: &[Card]) -> Html {
     let worker = &props.lane.worker.name;
     let call = |request: Request| {
@@ -194,6 +206,27 @@ fn hand_calls(props: &LaneProps, cards: &[Card]) -> Html {
             let handle = AnyReceiptHandle::from(c.receipt_handle.clone()?);
             Some((c, handle))
         });
+    if props.live {
+        return html! {
+            <>
+                for (c, handle) in held {
+                    <div class="by-hand" key={c.id.clone()}>
+                        <span>{ &c.body }</span>
+                        <button
+                            onclick={call(Request::ChangeMessageVisibility(ChangeMessageVisibilityInput {
+                                queue_url: props.queue_url.clone(),
+                                receipt_handle: handle,
+                                visibility_timeout: 0,
+                            }))}
+                            title="ChangeMessageVisibility with VisibilityTimeout 0: the message is visible again at once, as if this client had crashed and its timeout had run out."
+                            aria-label={format!("Make {} visible again (ChangeMessageVisibility 0)", c.body)}>
+                            { "Make visible" }
+                        </button>
+                    </div>
+                }
+            </>
+        };
+    }
     html! {
         <>
             for (c, handle) in held {

@@ -1,0 +1,72 @@
+// `sqs-sim serve` for the live view's end-to-end tests: the debug binary (./check e2e builds it)
+// serving the release bundle, on a free port (or a given one, to start it again where it was),
+// and SQS clients of their own: the Node SDK in the test, and workers as separate processes
+// (e2e/lib/sqs-worker.mjs) that a test can let crash.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as SQS from '@aws-sdk/client-sqs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const binary = process.env.SQS_SIM ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(repo, 'target'), 'debug', 'sqs-sim');
+
+/** Starts `sqs-sim serve --ui DIST`; resolves to { url, port, stop() } once it listens. */
+export function startSqsSim({ dist, port = 0 }) {
+  const child = spawn(binary, ['serve', '--port', String(port), '--ui', dist], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const fail = (why) => reject(new Error(`sqs-sim serve did not start (${why}): ${output}`));
+    child.on('error', (e) => fail(e.message));
+    child.on('exit', (code) => fail(`exit ${code}`));
+    child.stderr.on('data', (d) => (output += d));
+    child.stdout.on('data', (d) => {
+      output += d;
+      const found = /listening on (http:\/\/[\d.]+:(\d+))/.exec(output);
+      if (!found) return;
+      child.removeAllListeners('exit');
+      resolve({
+        url: found[1],
+        port: Number(found[2]),
+        stop: () =>
+          new Promise((done) => {
+            child.once('exit', done);
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+  });
+}
+
+/** An SQS client of the server signing as `key` (its name in the live view). */
+export function client(endpoint, key) {
+  const sqs = new SQS.SQSClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: key, secretAccessKey: 'any' },
+    maxAttempts: 1,
+  });
+  return (Command, input) => sqs.send(new SQS[Command](input));
+}
+
+/**
+ * Runs e2e/lib/sqs-worker.mjs as its own process: receives one message as `key`, works on it
+ * for `workMs`, then deletes it (`then: 'delete'`) or exits without deleting (`then: 'crash'`).
+ * Resolves to what it printed: { body, receiveCount, deleted }.
+ */
+export function runWorker(endpoint, key, queueUrl, then, workMs = 0) {
+  const script = path.join(repo, 'e2e', 'lib', 'sqs-worker.mjs');
+  const child = spawn(process.execPath, [script, endpoint, key, queueUrl, then, String(workMs)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its stderr (the SDK's notices) is told only when it printed no result.
+  let [output, errors] = ['', ''];
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (errors += d));
+  return new Promise((resolve, reject) => {
+    child.on('exit', () => {
+      try {
+        resolve(JSON.parse(output));
+      } catch {
+        reject(new Error(`the worker ${key} printed no result: ${output}${errors}`));
+      }
+    });
+  });
+}

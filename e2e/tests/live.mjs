@@ -1,0 +1,111 @@
+// The live view (issue 25): `sqs-sim serve` serves the playground at its root, which follows
+// the server: real clients (the Node SDK, and workers in processes of their own) call it, and
+// the page shows their queue, each consumer's lane with what it holds counting down, and every
+// call in the event log. "Save as scenario" writes what it recorded, which the ordinary
+// playground replays to the same event log; a server that goes away is said, its history kept.
+import { test, assert, eventually } from '../lib/harness.mjs';
+import { button, region, waitForMessage, waitForText } from '../lib/playground.mjs';
+import { client, runWorker, startSqsSim } from '../lib/sqs-sim.mjs';
+
+const badge = (page) => page.locator('.live-badge');
+
+/** The event log's lines, as shown: time, action and words. */
+const logLines = (page) =>
+  region(page, 'Event log')
+    .getByRole('listitem')
+    .evaluateAll((items) => items.map((i) => i.textContent.trim()));
+
+test('a consumer that crashes: its lane holds the message, it comes back, the next takes it; Save as scenario replays it', async ({ page, context, url, dist, screenshot }) => {
+  const server = await startSqsSim({ dist });
+  try {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${server.url}/`);
+    assert.match(page.url(), /\?live=1$/, 'the server opens the live view at its root');
+    await waitForText(badge(page), new RegExp(`Live · 127\\.0\\.0\\.1:${server.port}`));
+
+    const shop = client(server.url, 'shop');
+    const { QueueUrl } = await shop('CreateQueueCommand', { QueueName: 'orders', Attributes: { VisibilityTimeout: '6' } });
+    await shop('SendMessageCommand', { QueueUrl, MessageBody: 'order-7' });
+    await waitForMessage(region(page, 'Queue'), /^order-7, visible/);
+
+    // billing-1 receives, then its process dies before DeleteMessage.
+    const first = await runWorker(server.url, 'billing-1', QueueUrl, 'crash');
+    assert.deepEqual(first, { body: 'order-7', receiveCount: 1, deleted: false });
+    const lane1 = region(page, 'billing-1');
+    await waitForMessage(lane1, /^order-7, in flight, \d+ s left, receive count 1$/);
+    const ring = lane1.locator('.msg .ring');
+    assert.equal(await ring.count(), 1, 'the in-flight card draws its countdown ring');
+    await screenshot('live-1280-held-by-the-first-consumer');
+
+    // Its visibility timeout runs out: the message is visible in the queue again.
+    await waitForMessage(region(page, 'Queue'), /^order-7, visible/, 12_000);
+    await screenshot('live-1280-back-in-the-queue');
+
+    // billing-2 receives it again (receive count 2), works 3 s, deletes it.
+    const second = runWorker(server.url, 'billing-2', QueueUrl, 'delete', 3000);
+    await waitForMessage(region(page, 'billing-2'), /^order-7, in flight, \d+ s left, receive count 2$/);
+    await screenshot('live-1280-taken-by-the-second-consumer');
+    assert.deepEqual(await second, { body: 'order-7', receiveCount: 2, deleted: true });
+
+    const log = region(page, 'Event log');
+    await waitForText(log, /billing-2 called DeleteMessage/);
+    const text = await log.textContent();
+    for (const line of [
+      /shop called CreateQueue: queue orders created/,
+      /shop called SendMessage: order-7 stored in orders/,
+      /billing-1 called ReceiveMessage: got order-7 \(receive count 1\)/,
+      /Visibility timeout of order-7 ran out: it is visible again/,
+      /billing-2 called ReceiveMessage: got order-7 \(receive count 2\)/,
+    ]) {
+      assert.match(text, line);
+    }
+    await screenshot('live-1280-after-the-delete');
+    const lines = await logLines(page);
+
+    // Save as scenario, and open the file in the ordinary playground (a static host).
+    const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'Save as scenario').click()]);
+    const file = await download.path();
+    const saved = JSON.parse(await (await import('node:fs/promises')).readFile(file, 'utf8'));
+    assert.ok(saved.steps.some((s) => s.sim === 'Call' && s.input.by === 'billing-1'), 'the recorded calls are its steps');
+    const replay = await context.newPage();
+    await replay.setViewportSize({ width: 1280, height: 720 });
+    await replay.goto(url('?scenario=sandbox'));
+    await replay.getByLabel('Import scenario file').setInputFiles(file);
+    await eventually(async () => assert.deepEqual(await logLines(replay), lines), { timeout: 8000 });
+    await screenshot('live-saved-scenario-replayed', replay);
+  } finally {
+    await server.stop();
+  }
+}, { timeout: 90_000 });
+
+test('the page says when the server is gone, keeps what it recorded, and reconnects when it is back', async ({ page, dist, screenshot }) => {
+  let server = await startSqsSim({ dist });
+  try {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${server.url}/`);
+    await waitForText(badge(page), /Live ·/);
+    const shop = client(server.url, 'shop');
+    const { QueueUrl } = await shop('CreateQueueCommand', { QueueName: 'orders' });
+    await shop('SendMessageCommand', { QueueUrl, MessageBody: 'order-1' });
+    await waitForMessage(region(page, 'Queue'), /^order-1, visible/);
+    const before = await logLines(page);
+
+    await server.stop();
+    await waitForText(badge(page), /Server gone · 127\.0\.0\.1:\d+ · reconnecting/);
+    await page.waitForTimeout(1500);
+    assert.deepEqual(await logLines(page), before, 'the event log keeps its history');
+    await waitForMessage(region(page, 'Queue'), /^order-1, visible/);
+    await screenshot('live-1280-server-gone');
+
+    // The same port again: the page reconnects by itself and follows the new run.
+    server = await startSqsSim({ dist, port: server.port });
+    await waitForText(badge(page), /Live · 127\.0\.0\.1:\d+/, 10_000);
+    await button(page, 'Save previous run').waitFor();
+    const again = client(server.url, 'shop');
+    const created = await again('CreateQueueCommand', { QueueName: 'orders' });
+    await again('SendMessageCommand', { QueueUrl: created.QueueUrl, MessageBody: 'order-2' });
+    await waitForMessage(region(page, 'Queue'), /^order-2, visible/);
+  } finally {
+    await server.stop();
+  }
+}, { timeout: 60_000, allowErrors: true });

@@ -1,0 +1,237 @@
+//! A session in live mode ([`crate::live`]): its World replays what the server's stream
+//! records, up to the virtual time the server has reached; its clock controls and hands-on
+//! controls become requests to the server.
+
+use super::{Session, Slot};
+use crate::live::{self, Connection, Live, Outgoing, ServerClock, Signal, Update};
+use crate::playground::format::wall_clock;
+use crate::share::session::Session as SharedSession;
+use serde_json::json;
+use sqs_engine::Millis;
+use sqs_sim::Step;
+
+/// Why a simulation action is refused in live mode.
+const NOT_YOUR_WORKERS: &str = "In live mode the workers are your application's own processes: \
+the page can send, change settings, purge, redrive and make a message visible again \
+(ChangeMessageVisibility 0), not add, kill or program workers.";
+
+impl Session {
+    /// A session that follows the server at `address` (`127.0.0.1:9324`); empty until the
+    /// server's stream says which run it is in.
+    pub fn live(address: &str) -> Session {
+        let mut session = Session::open(live::recording(0, address))
+            .unwrap_or_else(|e| panic!("an empty recording does not open: {e}"));
+        session.live = Some(Live::new(address));
+        session
+    }
+
+    /// The live side, in live mode.
+    pub fn live_state(&self) -> Option<&Live> {
+        self.live.as_ref()
+    }
+
+    /// The requests for the server not sent yet (the page sends them).
+    pub fn take_outbox(&mut self) -> Vec<Outgoing> {
+        self.live
+            .as_mut()
+            .map(|live| std::mem::take(&mut live.outbox))
+            .unwrap_or_default()
+    }
+
+    /// What the browser heard of the server's stream.
+    pub fn hear(&mut self, signal: Signal) {
+        let Some(live) = &mut self.live else {
+            return;
+        };
+        let text = match signal {
+            Signal::Opened => None,
+            Signal::Lost if live.connection == Connection::Gone => None,
+            Signal::Lost => {
+                live.connection = Connection::Gone;
+                Some(format!(
+                    "The server at {} is gone. What it recorded stays here; the page reconnects when it is back.",
+                    live.address
+                ))
+            }
+            Signal::Event(name, data) => match Update::parse(&name, &data) {
+                Ok(update) => {
+                    self.update(update);
+                    None
+                }
+                Err(e) => {
+                    self.errors.insert(Slot::Clock, e);
+                    None
+                }
+            },
+        };
+        if let Some(text) = text {
+            self.journal.announce(text, self.wall);
+        }
+    }
+
+    /// A request the server refused (or could not be sent).
+    pub fn refused(&mut self, slot: Slot, error: String) {
+        self.errors.insert(slot, error);
+    }
+
+    fn update(&mut self, update: Update) {
+        match update {
+            Update::Hello { seed, from } => {
+                let resumed = seed == self.scenario.seed && from == self.log.len() && from > 0;
+                if !resumed {
+                    self.begin_run(seed);
+                }
+                if let Some(live) = &mut self.live {
+                    let back = live.connection == Connection::Gone;
+                    live.connection = Connection::Open;
+                    let text = match (resumed, back) {
+                        (true, _) => format!("Reconnected to {}: following it again.", live.address),
+                        (false, true) => format!(
+                            "Reconnected to {}: the server started again, so this is a new run.",
+                            live.address
+                        ),
+                        (false, false) => format!("Following the server at {}.", live.address),
+                    };
+                    self.journal.announce(text, self.wall);
+                }
+            }
+            Update::Steps(steps, clock) => {
+                self.log.extend(steps);
+                self.reach(clock);
+            }
+            Update::Clock(clock) => self.reach(clock),
+        }
+    }
+
+    /// Starts over on a new run of the server (its start, a reset): a World on its seed. The
+    /// run before stays saved in [`Session::previous_run`].
+    fn begin_run(&mut self, seed: u64) {
+        let Some(mut live) = self.live.take() else {
+            return;
+        };
+        let previous = (!self.log.is_empty()).then(|| self.recorded());
+        let mut fresh = Session::open(live::recording(seed, &live.address))
+            .unwrap_or_else(|e| panic!("an empty recording does not open: {e}"));
+        (fresh.wall, fresh.last_wall) = (self.wall, self.last_wall);
+        live.clock = ServerClock::default();
+        live.following = true;
+        fresh.live = Some(live);
+        fresh.previous = previous.or_else(|| self.previous.take());
+        *self = fresh;
+    }
+
+    /// The server has reached `clock.now`: the World follows, unless rewound.
+    fn reach(&mut self, clock: ServerClock) {
+        let Some(live) = &mut self.live else {
+            return;
+        };
+        live.clock = clock;
+        let following = live.following;
+        self.horizon = self.horizon.max(clock.now);
+        if following && clock.now >= self.now() {
+            self.run_to(clock.now, true);
+        }
+    }
+
+    /// The whole run recorded so far (not only up to a rewound playhead), at the server's time:
+    /// what "Save as scenario" writes.
+    pub fn recorded(&self) -> SharedSession {
+        let mut shared = self.share();
+        shared.actions = self.log.clone();
+        shared.playhead = self.horizon();
+        shared
+    }
+
+    /// The run before the server started again, if the page followed one.
+    pub fn previous_run(&self) -> Option<&SharedSession> {
+        self.previous.as_ref()
+    }
+
+    /// The server's virtual time as last told (the timeline's end in live mode).
+    pub(super) fn live_edge(&self) -> Option<Millis> {
+        self.live.as_ref().map(|live| live.clock.now)
+    }
+
+    /// A clock control in live mode: a request to the server, and the stage back at the
+    /// server's time. Returns false when not in live mode.
+    pub(super) fn live_clock(&mut self, control: LiveClock) -> bool {
+        let Some(live) = &self.live else {
+            return false;
+        };
+        let edge = live.clock.now;
+        let change = match control {
+            LiveClock::Play => Some(json!({"pause": false})),
+            LiveClock::Pause => Some(json!({"pause": true})),
+            LiveClock::Speed(speed) => Some(json!({"speed": speed})),
+            LiveClock::Step => match self.world.next_deadline() {
+                Some(next) if next > edge && self.now() >= edge => {
+                    Some(json!({"advance": (next - edge) as f64 / 1000.0}))
+                }
+                Some(_) => None,
+                None => {
+                    let nothing = "Nothing is scheduled: nothing happens until your application calls.";
+                    self.errors.insert(Slot::Clock, nothing.into());
+                    return true;
+                }
+            },
+            LiveClock::Seek(t) => {
+                let t = t.min(edge);
+                if let Err(e) = self.jump(t) {
+                    self.errors.insert(Slot::Clock, e);
+                }
+                if let Some(live) = &mut self.live {
+                    live.following = t >= edge;
+                }
+                let text = format!("Moved to {}.", wall_clock(self.now()));
+                self.journal.announce(text, self.wall);
+                return true;
+            }
+        };
+        // Play, Step and a speed change go back to the server's time.
+        if self.now() < edge && !matches!(control, LiveClock::Pause) {
+            if let Err(e) = self.jump(edge) {
+                self.errors.insert(Slot::Clock, e);
+            }
+        }
+        if let Some(live) = &mut self.live {
+            if !matches!(control, LiveClock::Pause) {
+                live.following = true;
+            }
+            if let Some(change) = change {
+                live.outbox.push(Outgoing::Clock(change));
+            }
+        }
+        self.errors.remove(&Slot::Clock);
+        true
+    }
+
+    /// A hands-on action in live mode: an SQS call goes to the server (what it changes comes back
+    /// through the stream); a simulation action is refused. `None` when not in live mode.
+    pub(super) fn live_act(&mut self, slot: Slot, step: Step) -> Option<bool> {
+        let live = self.live.as_mut()?;
+        Some(match step {
+            Step::Call(request) => {
+                live.outbox.push(Outgoing::Call {
+                    slot: slot.clone(),
+                    request,
+                });
+                self.errors.remove(&slot);
+                true
+            }
+            Step::Sim(_) => {
+                self.errors.insert(slot, NOT_YOUR_WORKERS.into());
+                false
+            }
+        })
+    }
+}
+
+/// A clock control, as the live session turns it into a request.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum LiveClock {
+    Play,
+    Pause,
+    Step,
+    Speed(f64),
+    Seek(Millis),
+}
