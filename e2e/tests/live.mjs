@@ -15,7 +15,7 @@ const logLines = (page) =>
     .getByRole('listitem')
     .evaluateAll((items) => items.map((i) => i.textContent.trim()));
 
-test('a consumer that crashes: its lane holds the message, it comes back, the next takes it; Save as scenario replays it', async ({ page, context, url, dist, screenshot }) => {
+test('a consumer that crashes: its lane holds the message, it comes back, the next takes it; Save as scenario replays it; a client can be renamed', async ({ page, context, url, dist, screenshot }) => {
   const server = await startSqsSim({ dist });
   try {
     await page.setViewportSize({ width: 1280, height: 720 });
@@ -60,6 +60,11 @@ test('a consumer that crashes: its lane holds the message, it comes back, the ne
       assert.match(text, line);
     }
     await screenshot('live-1280-after-the-delete');
+    for (const [width, height] of [[800, 500], [390, 844]]) {
+      await page.setViewportSize({ width, height });
+      await screenshot(`live-${width}x${height}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
     const lines = await logLines(page);
 
     // Save as scenario, and open the file in the ordinary playground (a static host).
@@ -73,6 +78,15 @@ test('a consumer that crashes: its lane holds the message, it comes back, the ne
     await replay.getByLabel('Import scenario file').setInputFiles(file);
     await eventually(async () => assert.deepEqual(await logLines(replay), lines), { timeout: 8000 });
     await screenshot('live-saved-scenario-replayed', replay);
+
+    // A client's name can be edited: its lane and its lines in the event log show the new one.
+    const lane2 = region(page, 'billing-2');
+    await lane2.getByText('Rename').click();
+    await lane2.getByLabel('Name shown').fill('Billing worker B');
+    await lane2.getByLabel('Name shown').press('Enter');
+    await region(page, 'Billing worker B').waitFor();
+    await waitForText(region(page, 'Event log'), /Billing worker B called DeleteMessage: order-7 deleted/);
+    assert.doesNotMatch(await region(page, 'Event log').textContent(), /billing-2 called/);
   } finally {
     await server.stop();
   }
@@ -105,6 +119,19 @@ test('the page says when the server is gone, keeps what it recorded, and reconne
     const created = await again('CreateQueueCommand', { QueueName: 'orders' });
     await again('SendMessageCommand', { QueueUrl: created.QueueUrl, MessageBody: 'order-2' });
     await waitForMessage(region(page, 'Queue'), /^order-2, visible/);
+
+    // Hands on: the page's own Send message and Pause are requests to the server, and what they
+    // change comes back through its stream.
+    await page.getByLabel('Message body').fill('from-the-page');
+    await button(page, 'Send message').click();
+    await waitForMessage(region(page, 'Queue'), /^from-the-page, visible/);
+    await waitForText(region(page, 'Event log'), /You called SendMessage: from-the-page stored in orders/);
+    await button(page, 'Pause').click();
+    await waitForText(badge(page), /clock paused/);
+    const state = await (await fetch(`${server.url}/_sqs-sim/state`)).json();
+    assert.equal(state.paused, true);
+    await button(page, 'Play').click();
+    await eventually(async () => assert.doesNotMatch(await badge(page).textContent(), /paused/));
   } finally {
     await server.stop();
   }

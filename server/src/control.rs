@@ -4,7 +4,9 @@
 //!   (applied in that order: pause, speed, advance); answers the state.
 //! * `GET /_sqs-sim/state`: virtual time, the clock, waiting long polls, each queue's depths.
 //! * `POST /_sqs-sim/reset`: an empty engine at virtual time 0 (waiting long polls are answered
-//!   with no messages); answers the state.
+//!   with no messages) and a new run of the live view's record; answers the state.
+//!
+//! The live view's routes, `GET /_sqs-sim/events` and `POST /_sqs-sim/call`, are [`crate::live`]'s.
 
 use crate::addressing::Addressing;
 use crate::state::{Shared, State};
@@ -28,7 +30,8 @@ pub fn handle(
             Ok(())
         }
         _ => {
-            let routes = "POST /_sqs-sim/clock, GET /_sqs-sim/state, POST /_sqs-sim/reset";
+            let routes = "POST /_sqs-sim/clock, GET /_sqs-sim/state, POST /_sqs-sim/reset, \
+                          GET /_sqs-sim/events, POST /_sqs-sim/call";
             return (
                 404,
                 json!({"error": format!("no such control route: {method} {path} ({routes})")}),

@@ -139,7 +139,11 @@ mod tests {
         let status = |path: &str| ui.answer(path, false, true).map(|r| r.status().as_u16());
         assert_eq!(status("/"), Some(302));
         let page = ui.answer("/", true, true).unwrap();
-        assert_eq!(page.headers()[CONTENT_TYPE], "text/html; charset=utf-8", "/?live=1");
+        assert_eq!(
+            page.headers()[CONTENT_TYPE],
+            "text/html; charset=utf-8",
+            "/?live=1"
+        );
         assert_eq!(status("/index.html"), Some(200));
         assert_eq!(status("/static/icon.svg"), Some(200));
         let wasm = ui.answer("/app.wasm", false, true).unwrap();

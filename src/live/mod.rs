@@ -49,9 +49,16 @@ pub enum Update {
 impl Update {
     /// Reads the event `name` with its JSON `data`; the error names what is wrong.
     pub fn parse(name: &str, data: &str) -> Result<Update, String> {
-        let bad = |e: &dyn std::fmt::Display| format!("The server sent a {name} event the page cannot read: {e}.");
+        let bad = |e: &dyn std::fmt::Display| {
+            format!("The server sent a {name} event the page cannot read: {e}.")
+        };
         let value: Value = serde_json::from_str(data).map_err(|e| bad(&e))?;
-        let number = |key: &str| value.get(key).and_then(Value::as_u64).ok_or_else(|| bad(&format!("no {key}")));
+        let number = |key: &str| {
+            value
+                .get(key)
+                .and_then(Value::as_u64)
+                .ok_or_else(|| bad(&format!("no {key}")))
+        };
         match name {
             "hello" => Ok(Update::Hello {
                 seed: number("seed")?,
@@ -61,17 +68,26 @@ impl Update {
                 let clock = ServerClock {
                     now: number("now")?,
                     speed: value.get("speed").and_then(Value::as_f64).unwrap_or(1.0),
-                    paused: value.get("paused").and_then(Value::as_bool).unwrap_or(false),
+                    paused: value
+                        .get("paused")
+                        .and_then(Value::as_bool)
+                        .unwrap_or(false),
                     full: value.get("full").and_then(Value::as_bool).unwrap_or(false),
                 };
                 if name == "clock" {
                     return Ok(Update::Clock(clock));
                 }
-                let steps = value.get("steps").and_then(Value::as_array).ok_or_else(|| bad(&"no steps"))?;
+                let steps = value
+                    .get("steps")
+                    .and_then(Value::as_array)
+                    .ok_or_else(|| bad(&"no steps"))?;
                 let steps = steps
                     .iter()
                     .map(|s| {
-                        let at = s.get("at").and_then(Value::as_u64).ok_or("a step without its time")?;
+                        let at = s
+                            .get("at")
+                            .and_then(Value::as_u64)
+                            .ok_or("a step without its time")?;
                         let step = s.get("step").cloned().ok_or("a step without its step")?;
                         let step = Step::from_value(step).map_err(|e| e.to_string())?;
                         Ok(LoggedStep { at, step })
@@ -208,13 +224,27 @@ mod tests {
         assert_eq!(read.len(), 1);
         assert_eq!(read[0].at, 1);
         assert_eq!((clock.now, clock.speed, clock.paused), (31_001, 2.0, true));
-        let clock = Update::parse("clock", r#"{"now": 5, "speed": 1, "paused": false, "full": true}"#);
-        assert!(matches!(clock, Ok(Update::Clock(ServerClock { now: 5, full: true, .. }))));
+        let clock = Update::parse(
+            "clock",
+            r#"{"now": 5, "speed": 1, "paused": false, "full": true}"#,
+        );
+        assert!(matches!(
+            clock,
+            Ok(Update::Clock(ServerClock {
+                now: 5,
+                full: true,
+                ..
+            }))
+        ));
         for (name, data, problem) in [
             ("hello", "{", "cannot read"),
             ("hello", r#"{"from": 0}"#, "no seed"),
             ("steps", r#"{"now": 1}"#, "no steps"),
-            ("steps", r#"{"now": 1, "steps": [{"at": 1, "step": {"sim": "Explode", "input": {}}}]}"#, "Explode"),
+            (
+                "steps",
+                r#"{"now": 1, "steps": [{"at": 1, "step": {"sim": "Explode", "input": {}}}]}"#,
+                "Explode",
+            ),
             ("gossip", "{}", "unknown event"),
         ] {
             let error = Update::parse(name, data).unwrap_err();
@@ -224,14 +254,21 @@ mod tests {
 
     #[test]
     fn the_pages_requests_go_to_the_control_api() {
-        let request = Request::from_input("PurgeQueue", serde_json::json!({"QueueUrl": "q"})).unwrap();
-        let call = Outgoing::Call { slot: Slot::Send, request };
+        let request =
+            Request::from_input("PurgeQueue", serde_json::json!({"QueueUrl": "q"})).unwrap();
+        let call = Outgoing::Call {
+            slot: Slot::Send,
+            request,
+        };
         let (path, body) = call.http();
         assert_eq!(path, "_sqs-sim/call");
         let body: Value = serde_json::from_str(&body).unwrap();
         assert_eq!(body["call"], "PurgeQueue");
         let clock = Outgoing::Clock(serde_json::json!({"pause": true}));
-        assert_eq!(clock.http(), ("_sqs-sim/clock", r#"{"pause":true}"#.to_string()));
+        assert_eq!(
+            clock.http(),
+            ("_sqs-sim/clock", r#"{"pause":true}"#.to_string())
+        );
         assert_eq!(clock.slot(), Slot::Clock);
     }
 }

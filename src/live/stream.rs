@@ -48,7 +48,10 @@ fn connect(signal: Callback<Signal>) -> Option<Open> {
         listen(
             name,
             Box::new(move |e| {
-                let data = e.dyn_into::<MessageEvent>().ok().and_then(|m| m.data().as_string());
+                let data = e
+                    .dyn_into::<MessageEvent>()
+                    .ok()
+                    .and_then(|m| m.data().as_string());
                 Signal::Event(name.to_string(), data.unwrap_or_default())
             }),
         );
@@ -61,7 +64,8 @@ fn connect(signal: Callback<Signal>) -> Option<Open> {
 
 /// Sends one of the page's requests; the server's refusal (or its absence) as a sentence.
 pub async fn send(outgoing: &Outgoing) -> Result<(), String> {
-    let gone = |_: JsValue| "The server did not answer: is sqs-sim serve still running?".to_string();
+    let gone =
+        |_: JsValue| "The server did not answer: is sqs-sim serve still running?".to_string();
     let (path, body) = outgoing.http();
     let window = web_sys::window().ok_or("No window.")?;
     let init = web_sys::RequestInit::new();
@@ -82,9 +86,15 @@ pub async fn send(outgoing: &Outgoing) -> Result<(), String> {
     let answer: Value = serde_json::from_str(&text).unwrap_or(Value::String(text));
     // A refused SQS call: `{"error": {"code", "message"}}`; a refused clock request: `{"error": "..."}`.
     let error = &answer["error"];
-    Err(match (error["code"].as_str(), error["message"].as_str(), error.as_str()) {
-        (Some(code), Some(message), _) => format!("{code}: {message}"),
-        (_, _, Some(message)) => message.to_string(),
-        _ => answer.to_string(),
-    })
+    Err(
+        match (
+            error["code"].as_str(),
+            error["message"].as_str(),
+            error.as_str(),
+        ) {
+            (Some(code), Some(message), _) => format!("{code}: {message}"),
+            (_, _, Some(message)) => message.to_string(),
+            _ => answer.to_string(),
+        },
+    )
 }

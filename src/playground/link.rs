@@ -150,7 +150,7 @@ mod tests {
         assert_eq!(
             l.warnings,
             ["Ignored \"#hello\" in the address: it is neither a permalink (#s=…) nor a \
-              parameter the playground reads (scenario, speed, t, autoplay, embed, theme, controls, lesson, compare)."]
+              parameter the playground reads (scenario, speed, t, autoplay, embed, theme, controls, lesson, compare, live)."]
         );
         assert!(Link::parse("", "#s=1.abc&scenario=heartbeat")
             .warnings

@@ -138,6 +138,13 @@ pub enum Action {
     Continue,
     /// Live mode: what the browser heard of the server's stream.
     Live(Signal),
+    /// Live mode: show a client under another name (empty: its own).
+    Rename {
+        /// Its own name (its access key id, or address and User-Agent).
+        client: String,
+        /// The name to show.
+        name: String,
+    },
     /// Live mode: the server refused one of the page's requests (or could not be reached).
     Refused {
         /// Where the refusal shows.
@@ -162,6 +169,9 @@ struct Ui {
     editing: Vec<Editing>,
     /// The queue chosen on the stage's queue switch, until another scenario.
     shown_queue: Option<String>,
+    /// Live mode: the names the user gave clients (their own name, the name shown); they
+    /// outlive a new run of the server, whose clients are likely the same.
+    names: Rc<Vec<(String, String)>>,
 }
 
 impl Default for Ui {
@@ -174,6 +184,7 @@ impl Default for Ui {
             typed: Vec::new(),
             editing: Vec::new(),
             shown_queue: None,
+            names: Rc::default(),
             send: SendForm {
                 group_id: "g1".into(),
                 ..SendForm::default()
@@ -183,11 +194,12 @@ impl Default for Ui {
 }
 
 impl Ui {
-    /// Forgets the view state of the session that is closing, except the send form (drafts of
-    /// settings and policies belong to the old queue and lanes).
+    /// Forgets the view state of the session that is closing, except the send form and the
+    /// clients' names (drafts of settings and policies belong to the old queue and lanes).
     fn reset(&mut self) {
         *self = Ui {
             send: std::mem::take(&mut self.send),
+            names: std::mem::take(&mut self.names),
             ..Ui::default()
         };
     }
@@ -360,6 +372,14 @@ impl State {
                 }
             }
             Action::Refused { slot, error } => s.refused(slot, error),
+            Action::Rename { client, name } => {
+                let names = Rc::make_mut(&mut u.names);
+                names.retain(|(own, _)| *own != client);
+                let name = name.trim();
+                if !name.is_empty() && name != client {
+                    names.push((client, name.to_string()));
+                }
+            }
             Action::Pause => s.pause(),
             Action::Step => s.step(),
             Action::Speed(v) => s.set_speed(v),
@@ -508,6 +528,7 @@ struct Handlers {
     onpointercancel: Callback<PointerEvent>,
     onhost: Callback<HostCommand>,
     onlive: Callback<Signal>,
+    onrename: Callback<(String, String)>,
     onsaverun: Callback<bool>,
     /// The Share panel asks for the session, the events and the samples only when it uses them.
     session: Callback<(), SharedSession>,
@@ -566,6 +587,7 @@ impl Handlers {
                 HostCommand::Load(id) => Action::Open(id),
             }),
             onlive: dispatch.reform(Action::Live),
+            onrename: dispatch.reform(|(client, name)| Action::Rename { client, name }),
             onsaverun: save_run(session, dispatch.clone()),
             onaction: dispatch,
         }
@@ -589,7 +611,10 @@ fn save_run(session: &Rc<RefCell<Session>>, dispatch: Callback<Action>) -> Callb
             crate::share::browser::download("sqs-sim-recording.json", "application/json", &text)
         });
         if let Err(error) = saved {
-            dispatch.emit(Action::Refused { slot: Slot::Scenario, error });
+            dispatch.emit(Action::Refused {
+                slot: Slot::Scenario,
+                error,
+            });
         }
     })
 }
@@ -893,6 +918,9 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                             }
                         </header>
                         { error(s.error(&Slot::AddWorker)) }
+                        if live.is_some() && stage.lanes.is_empty() {
+                            <p class="empty">{ "No consumer yet: a client gets a lane here with its first ReceiveMessage." }</p>
+                        }
                         <div class={classes!("lanes", (rows > 1 && cols > 2).then_some("dense"))}
                             style={format!("--cols: {cols}; --rows: {rows}")}>
                             for lane in &stage.lanes {
@@ -908,6 +936,8 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                                     editing={u.editing.iter().find(|e| e.worker == lane.worker.name).cloned()}
                                     editable={!embed}
                                     live={live.is_some()}
+                                    shown_name={u.names.iter().find(|(own, _)| *own == lane.worker.name).map(|(_, n)| n.clone())}
+                                    onrename={on.onrename.clone()}
                                     onselect={on.onselect.clone()}
                                     onworker={on.onworker.clone()}
                                     oncall={on.oncall.clone()}
@@ -932,7 +962,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                     beats={beats} {current} />
                 if !embed && !sandbox { { producer } }
                 if stage.dlq.is_none() { { dlq } }
-                <EventLog log={state.summaries.log.1.clone()} onselect={on.onselect.clone()} />
+                <EventLog log={state.summaries.log.1.clone()} names={u.names.clone()} onselect={on.onselect.clone()} />
                 <DepthChart points={state.summaries.chart.2.clone()} />
                 <Ledger effects={state.summaries.effects.clone()} />
                 if !embed {

@@ -6,14 +6,14 @@
 mod live;
 
 use super::format::wall_clock;
-use crate::live::Live;
-use live::LiveClock;
 use super::journal::Journal;
 use super::lesson::{
     proof_words, Answer, Arrival, Asked, Lesson, Panel, Phase, Proof, Reveal, Status,
 };
 use super::scenarios;
+use crate::live::{Connection, Live};
 use crate::share::session::{ScenarioSource, Session as SharedSession};
+use live::LiveClock;
 use sqs_engine::api::{QueueUrl, SendMessageInput, SetQueueAttributesInput};
 use sqs_engine::{Millis, Request};
 use sqs_sim::checkpoints::{Checkpoints, CHECKPOINT_EVERY};
@@ -236,7 +236,9 @@ impl Session {
     /// Whether the clock runs (in live mode: the server's, with the stage following it).
     pub fn playing(&self) -> bool {
         match &self.live {
-            Some(live) => live.following && !live.clock.paused,
+            Some(live) => {
+                live.following && !live.clock.paused && live.connection != Connection::Gone
+            }
             None => self.playing,
         }
     }

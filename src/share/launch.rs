@@ -62,8 +62,7 @@ impl Default for LaunchOptions {
 
 /// The parameters [`LaunchOptions::parse`] reads.
 pub const KEYS: &[&str] = &[
-    "scenario", "speed", "t", "autoplay", "embed", "theme", "controls", "lesson", "compare",
-    "live",
+    "scenario", "speed", "t", "autoplay", "embed", "theme", "controls", "lesson", "compare", "live",
 ];
 
 /// The slowest and fastest playback speeds.

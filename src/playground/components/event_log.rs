@@ -3,6 +3,7 @@
 
 use crate::playground::format::wall_clock;
 use crate::playground::journal::{Entry, Versioned};
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// Lines drawn (the journal keeps more): a few screens of the panel's scroll, and few enough
@@ -14,6 +15,9 @@ const SHOWN: usize = 40;
 pub struct EventLogProps {
     /// The log, oldest first (compared by revision: it can be long).
     pub log: Versioned<Vec<Entry>>,
+    /// Names the user gave (live mode): (a client's own name, the name shown for it).
+    #[prop_or_default]
+    pub names: Rc<Vec<(String, String)>>,
     /// A click on a line about a message: its id.
     pub onselect: Callback<String>,
 }
@@ -30,11 +34,24 @@ pub fn EventLog(props: &EventLogProps) -> Html {
             }
             <ol class="log" reversed=true tabindex="0">
                 for entry in log.iter().rev().take(SHOWN) {
-                    <Line key={entry.seq} entry={entry.clone()} onselect={props.onselect.clone()} />
+                    <Line key={entry.seq} entry={renamed(entry, &props.names)} onselect={props.onselect.clone()} />
                 }
             </ol>
         </section>
     }
+}
+
+/// The line with its actor's name as the user renamed it: the World's sentences about an
+/// actor begin with its name.
+fn renamed(entry: &Entry, names: &[(String, String)]) -> Entry {
+    let mut entry = entry.clone();
+    if let Some((own, shown)) = names.iter().find(|(own, _)| *own == entry.actor) {
+        if let Some(rest) = entry.text.strip_prefix(own.as_str()) {
+            entry.text = format!("{shown}{rest}");
+        }
+        entry.actor = shown.clone();
+    }
+    entry
 }
 
 /// Properties of [`Line`].

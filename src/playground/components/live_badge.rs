@@ -27,9 +27,14 @@ pub struct LiveBadgeProps {
 pub fn LiveBadge(props: &LiveBadgeProps) -> Html {
     let (key, words) = match props.connection {
         Connection::Connecting => ("connecting", format!("Connecting to {}…", props.address)),
-        Connection::Open if props.paused => ("open", format!("Live · {} · clock paused", props.address)),
+        Connection::Open if props.paused => {
+            ("open", format!("Live · {} · clock paused", props.address))
+        }
         Connection::Open => ("open", format!("Live · {}", props.address)),
-        Connection::Gone => ("gone", format!("Server gone · {} · reconnecting…", props.address)),
+        Connection::Gone => (
+            "gone",
+            format!("Server gone · {} · reconnecting…", props.address),
+        ),
     };
     let title = "This page follows sqs-sim serve: every call your application makes to it shows \
                  here as it arrives. The timeline rewinds what happened since the page opened.";

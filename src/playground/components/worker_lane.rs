@@ -84,6 +84,13 @@ pub struct LaneProps {
     /// program or kill; it can only make what the client holds visible again.
     #[prop_or_default]
     pub live: bool,
+    /// Live mode: the name the user gave this client, if any.
+    #[prop_or_default]
+    pub shown_name: Option<String>,
+    /// Live mode: the user renames this client: (its own name, the name to show; empty: its
+    /// own again).
+    #[prop_or_default]
+    pub onrename: Callback<(String, String)>,
     /// A click on a message: its id.
     pub onselect: Callback<String>,
     /// A simulation action on this worker: (worker, action).
@@ -143,13 +150,22 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
             .then_some(&BAD_ITEM_IDENTIFIER),
     );
 
+    let shown = props.shown_name.clone().unwrap_or_else(|| name.clone());
+    let onrename = {
+        let (onrename, name) = (props.onrename.clone(), name.clone());
+        Callback::from(move |e: Event| onrename.emit((name.clone(), super::input_value(&e))))
+    };
+
     html! {
         // A read-only lane has no button: it takes the focus itself, to be scrolled.
         <section class={classes!("lane", props.over.then_some("drop-over"), props.proves.then_some("proof"))}
             tabindex={(!props.editable).then_some("0")}
-            aria-label={name.clone()} data-worker={name.clone()} data-status={status_key(&worker.status)}>
+            aria-label={shown.clone()} data-worker={name.clone()} data-status={status_key(&worker.status)}>
             <header class="lane-head">
-                <h3>{ &name }</h3>
+                <h3>{ &shown }</h3>
+                if props.shown_name.is_some() {
+                    <code class="client-id" title="Its access key id, as the server names it">{ &name }</code>
+                }
                 { proof_tag(props.proves) }
                 <span class="status">
                     if dead { { icon(Icon::Warning) } }
@@ -163,6 +179,14 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
             { held }
             if manual {
                 { hand_calls(props, &place.cards) }
+            }
+            if props.live && props.editable {
+                <details class="rename">
+                    <summary>{ "Rename" }</summary>
+                    <label>{ "Name shown" }
+                        <input type="text" value={shown.clone()} onchange={onrename} />
+                    </label>
+                </details>
             }
             if controls {
                 <div class="lane-actions">

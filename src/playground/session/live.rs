@@ -85,7 +85,9 @@ impl Session {
                     let back = live.connection == Connection::Gone;
                     live.connection = Connection::Open;
                     let text = match (resumed, back) {
-                        (true, _) => format!("Reconnected to {}: following it again.", live.address),
+                        (true, _) => {
+                            format!("Reconnected to {}: following it again.", live.address)
+                        }
                         (false, true) => format!(
                             "Reconnected to {}: the server started again, so this is a new run.",
                             live.address
@@ -169,7 +171,8 @@ impl Session {
                 }
                 Some(_) => None,
                 None => {
-                    let nothing = "Nothing is scheduled: nothing happens until your application calls.";
+                    let nothing =
+                        "Nothing is scheduled: nothing happens until your application calls.";
                     self.errors.insert(Slot::Clock, nothing.into());
                     return true;
                 }
