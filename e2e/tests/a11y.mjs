@@ -1,24 +1,9 @@
 // Accessibility: axe-core (npm) with the WCAG 2.2 A and AA rules finds no violation in the views a
 // teacher projects, a docs page embeds and an engineer edits: each scenario kind at 1280x720 in
 // both themes, the Share panel open, the embedded player at 800x500, and a phone.
-import { createRequire } from 'node:module';
 import { test, assert } from '../lib/harness.mjs';
+import { violations } from '../lib/axe.mjs';
 import { open, region, button } from '../lib/playground.mjs';
-
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
-
-/** axe's violations on the page as it is now, one line each (rule, impact, first targets). */
-async function violations(page) {
-  await page.addScriptTag({ path: axePath });
-  const found = await page.evaluate(
-    (tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags } }).then((r) => r.violations),
-    TAGS,
-  );
-  return found.map(
-    (v) => `${v.id} (${v.impact}): ${v.help}; at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`,
-  );
-}
 
 /** Opens `query` at `size` in `theme` and plays a few steps, so cards of every state are drawn. */
 async function view(page, url, query, { width = 1280, height = 720, steps = 4 } = {}) {

@@ -4,6 +4,7 @@
 // call in the event log. "Save as scenario" writes what it recorded, which the ordinary
 // playground replays to the same event log; a server that goes away is said, its history kept.
 import { test, assert, eventually } from '../lib/harness.mjs';
+import { violations } from '../lib/axe.mjs';
 import { button, region, waitForMessage, waitForText } from '../lib/playground.mjs';
 import { client, runWorker, startSqsSim } from '../lib/sqs-sim.mjs';
 
@@ -43,8 +44,10 @@ test('a consumer that crashes: its lane holds the message, it comes back, the ne
 
     // billing-2 receives it again (receive count 2), works 3 s, deletes it.
     const second = runWorker(server.url, 'billing-2', QueueUrl, 'delete', 3000);
+    second.catch(() => {}); // awaited below; a failure before then must not go unhandled
     await waitForMessage(region(page, 'billing-2'), /^order-7, in flight, \d+ s left, receive count 2$/);
     await screenshot('live-1280-taken-by-the-second-consumer');
+    assert.deepEqual(await violations(page), [], 'axe: the live view with a stale copy and a held message');
     assert.deepEqual(await second, { body: 'order-7', receiveCount: 2, deleted: true });
 
     const log = region(page, 'Event log');
@@ -110,6 +113,7 @@ test('the page says when the server is gone, keeps what it recorded, and reconne
     assert.deepEqual(await logLines(page), before, 'the event log keeps its history');
     await waitForMessage(region(page, 'Queue'), /^order-1, visible/);
     await screenshot('live-1280-server-gone');
+    assert.deepEqual(await violations(page), [], 'axe: the live view with its server gone');
 
     // The same port again: the page reconnects by itself and follows the new run.
     server = await startSqsSim({ dist, port: server.port });

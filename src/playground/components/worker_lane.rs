@@ -243,7 +243,7 @@ fn hand_calls(props: &LaneProps, cards: &[Card]) -> Html {
                                 visibility_timeout: 0,
                             }))}
                             title="ChangeMessageVisibility with VisibilityTimeout 0: the message is visible again at once, as if this client had crashed and its timeout had run out."
-                            aria-label={format!("Make {} visible again (ChangeMessageVisibility 0)", c.body)}>
+                            aria-label={format!("Make visible: {} (ChangeMessageVisibility 0)", c.body)}>
                             { "Make visible" }
                         </button>
                     </div>
