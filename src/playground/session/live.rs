@@ -47,11 +47,20 @@ impl Session {
             Signal::Opened => None,
             Signal::Lost if live.connection == Connection::Gone => None,
             Signal::Lost => {
+                let never = live.connection == Connection::Connecting;
                 live.connection = Connection::Gone;
-                Some(format!(
-                    "The server at {} is gone. What it recorded stays here; the page reconnects when it is back.",
-                    live.address
-                ))
+                Some(if never {
+                    format!(
+                        "No sqs-sim serve answers at {}: the live view opens from the server's own \
+                         address (./play live, then http://127.0.0.1:9324/). The page keeps trying.",
+                        live.address
+                    )
+                } else {
+                    format!(
+                        "The server at {} is gone. What it recorded stays here; the page reconnects when it is back.",
+                        live.address
+                    )
+                })
             }
             Signal::Event(name, data) => match Update::parse(&name, &data) {
                 Ok(update) => {
@@ -237,4 +246,162 @@ pub(super) enum LiveClock {
     Step,
     Speed(f64),
     Seek(Millis),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::SendForm;
+    use super::*;
+    use crate::live::Outgoing;
+    use serde_json::{json, Value};
+    use sqs_sim::command::SimAction;
+
+    const URL: &str = "https://sqs.us-east-1.amazonaws.com/000000000000/orders";
+
+    fn event(name: &str, data: Value) -> Signal {
+        Signal::Event(name.into(), data.to_string())
+    }
+
+    fn call(by: &str, at: Millis, action: &str, input: Value) -> Value {
+        json!({"at": at, "step": {"sim": "Call", "input": {"by": by, "call": action, "input": input}}})
+    }
+
+    /// A live session told a run on seed 9: a queue, a message, a consumer that received it.
+    fn following() -> Session {
+        let mut s = Session::live("127.0.0.1:9324");
+        s.hear(Signal::Opened);
+        s.hear(event("hello", json!({"seed": 9, "from": 0})));
+        let steps = [
+            call(
+                "shop",
+                0,
+                "CreateQueue",
+                json!({"QueueName": "orders", "Attributes": {"VisibilityTimeout": "30"}}),
+            ),
+            call(
+                "shop",
+                1_000,
+                "SendMessage",
+                json!({"QueueUrl": URL, "MessageBody": "order-7"}),
+            ),
+            call(
+                "billing-1",
+                2_000,
+                "ReceiveMessage",
+                json!({"QueueUrl": URL}),
+            ),
+        ];
+        s.hear(event(
+            "steps",
+            json!({"now": 5_000, "speed": 1, "paused": false, "full": false, "steps": steps}),
+        ));
+        s
+    }
+
+    #[test]
+    fn the_world_follows_the_servers_steps_up_to_its_time() {
+        let s = following();
+        assert_eq!(s.now(), 5_000);
+        assert_eq!(s.scenario().seed, 9);
+        let lanes = s.world().workers();
+        assert_eq!(lanes[0].name, "billing-1");
+        assert_eq!(lanes[0].holding.len(), 1);
+        assert!(s.playing(), "following a running server");
+        // The clock moves only when the server says so.
+        let mut s = s;
+        s.tick(0.0);
+        s.tick(200.0);
+        assert_eq!(s.now(), 5_000);
+        s.hear(event(
+            "clock",
+            json!({"now": 33_000, "speed": 1, "paused": false, "full": false}),
+        ));
+        assert_eq!(s.now(), 33_000);
+        assert!(
+            s.world().workers()[0].holding[0].lease_expired,
+            "its timeout ran out at 32 s"
+        );
+    }
+
+    #[test]
+    fn a_rewind_stays_in_the_past_until_play_which_asks_the_server_too() {
+        let mut s = following();
+        s.seek(1_500);
+        assert_eq!(s.now(), 1_500);
+        assert!(
+            s.world().workers().is_empty(),
+            "before billing-1's first receive"
+        );
+        // The server goes on meanwhile: the stage stays where it was put.
+        s.hear(event(
+            "clock",
+            json!({"now": 8_000, "speed": 1, "paused": true, "full": false}),
+        ));
+        assert_eq!((s.now(), s.horizon()), (1_500, 8_000));
+        s.play();
+        assert_eq!(s.now(), 8_000, "Play comes back to the server's time");
+        assert_eq!(s.take_outbox(), [Outgoing::Clock(json!({"pause": false}))]);
+        s.pause();
+        s.set_speed(10.0);
+        assert_eq!(
+            s.take_outbox(),
+            [
+                Outgoing::Clock(json!({"pause": true})),
+                Outgoing::Clock(json!({"speed": 10.0}))
+            ]
+        );
+    }
+
+    #[test]
+    fn hands_on_calls_go_to_the_server_and_simulation_actions_are_refused() {
+        let mut s = following();
+        assert!(s.send(
+            "orders",
+            &SendForm {
+                body: "order-8".into(),
+                ..Default::default()
+            }
+        ));
+        let sent = s.take_outbox();
+        assert!(
+            matches!(&sent[..], [Outgoing::Call { slot: Slot::Send, request }] if request.action() == "SendMessage")
+        );
+        assert_eq!(
+            s.world().engine().depths().count(),
+            1,
+            "nothing changed here: the stream will tell"
+        );
+        let kill = SimAction::Kill {
+            worker: "billing-1".into(),
+        };
+        assert!(!s.worker_action("billing-1", kill));
+        assert!(s
+            .error(&Slot::Worker("billing-1".into()))
+            .unwrap()
+            .contains("your application's own processes"));
+        assert!(s.take_outbox().is_empty());
+    }
+
+    #[test]
+    fn a_server_gone_and_back_resumes_or_begins_a_new_run() {
+        let mut s = following();
+        s.hear(Signal::Lost);
+        assert_eq!(s.live_state().unwrap().connection, Connection::Gone);
+        assert!(!s.playing());
+        assert_eq!(s.world().workers().len(), 1, "what it recorded stays");
+        // The same run, resumed after the three steps sent: nothing is lost or repeated.
+        s.hear(event("hello", json!({"seed": 9, "from": 3})));
+        assert_eq!(s.live_state().unwrap().connection, Connection::Open);
+        assert_eq!(s.recorded().actions.len(), 3);
+        assert!(s.previous_run().is_none());
+        // A new run (the server started again): a fresh World; the old run can still be saved.
+        s.hear(Signal::Lost);
+        s.hear(event("hello", json!({"seed": 10, "from": 0})));
+        assert_eq!(s.scenario().seed, 10);
+        assert!(s.world().workers().is_empty());
+        assert_eq!(s.previous_run().unwrap().actions.len(), 3);
+        // Bad data from the stream is named, and changes nothing.
+        s.hear(event("steps", json!({"now": 1})));
+        assert!(s.error(&Slot::Clock).unwrap().contains("no steps"));
+    }
 }
