@@ -13,17 +13,22 @@ const binary = process.env.SQS_SIM ?? path.join(process.env.CARGO_TARGET_DIR ?? 
 /** Starts `sqs-sim serve --ui DIST`; resolves to { url, port, stop() } once it listens. */
 export function startSqsSim({ dist, port = 0 }) {
   const child = spawn(binary, ['serve', '--port', String(port), '--ui', dist], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A runner that stops early (an uncaught error) must not leave a server behind.
+  const orphan = () => child.kill('SIGTERM');
+  process.once('exit', orphan);
+  child.once('exit', () => process.off('exit', orphan));
   let output = '';
   return new Promise((resolve, reject) => {
     const fail = (why) => reject(new Error(`sqs-sim serve did not start (${why}): ${output}`));
     child.on('error', (e) => fail(e.message));
-    child.on('exit', (code) => fail(`exit ${code}`));
+    const exited = (code) => fail(`exit ${code}`);
+    child.on('exit', exited);
     child.stderr.on('data', (d) => (output += d));
     child.stdout.on('data', (d) => {
       output += d;
       const found = /listening on (http:\/\/[\d.]+:(\d+))/.exec(output);
       if (!found) return;
-      child.removeAllListeners('exit');
+      child.off('exit', exited);
       resolve({
         url: found[1],
         port: Number(found[2]),
