@@ -81,6 +81,9 @@ test('a consumer that crashes: its lane holds the message, it comes back, the ne
     await replay.getByLabel('Import scenario file').setInputFiles(file);
     await eventually(async () => assert.deepEqual(await logLines(replay), lines), { timeout: 8000 });
     await screenshot('live-saved-scenario-replayed', replay);
+    const replayed = region(replay, 'billing-1');
+    await replayed.waitFor();
+    assert.equal(await button(replayed, 'Kill').count(), 0, "a recorded client's lane is its own process: no Kill");
 
     // A client's name can be edited: its lane and its lines in the event log show the new one.
     const lane2 = region(page, 'billing-2');

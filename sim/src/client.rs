@@ -81,7 +81,9 @@ impl World {
             ..WorkerPolicy::new(queue)
         };
         self.add_worker(name, policy)?;
-        self.lane_index(name)
+        let i = self.lane_index(name)?;
+        self.lanes[i].client = true;
+        Ok(i)
     }
 
     /// The client without a lane named `name`, known from now on.

@@ -231,6 +231,8 @@ pub(crate) struct Lane {
     pub(crate) api_calls: u64,
     pub(crate) empty_receives: u64,
     pub(crate) deliveries: u64,
+    /// A client of its own ([`crate::SimAction::Call`]): its process calls SQS itself.
+    pub(crate) client: bool,
 }
 
 impl Lane {
@@ -253,6 +255,7 @@ impl Lane {
             api_calls: 0,
             empty_receives: 0,
             deliveries: 0,
+            client: false,
         }
     }
 
@@ -521,6 +524,7 @@ impl Lane {
             api_calls: self.api_calls,
             empty_receives: self.empty_receives,
             deliveries: self.deliveries,
+            client: self.client,
         }
     }
 }

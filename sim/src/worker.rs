@@ -431,6 +431,10 @@ pub struct WorkerView {
     /// Messages it received.
     #[serde(default)]
     pub deliveries: u64,
+    /// A client of its own (a process talking to `sqs-sim serve`, as recorded): it calls SQS
+    /// itself, so nothing can program, kill or restart it.
+    #[serde(default)]
+    pub client: bool,
 }
 
 /// A steady producer: sends `count` messages (None: forever), one every `every` seconds, the

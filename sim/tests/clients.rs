@@ -108,6 +108,10 @@ fn a_consumer_that_crashes_leaves_its_message_to_the_next_one() {
         ["billing-1"]
     );
     assert_eq!(lanes[0].holding.len(), 1);
+    assert!(
+        lanes[0].client,
+        "a client's own process, not a simulated worker"
+    );
     assert_eq!(lanes[0].holding[0].receipt_handle, handle);
     let id = lanes[0].holding[0].message_id.clone();
     assert_eq!(world.holder_of(&id), Some("billing-1"));

@@ -935,7 +935,6 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                                     error={s.error(&Slot::Worker(lane.worker.name.clone())).map(str::to_string)}
                                     editing={u.editing.iter().find(|e| e.worker == lane.worker.name).cloned()}
                                     editable={!embed}
-                                    live={live.is_some()}
                                     shown_name={u.names.iter().find(|(own, _)| *own == lane.worker.name).map(|(_, n)| n.clone())}
                                     onrename={on.onrename.clone()}
                                     onselect={on.onselect.clone()}

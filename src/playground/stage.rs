@@ -245,6 +245,8 @@ pub struct Worker {
     pub status: WorkerStatus,
     /// Faults armed for its next job.
     pub armed_faults: Vec<String>,
+    /// A client of its own (the live view's): its process calls SQS itself.
+    pub client: bool,
 }
 
 impl From<WorkerView> for Worker {
@@ -254,6 +256,7 @@ impl From<WorkerView> for Worker {
             policy: view.policy,
             status: view.status,
             armed_faults: view.armed_faults,
+            client: view.client,
         }
     }
 }

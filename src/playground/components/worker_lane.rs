@@ -9,7 +9,7 @@ use super::icons::{icon, Icon};
 use super::lesson::proof_tag;
 use super::message::CardList;
 use super::worker_policy::{Editing, PolicyEditor};
-use crate::playground::stage::{Card, Lane, Look};
+use crate::playground::stage::{Card, Lane, Look, Worker};
 use sqs_engine::api::{
     AnyReceiptHandle, ChangeMessageVisibilityInput, DeleteMessageInput, QueueUrl,
 };
@@ -80,15 +80,10 @@ pub struct LaneProps {
     /// Whether the lane offers its controls (Kill, Restart, faults, policy, Remove, and the
     /// calls of a manual lane); a read-only player (`embed=1`, `controls=0`) only shows it.
     pub editable: bool,
-    /// Live mode: the lane is a client of the server (its own process), which the page cannot
-    /// program or kill; it can only make what the client holds visible again.
-    #[prop_or_default]
-    pub live: bool,
-    /// Live mode: the name the user gave this client, if any.
+    /// The name the user gave this client (a lane of the live view), if any.
     #[prop_or_default]
     pub shown_name: Option<String>,
-    /// Live mode: the user renames this client: (its own name, the name to show; empty: its
-    /// own again).
+    /// The user renames this client: (its own name, the name to show; empty: its own again).
     #[prop_or_default]
     pub onrename: Callback<(String, String)>,
     /// A click on a message: its id.
@@ -119,8 +114,8 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
         },
     );
     let dead = worker.status == WorkerStatus::Dead;
-    let policy = if props.live {
-        "a client of this server: its own process, which receives, deletes and extends by itself"
+    let policy = if worker.client {
+        "a client of sqs-sim serve: its own process, which receives, deletes and extends by itself"
             .to_string()
     } else {
         policy_summary(&worker.policy)
@@ -141,7 +136,8 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
         }
     };
     let manual = matches!(worker.policy.mode, WorkerMode::Manual) && !dead && props.editable;
-    let controls = props.editable && !props.live;
+    // A client's own process (the live view's, or a recording of it) is nobody's to program or kill.
+    let controls = props.editable && !worker.client;
     let faults = FAULTS.iter().chain(
         worker
             .policy
@@ -169,7 +165,7 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
                 { proof_tag(props.proves) }
                 <span class="status">
                     if dead { { icon(Icon::Warning) } }
-                    { status_words(&worker.status) }
+                    { status_words(worker, place.count(Look::InFlight)) }
                 </span>
             </header>
             <p class="lane-policy" title={policy.clone()}>{ policy }</p>
@@ -180,7 +176,7 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
             if manual {
                 { hand_calls(props, &place.cards) }
             }
-            if props.live && props.editable {
+            if worker.client && props.editable {
                 <details class="rename">
                     <summary>{ "Rename" }</summary>
                     <label>{ "Name shown" }
@@ -230,7 +226,7 @@ fn hand_calls(props: &LaneProps, cards: &[Card]) -> Html {
             let handle = AnyReceiptHandle::from(c.receipt_handle.clone()?);
             Some((c, handle))
         });
-    if props.live {
+    if props.lane.worker.client {
         return html! {
             <>
                 for (c, handle) in held {
@@ -289,14 +285,20 @@ fn status_key(status: &WorkerStatus) -> &'static str {
     }
 }
 
-fn status_words(status: &WorkerStatus) -> &'static str {
-    match status {
+/// What a lane is doing, in words; a client's own process tells only what it holds (`held`:
+/// its leases still running) or that its ReceiveMessage waits.
+fn status_words(worker: &Worker, held: usize) -> String {
+    if worker.client && worker.status != WorkerStatus::Polling && held > 0 {
+        return format!("holds {held}");
+    }
+    let words = match worker.status {
         WorkerStatus::Idle => "idle",
         WorkerStatus::Polling => "polling (ReceiveMessage waiting)",
         WorkerStatus::Processing => "processing",
         WorkerStatus::Dead => "dead (killed)",
         WorkerStatus::Hung => "hung (no progress, no heartbeat)",
-    }
+    };
+    words.to_string()
 }
 
 /// One line a teacher can read aloud: how this worker behaves.
