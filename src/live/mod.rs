@@ -13,6 +13,7 @@ pub mod stream;
 
 use crate::playground::session::Slot;
 use serde_json::Value;
+use sqs_engine::api::ToJson;
 use sqs_engine::{Millis, Request};
 use sqs_sim::{LoggedStep, Scenario, Step};
 
@@ -141,10 +142,7 @@ impl Outgoing {
     /// Its path (relative to the page) and JSON body.
     pub fn http(&self) -> (&'static str, String) {
         match self {
-            Outgoing::Call { request, .. } => {
-                use sqs_engine::api::ToJson;
-                ("_sqs-sim/call", request.to_json().to_string())
-            }
+            Outgoing::Call { request, .. } => ("_sqs-sim/call", request.to_json().to_string()),
             Outgoing::Clock(change) => ("_sqs-sim/clock", change.to_string()),
         }
     }
