@@ -1,7 +1,9 @@
 //! One playground session: the World, the clock the user drives (play, pause, step, speed,
 //! scrub) and the log of the user's own actions that makes rewind possible. Rewind is a
 //! deterministic replay: reload the scenario (same seed) and re-run the logged actions up to
-//! the chosen instant. Plain Rust, no browser: the frame loop passes wall time in.
+//! the chosen instant. Plain Rust, no browser: the frame loop passes wall time in. In live mode
+//! (`session/live.rs`) the logged actions are a server's recorded calls and its stream moves the
+//! clock.
 
 mod live;
 
