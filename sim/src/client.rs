@@ -8,7 +8,7 @@
 //! Any other client (one that only sends, say) is named in the event log.
 
 use crate::worker::{WorkerMode, WorkerPolicy};
-use crate::world::{pending, PollOwner, Who, World};
+use crate::world::{pending, Who, World};
 use serde_json::Value;
 use sqs_engine::api::{QueueUrl, Response, ToJson};
 use sqs_engine::script::error_json;
@@ -59,12 +59,7 @@ impl World {
             Reply::Done(Err(error)) => error_json(&error),
             Reply::Pending(poll) => {
                 if let Some(i) = lane {
-                    let owner = PollOwner {
-                        lane: self.lanes[i].id,
-                        epoch: self.lanes[i].epoch,
-                    };
-                    self.lanes[i].polling = true;
-                    self.polls.insert(poll, owner);
+                    self.wait_for(i, poll);
                 }
                 pending(poll)
             }

@@ -14,7 +14,7 @@ use sqs_engine::api::{
     ChangeMessageVisibilityInput, DeleteMessageBatchEntry, DeleteMessageBatchInput,
     DeleteMessageInput, Message, ReceiveMessageInput, ReceiveMessageOutput,
 };
-use sqs_engine::{Millis, ReceiptHandle, Reply, Request, Response};
+use sqs_engine::{Millis, PollId, ReceiptHandle, Reply, Request, Response};
 use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
@@ -202,16 +202,20 @@ impl World {
         match self.call(self.who(i), request) {
             Reply::Done(Ok(Response::ReceiveMessage(output))) => self.received(id, output, pause),
             Reply::Done(_) => self.poll_later(id, ERROR_PAUSE.max(pause)),
-            Reply::Pending(poll) => {
-                let lane = &mut self.lanes[i];
-                lane.polling = true;
-                let owner = PollOwner {
-                    lane: id,
-                    epoch: lane.epoch,
-                };
-                self.polls.insert(poll, owner);
-            }
+            Reply::Pending(poll) => self.wait_for(i, poll),
         }
+    }
+
+    /// Lane `i`'s ReceiveMessage waits (a long poll): its answer goes to the lane, unless the
+    /// lane is killed or restarted meanwhile.
+    pub(crate) fn wait_for(&mut self, i: usize, poll: PollId) {
+        let lane = &mut self.lanes[i];
+        lane.polling = true;
+        let owner = PollOwner {
+            lane: lane.id,
+            epoch: lane.epoch,
+        };
+        self.polls.insert(poll, owner);
     }
 
     /// A long poll of a lane was answered.

@@ -606,8 +606,7 @@ fn save_run(session: &Rc<RefCell<Session>>, dispatch: Callback<Action>) -> Callb
         };
         let Some(shared) = shared else { return };
         let saved = shared.resolve(scenarios::find).and_then(|scenario| {
-            let file = crate::share::export::session_file(&shared, &scenario);
-            let text = serde_json::to_string_pretty(&file).map_err(|e| e.to_string())?;
+            let text = crate::share::export::session_file_text(&shared, &scenario);
             crate::share::browser::download("sqs-sim-recording.json", "application/json", &text)
         });
         if let Err(error) = saved {

@@ -226,8 +226,7 @@ impl Session {
     /// The latest instant this timeline has reached (the scrubber's end), at least the
     /// scenario's end.
     pub fn horizon(&self) -> Millis {
-        let latest = self.horizon.max(self.now()).max(self.end());
-        self.live_edge().map_or(latest, |edge| latest.max(edge))
+        self.horizon.max(self.now()).max(self.end())
     }
 
     /// Where the scenario's script ends (the sum of its `advance` steps; 0 for a sandbox).

@@ -44,6 +44,11 @@ pub fn session_file(session: &Session, scenario: &Scenario) -> Value {
     file
 }
 
+/// [`session_file`] as the text of the file the page saves.
+pub fn session_file_text(session: &Session, scenario: &Scenario) -> String {
+    serde_json::to_string_pretty(&session_file(session, scenario)).unwrap_or_default()
+}
+
 /// Reads an imported scenario file into a session that starts at its beginning (or at its
 /// `playhead`). Every error names the problem.
 pub fn import(text: &str) -> Result<Session, String> {

@@ -194,11 +194,7 @@ pub fn Share(props: &ShareProps) -> Html {
         let (events, samples) = (props.events.clone(), props.samples.clone());
         Callback::from(move |_: MouseEvent| {
             let text = match file {
-                Export::Scenario => serde_json::to_string_pretty(&export::session_file(
-                    &session.emit(()),
-                    &scenario,
-                ))
-                .unwrap_or_default(),
+                Export::Scenario => export::session_file_text(&session.emit(()), &scenario),
                 Export::EventsJson => export::events_json(&events.emit(())),
                 Export::EventsCsv => export::events_csv(&events.emit(())),
                 Export::Chart => export::depth_chart_svg(&samples.emit(())),

@@ -226,49 +226,40 @@ fn hand_calls(props: &LaneProps, cards: &[Card]) -> Html {
             let handle = AnyReceiptHandle::from(c.receipt_handle.clone()?);
             Some((c, handle))
         });
-    if props.lane.worker.client {
-        return html! {
-            <>
-                for (c, handle) in held {
-                    <div class="by-hand" key={c.id.clone()}>
-                        <span>{ &c.body }</span>
-                        <button
-                            onclick={call(Request::ChangeMessageVisibility(ChangeMessageVisibilityInput {
-                                queue_url: props.queue_url.clone(),
-                                receipt_handle: handle,
-                                visibility_timeout: 0,
-                            }))}
-                            title="ChangeMessageVisibility with VisibilityTimeout 0: the message is visible again at once, as if this client had crashed and its timeout had run out."
-                            aria-label={format!("Make visible: {} (ChangeMessageVisibility 0)", c.body)}>
-                            { "Make visible" }
-                        </button>
-                    </div>
-                }
-            </>
-        };
-    }
+    let visibility = |receipt_handle: AnyReceiptHandle, visibility_timeout| {
+        call(Request::ChangeMessageVisibility(
+            ChangeMessageVisibilityInput {
+                queue_url: props.queue_url.clone(),
+                receipt_handle,
+                visibility_timeout,
+            },
+        ))
+    };
     html! {
         <>
             for (c, handle) in held {
                 <div class="by-hand" key={c.id.clone()}>
                     <span>{ &c.body }</span>
-                    <button
-                        onclick={call(Request::DeleteMessage(DeleteMessageInput {
-                            queue_url: props.queue_url.clone(),
-                            receipt_handle: handle.clone(),
-                        }))}
-                        aria-label={format!("DeleteMessage {}", c.body)}>
-                        { "DeleteMessage" }
-                    </button>
-                    <button
-                        onclick={call(Request::ChangeMessageVisibility(ChangeMessageVisibilityInput {
-                            queue_url: props.queue_url.clone(),
-                            receipt_handle: handle,
-                            visibility_timeout: EXTEND_BY,
-                        }))}
-                        aria-label={format!("ChangeMessageVisibility {}: {EXTEND_BY} s", c.body)}>
-                        { format!("+{EXTEND_BY} s") }
-                    </button>
+                    if props.lane.worker.client {
+                        <button onclick={visibility(handle, 0)}
+                            title="ChangeMessageVisibility with VisibilityTimeout 0: the message is visible again at once, as if this client had crashed and its timeout had run out."
+                            aria-label={format!("Make visible: {} (ChangeMessageVisibility 0)", c.body)}>
+                            { "Make visible" }
+                        </button>
+                    } else {
+                        <button
+                            onclick={call(Request::DeleteMessage(DeleteMessageInput {
+                                queue_url: props.queue_url.clone(),
+                                receipt_handle: handle.clone(),
+                            }))}
+                            aria-label={format!("DeleteMessage {}", c.body)}>
+                            { "DeleteMessage" }
+                        </button>
+                        <button onclick={visibility(handle, EXTEND_BY)}
+                            aria-label={format!("ChangeMessageVisibility {}: {EXTEND_BY} s", c.body)}>
+                            { format!("+{EXTEND_BY} s") }
+                        </button>
+                    }
                 </div>
             }
         </>

@@ -158,13 +158,8 @@ impl Session {
         self.previous.as_ref()
     }
 
-    /// The server's virtual time as last told (the timeline's end in live mode).
-    pub(super) fn live_edge(&self) -> Option<Millis> {
-        self.live.as_ref().map(|live| live.clock.now)
-    }
-
     /// A clock control in live mode: a request to the server, and the stage back at the
-    /// server's time. Returns false when not in live mode.
+    /// server's time (but for Pause and a seek). Returns false when not in live mode.
     pub(super) fn live_clock(&mut self, control: LiveClock) -> bool {
         let Some(live) = &self.live else {
             return false;
@@ -175,46 +170,45 @@ impl Session {
             LiveClock::Pause => Some(json!({"pause": true})),
             LiveClock::Speed(speed) => Some(json!({"speed": speed})),
             LiveClock::Step => match self.world.next_deadline() {
-                Some(next) if next > edge && self.now() >= edge => {
-                    Some(json!({"advance": (next - edge) as f64 / 1000.0}))
-                }
-                Some(_) => None,
                 None => {
                     let nothing =
                         "Nothing is scheduled: nothing happens until your application calls.";
                     self.errors.insert(Slot::Clock, nothing.into());
                     return true;
                 }
+                // Rewound, or with something due at the server's time already: the step is the
+                // way back to it.
+                Some(next) => (self.now() >= edge && next > edge)
+                    .then(|| json!({"advance": (next - edge) as f64 / 1000.0})),
             },
             LiveClock::Seek(t) => {
-                let t = t.min(edge);
-                if let Err(e) = self.jump(t) {
-                    self.errors.insert(Slot::Clock, e);
-                }
-                if let Some(live) = &mut self.live {
-                    live.following = t >= edge;
-                }
-                let text = format!("Moved to {}.", wall_clock(self.now()));
-                self.journal.announce(text, self.wall);
+                self.live_seek(t.min(edge), edge);
                 return true;
             }
         };
-        // Play, Step and a speed change go back to the server's time.
-        if self.now() < edge && !matches!(control, LiveClock::Pause) {
-            if let Err(e) = self.jump(edge) {
-                self.errors.insert(Slot::Clock, e);
-            }
+        if control != LiveClock::Pause {
+            self.live_seek(edge, edge);
         }
-        if let Some(live) = &mut self.live {
-            if !matches!(control, LiveClock::Pause) {
-                live.following = true;
-            }
-            if let Some(change) = change {
-                live.outbox.push(Outgoing::Clock(change));
-            }
+        if let (Some(live), Some(change)) = (&mut self.live, change) {
+            live.outbox.push(Outgoing::Clock(change));
         }
         self.errors.remove(&Slot::Clock);
         true
+    }
+
+    /// Shows the recording at `t` (at most `edge`, the server's time); the stage follows the
+    /// server again once it is there.
+    fn live_seek(&mut self, t: Millis, edge: Millis) {
+        if t != self.now() {
+            if let Err(e) = self.jump(t) {
+                self.errors.insert(Slot::Clock, e);
+            }
+            let text = format!("Moved to {}.", wall_clock(self.now()));
+            self.journal.announce(text, self.wall);
+        }
+        if let Some(live) = &mut self.live {
+            live.following = t >= edge;
+        }
     }
 
     /// A hands-on action in live mode: an SQS call goes to the server (what it changes comes back
