@@ -23,14 +23,13 @@
 //! indexes), `fifo` (message groups), `message`
 //! (a stored message and its received form), `attributes` (queue attributes), `validate`
 //! (input rules), `timers`, `receipt` (receipt handles), `move_task` (redrive), `window`
-//! (5-minute dedup and attempt-id memory), `hash` / `base64` / `rng` (digests, encoding and the
-//! seeded PRNG), `deliver` (the playground's hand delivery).
+//! (5-minute dedup and attempt-id memory), `hash` / `rng` (digests and the seeded
+//! PRNG), `deliver` (the playground's hand delivery).
 #![warn(missing_docs)]
 
 mod actions;
 pub mod api;
 mod attributes;
-mod base64;
 pub mod bench;
 pub mod decimal;
 mod deliver;

@@ -17,6 +17,8 @@
 use crate::api::*;
 use crate::engine::Engine;
 use crate::error::{ErrorCode, SqsError};
+use crate::validate::BASE64;
+use base64::Engine as _;
 use crate::event::{EventKind, VisibleReason};
 use crate::message::{Extras, Message, State};
 use crate::timers::Timer;
@@ -118,11 +120,8 @@ impl Engine {
             return Err(SqsError::new(ErrorCode::OverLimit, TOO_MANY));
         }
         let id = self.rng.uuid();
-        let handle = crate::base64::encode(
-            serde_json::json!({"taskId": id, "sourceArn": input.source_arn})
-                .to_string()
-                .as_bytes(),
-        );
+        let handle = BASE64
+            .encode(serde_json::json!({"taskId": id, "sourceArn": input.source_arn}).to_string());
         let index = self.tasks.len();
         self.tasks.push(MoveTask {
             id: id.to_string(),
@@ -189,7 +188,9 @@ impl Engine {
         &mut self,
         input: CancelMessageMoveTaskInput,
     ) -> Result<Response, SqsError> {
-        let parsed = crate::base64::decode(&input.task_handle)
+        let parsed = BASE64
+            .decode(&input.task_handle)
+            .ok()
             .and_then(|b| {
                 serde_json::from_str::<serde_json::Value>(std::str::from_utf8(&b).ok()?).ok()
             })

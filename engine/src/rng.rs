@@ -1,20 +1,21 @@
-//! The engine's only source of randomness: a seeded SplitMix64, so the same seed and inputs give
-//! the same MessageIds, receipt handles and knob decisions.
+//! The engine's only source of randomness: a seeded SplitMix64 (`rand_xoshiro`'s), so the same
+//! seed and inputs give the same MessageIds, receipt handles and knob decisions.
 
 use crate::api::MessageId;
+use rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::SplitMix64;
 
 /// SplitMix64 (Steele, Lea, Flood 2014): tiny state, good enough statistics for ids and knobs.
 #[derive(Clone, Debug)]
-pub(crate) struct Rng(u64);
+pub(crate) struct Rng(SplitMix64);
 
 impl Rng {
     pub(crate) fn new(seed: u64) -> Self {
-        Rng(seed)
+        Rng(SplitMix64::seed_from_u64(seed))
     }
 
     pub(crate) fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        mix(self.0)
+        self.0.next_u64()
     }
 
     /// True with probability `p` (clamped to 0..=1); draws nothing when `p <= 0`, so a knob that
@@ -49,13 +50,6 @@ impl Rng {
         id[28..].copy_from_slice(&digits[3]);
         MessageId::from_uuid(id)
     }
-}
-
-/// The SplitMix64 finaliser, also used as a keyed hash for receipt-handle checks.
-pub(crate) fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]

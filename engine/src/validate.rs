@@ -3,6 +3,17 @@
 
 use crate::api::{Body, MessageAttributeValue, MessageAttributes};
 use crate::error::{ErrorCode, SqsError};
+use base64::alphabet;
+use base64::engine::{GeneralPurpose, GeneralPurposeConfig};
+use base64::Engine as _;
+
+/// Base64 as requests carry it (BinaryValue, NextToken, a move task's handle) and as the engine
+/// writes its tokens: the standard alphabet, padded. The unused low bits of the last character
+/// are not checked (RFC 4648 §3.5 leaves that to the decoder), so "Zm9=" reads as "fo".
+pub(crate) const BASE64: GeneralPurpose = GeneralPurpose::new(
+    &alphabet::STANDARD,
+    GeneralPurposeConfig::new().with_decode_allow_trailing_bits(true),
+);
 
 /// Most entries a batch may hold (semantics §3.6).
 pub(crate) const MAX_BATCH_ENTRIES: usize = 10;
@@ -81,7 +92,7 @@ fn printable_ascii(bytes: &[u8]) -> bool {
 pub(crate) fn attribute_value_bytes(value: &MessageAttributeValue) -> (u8, Vec<u8>) {
     if value.data_type.starts_with("Binary") {
         let text = value.binary_value.as_deref().unwrap_or("");
-        (2, crate::base64::decode(text).unwrap_or_default())
+        (2, BASE64.decode(text).unwrap_or_default())
     } else {
         (
             1,
@@ -160,7 +171,7 @@ fn attribute_value(name: &str, value: &MessageAttributeValue) -> Result<(), SqsE
         ))
     };
     if base == "Binary" {
-        let bytes = value.binary_value.as_deref().map(crate::base64::decode);
+        let bytes = value.binary_value.as_deref().map(|text| BASE64.decode(text).ok());
         return match bytes {
             Some(Some(bytes)) if !bytes.is_empty() => Ok(()),
             _ => Err(empty()),

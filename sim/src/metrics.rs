@@ -5,7 +5,7 @@
 //! when [`MAX_SAMPLES`] are held, every other one is dropped and the interval doubles, so a long
 //! session keeps at most 720 samples (about 100 KB) spread over its whole length.
 
-use crate::rng::FastMap;
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use sqs_engine::api::MessageId;
 use sqs_engine::{EventKind, Millis, Request};
@@ -94,7 +94,7 @@ pub struct Metrics {
     /// When each stored message was sent (a redriven one keeps its first send): its latency
     /// and its age. Rebuilt by replay, so not written out.
     #[serde(skip)]
-    sent_at: FastMap<MessageId, Millis>,
+    sent_at: FxHashMap<MessageId, Millis>,
     /// Depth samples (bounded; older ones folded).
     pub samples: Vec<Sample>,
     /// The current sampling interval.

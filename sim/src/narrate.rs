@@ -1,7 +1,7 @@
 //! Plain words for what happened: the texts the UI shows verbatim in the event log and the live
 //! region. Short sentences, SQS's own words (ReceiveMessage, receipt handle, receive count).
 
-use crate::rng::FastMap;
+use rustc_hash::FxHashMap;
 use crate::world::Actor;
 use sqs_engine::api::MessageId;
 use sqs_engine::event::VisibleReason;
@@ -13,10 +13,10 @@ use sqs_engine::{EventKind, Millis, EPOCH_MS};
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Labels {
     /// The stored messages' labels (empty while lapsed).
-    known: FastMap<MessageId, String>,
+    known: FxHashMap<MessageId, String>,
     /// Each stored redriven message's label should its body be too long to name it: the label
     /// of the message it was (kept while lapsed too: it cannot be told from the body).
-    redriven: FastMap<MessageId, String>,
+    redriven: FxHashMap<MessageId, String>,
     /// Whether sends went unlabelled since the last rebuild.
     lapsed: bool,
 }
@@ -40,7 +40,7 @@ impl Labels {
     pub(crate) fn lapse(&mut self) {
         if !self.lapsed {
             self.lapsed = true;
-            self.known = FastMap::default();
+            self.known = FxHashMap::default();
         }
     }
 

@@ -5,7 +5,7 @@
 //! less per timer than a binary heap, and holds no stale entries. (A deque with the next one
 //! first cost more: its binary search and its insertion handle the wrap-around.)
 
-use crate::rng::FastMap;
+use rustc_hash::FxHashMap;
 use sqs_engine::Millis;
 
 /// Work the world has scheduled for itself.
@@ -53,7 +53,7 @@ pub(crate) struct Timers {
     queue: Vec<(Millis, u64, Timer)>,
     /// The (time, order of scheduling) of each scheduled timer ([`Timer::key`]): its place in
     /// `queue`.
-    live: FastMap<u64, (Millis, u64)>,
+    live: FxHashMap<u64, (Millis, u64)>,
     seq: u64,
 }
 

@@ -14,7 +14,7 @@ use crate::ledger::Ledger;
 use crate::metrics::Metrics;
 use crate::narrate::{self, Labels};
 use crate::producer::Producer;
-use crate::rng::FastMap;
+use rustc_hash::FxHashMap;
 use crate::scenario::{self, Scenario, StepKind};
 use crate::tail::Tail;
 use crate::timers::{Timer, Timers};
@@ -156,7 +156,7 @@ pub struct World {
     /// Ids for lanes, jobs and producers.
     pub(crate) next_id: u64,
     /// MessageId -> who received it last, while it is in flight.
-    pub(crate) holders: FastMap<MessageId, Holder>,
+    pub(crate) holders: FxHashMap<MessageId, Holder>,
     pub(crate) producers: Vec<Producer>,
     /// The clients of their own that have called without being consumers, by first call
     /// ([`SimAction::Call`](crate::SimAction::Call)).
@@ -168,7 +168,7 @@ pub struct World {
     steps_run: usize,
     /// Named results of scenario steps (`as`), for `${NAME.path}`.
     bindings: Bindings,
-    pub(crate) polls: FastMap<PollId, PollOwner>,
+    pub(crate) polls: FxHashMap<PollId, PollOwner>,
     /// The user's long polls answered and not yet taken (by the script runner).
     user_polls: Vec<(PollId, ReceiveMessageOutput)>,
     pub(crate) ledger: Ledger,
@@ -219,14 +219,14 @@ impl World {
             lanes: Vec::new(),
             lane_hints: std::array::from_fn(|_| Cell::new(0)),
             next_id: 1,
-            holders: FastMap::default(),
+            holders: FxHashMap::default(),
             producers: Vec::new(),
             clients: Vec::new(),
             timers: Timers::default(),
             scheduled: Arc::new([]),
             steps_run: 0,
             bindings: Bindings::default(),
-            polls: FastMap::default(),
+            polls: FxHashMap::default(),
             user_polls: Vec::new(),
             ledger: Ledger::default(),
             metrics: Metrics::new(),

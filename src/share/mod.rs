@@ -1,6 +1,5 @@
 //! Share, embed and export: sessions that travel as links and files.
 
-mod base64url;
 pub mod bridge;
 pub mod browser;
 pub mod embed;

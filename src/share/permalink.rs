@@ -6,8 +6,9 @@
 //! thing read, so a link made by a newer format is refused by name instead of misread; a format
 //! that only grows (new optional fields) keeps its number.
 
-use super::base64url;
 use super::session::Session;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::{DecodeError, Engine as _};
 use sqs_engine::api::ToJson;
 
 /// The format this build writes. Readers accept every version up to it.
@@ -34,7 +35,7 @@ pub fn session_json(session: &Session) -> String {
 
 /// The `s=` value holding `packed`, the raw DEFLATE of a [`session_json`].
 pub fn packed_value(packed: &[u8]) -> String {
-    format!("{FORMAT}.{}", base64url::encode(packed))
+    format!("{FORMAT}.{}", URL_SAFE_NO_PAD.encode(packed))
 }
 
 /// Decodes the value of the `s=` fragment key. Every error says what is wrong with the link.
@@ -56,7 +57,7 @@ pub fn decode(value: &str) -> Result<Session, String> {
             "This link was made by a newer SQS Playground (format {version}); this one reads formats up to {FORMAT}."
         ));
     }
-    let packed = base64url::decode(data).map_err(|e| format!("The link is damaged: {e}."))?;
+    let packed = from_base64url(data).map_err(|e| format!("The link is damaged: {e}."))?;
     let json = super::inflate::inflate(&packed, MAX_DECODED)
         .ok_or("The link is truncated or damaged: its data does not decompress.")?;
     std::str::from_utf8(&json)
@@ -64,6 +65,26 @@ pub fn decode(value: &str) -> Result<Session, String> {
         .and_then(|text| serde_json::from_str(text).map_err(|e| e.to_string()))
         .and_then(Session::from_json)
         .map_err(|e| format!("The link does not hold a valid session: {e}."))
+}
+
+/// Decodes unpadded base64url (RFC 4648 §5); the error names the first offending character.
+fn from_base64url(data: &str) -> Result<Vec<u8>, String> {
+    let not_base64url = |at: usize, byte: u8| {
+        format!("character {} ('{}') is not base64url", at + 1, byte as char)
+    };
+    URL_SAFE_NO_PAD.decode(data).map_err(|e| match e {
+        DecodeError::InvalidByte(at, byte) => not_base64url(at, byte),
+        // Only a trailing '=' is refused this way: links are written without padding.
+        DecodeError::InvalidPadding => not_base64url(data.find('=').unwrap_or_default(), b'='),
+        DecodeError::InvalidLength(_) => {
+            "its length is not a whole number of bytes: it was cut short".into()
+        }
+        DecodeError::InvalidLastSymbol(at, byte) => format!(
+            "character {} ('{}') cannot end base64url: it was cut short or changed",
+            at + 1,
+            byte as char
+        ),
+    })
 }
 
 #[cfg(test)]
@@ -111,6 +132,11 @@ mod tests {
             .unwrap_err()
             .contains("no format version"));
         assert!(decode("1.@@@").unwrap_err().contains("not base64url"));
+        assert!(decode("1.Zm9v+").unwrap_err().contains("character 5 ('+')"));
+        assert!(decode("1.Zm8=").unwrap_err().contains("character 4 ('=')"));
+        assert!(decode("1.Zm9vY").unwrap_err().contains("cut short"));
+        // "Zh" is "f" with a padding bit set: not a spelling this page writes.
+        assert!(decode("1.Zh").unwrap_err().contains("character 2 ('h') cannot end"));
         let not_a_session = packed_value(&deflate(b"[1,2]"));
         assert!(decode(&not_a_session)
             .unwrap_err()

@@ -7,6 +7,8 @@ pub(crate) mod receive;
 pub(crate) mod send;
 
 use crate::error::SqsError;
+use crate::validate::BASE64;
+use base64::Engine as _;
 
 /// Pages a sorted list of queue URLs (ListQueues, ListDeadLetterSourceQueues): `MaxResults`
 /// 1–1000; without it everything (up to 1000) and no token. The token is the base64 offset.
@@ -24,7 +26,9 @@ pub(crate) fn paginate(
     }
     let start = match next_token {
         None => 0,
-        Some(token) => crate::base64::decode(token)
+        Some(token) => BASE64
+            .decode(token)
+            .ok()
             .and_then(|b| String::from_utf8(b).ok())
             .and_then(|s| s.parse::<usize>().ok())
             .filter(|&n| n <= urls.len())
@@ -33,6 +37,6 @@ pub(crate) fn paginate(
     let page = max_results.unwrap_or(1000) as usize;
     let end = (start + page).min(urls.len());
     let token = (max_results.is_some() && end < urls.len())
-        .then(|| crate::base64::encode(end.to_string().as_bytes()));
+        .then(|| BASE64.encode(end.to_string()));
     Ok((urls[start..end].to_vec(), token))
 }
