@@ -12,14 +12,14 @@
 //! ```
 #![cfg(not(target_arch = "wasm32"))]
 
+use rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::SplitMix64;
 use serde_json::{json, Value};
 use sqs_playground::share::launch::LaunchOptions;
 use sqs_playground::share::session::{ScenarioSource, Session};
 use sqs_playground::share::{export, permalink};
 use sqs_sim::scenario::{find, library};
 use sqs_sim::Scenario;
-use rand_core::{RngCore, SeedableRng};
-use rand_xoshiro::SplitMix64;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// A seeded generator, so a failure names the case that made it.

@@ -17,12 +17,12 @@
 use crate::api::*;
 use crate::engine::Engine;
 use crate::error::{ErrorCode, SqsError};
-use crate::validate::BASE64;
-use base64::Engine as _;
 use crate::event::{EventKind, VisibleReason};
 use crate::message::{Extras, Message, State};
 use crate::timers::Timer;
+use crate::validate::BASE64;
 use crate::Millis;
+use base64::Engine as _;
 
 /// Messages per second when StartMessageMoveTask gives no MaxNumberOfMessagesPerSecond (AWS
 /// leaves it to the system; 500/s is the highest rate a caller may ask for).

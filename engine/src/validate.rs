@@ -171,7 +171,10 @@ fn attribute_value(name: &str, value: &MessageAttributeValue) -> Result<(), SqsE
         ))
     };
     if base == "Binary" {
-        let bytes = value.binary_value.as_deref().map(|text| BASE64.decode(text).ok());
+        let bytes = value
+            .binary_value
+            .as_deref()
+            .map(|text| BASE64.decode(text).ok());
         return match bytes {
             Some(Some(bytes)) if !bytes.is_empty() => Ok(()),
             _ => Err(empty()),

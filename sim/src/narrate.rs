@@ -1,8 +1,8 @@
 //! Plain words for what happened: the texts the UI shows verbatim in the event log and the live
 //! region. Short sentences, SQS's own words (ReceiveMessage, receipt handle, receive count).
 
-use rustc_hash::FxHashMap;
 use crate::world::Actor;
+use rustc_hash::FxHashMap;
 use sqs_engine::api::MessageId;
 use sqs_engine::event::VisibleReason;
 use sqs_engine::{EventKind, Millis, EPOCH_MS};

@@ -14,11 +14,11 @@ use crate::ledger::Ledger;
 use crate::metrics::Metrics;
 use crate::narrate::{self, Labels};
 use crate::producer::Producer;
-use rustc_hash::FxHashMap;
 use crate::scenario::{self, Scenario, StepKind};
 use crate::tail::Tail;
 use crate::timers::{Timer, Timers};
 use crate::worker::WorkerView;
+use rustc_hash::FxHashMap;
 use serde::Deserialize;
 use serde_json::Value;
 use sqs_engine::api::{

@@ -69,9 +69,8 @@ pub fn decode(value: &str) -> Result<Session, String> {
 
 /// Decodes unpadded base64url (RFC 4648 §5); the error names the first offending character.
 fn from_base64url(data: &str) -> Result<Vec<u8>, String> {
-    let not_base64url = |at: usize, byte: u8| {
-        format!("character {} ('{}') is not base64url", at + 1, byte as char)
-    };
+    let not_base64url =
+        |at: usize, byte: u8| format!("character {} ('{}') is not base64url", at + 1, byte as char);
     URL_SAFE_NO_PAD.decode(data).map_err(|e| match e {
         DecodeError::InvalidByte(at, byte) => not_base64url(at, byte),
         // Only a trailing '=' is refused this way: links are written without padding.
@@ -136,7 +135,9 @@ mod tests {
         assert!(decode("1.Zm8=").unwrap_err().contains("character 4 ('=')"));
         assert!(decode("1.Zm9vY").unwrap_err().contains("cut short"));
         // "Zh" is "f" with a padding bit set: not a spelling this page writes.
-        assert!(decode("1.Zh").unwrap_err().contains("character 2 ('h') cannot end"));
+        assert!(decode("1.Zh")
+            .unwrap_err()
+            .contains("character 2 ('h') cannot end"));
         let not_a_session = packed_value(&deflate(b"[1,2]"));
         assert!(decode(&not_a_session)
             .unwrap_err()

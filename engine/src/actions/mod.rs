@@ -36,7 +36,6 @@ pub(crate) fn paginate(
     };
     let page = max_results.unwrap_or(1000) as usize;
     let end = (start + page).min(urls.len());
-    let token = (max_results.is_some() && end < urls.len())
-        .then(|| BASE64.encode(end.to_string()));
+    let token = (max_results.is_some() && end < urls.len()).then(|| BASE64.encode(end.to_string()));
     Ok((urls[start..end].to_vec(), token))
 }
