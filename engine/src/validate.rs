@@ -328,6 +328,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn base64_is_padded_and_reads_any_padding_bits() {
+        assert_eq!(BASE64.encode("fo"), "Zm8=");
+        assert_eq!(BASE64.decode("Zm8=").unwrap(), b"fo");
+        assert_eq!(BASE64.decode("Zm9=").unwrap(), b"fo");
+        for bad in ["Zm8", "Zm=8", "a!bc", "Zm8=="] {
+            assert!(BASE64.decode(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn numbers() {
         for yes in [
             "0",
