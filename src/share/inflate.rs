@@ -2,6 +2,11 @@
 //! one bit at a time, which is fast enough for a link of a few KB, and synchronous (a link is
 //! read before the page draws). It accepts exactly what miniz_oxide's
 //! `decompress_to_vec_with_limit` accepts (tests compare the two), so a damaged link is refused.
+//!
+//! Written here rather than taken from a crate for the bundle's size: miniz_oxide's inflater in
+//! its place makes the release bundle about 5.2 KB larger under `gzip -9` (4.3 KB under brotli),
+//! a table-driven decoder built for throughput that a link of a few KB does not need. The
+//! browser's own `DecompressionStream` is asynchronous.
 
 /// The bits of `input`, least significant first.
 struct Bits<'a> {
