@@ -41,6 +41,7 @@ mod fifo;
 mod hash;
 mod message;
 mod move_task;
+pub mod namespace;
 mod order;
 mod queue;
 mod receipt;
@@ -56,6 +57,7 @@ pub use engine::{Engine, Knobs, PollId, Reply};
 pub use error::{ErrorCode, SqsError};
 pub use event::{Event, EventKind, QueueName};
 pub use move_task::DEFAULT_MOVE_TASK_RATE;
+pub use namespace::Namespace;
 pub use receipt::{AnyReceiptHandle, NotAReceiptHandle, ReceiptHandle};
 
 /// Virtual time: milliseconds since the simulation started.
