@@ -350,7 +350,9 @@ def each_region_has_its_own_queues():
     code = error_code(lambda: sqs.get_queue_url(QueueName="regional"))
     assert code == "AWS.SimpleQueueService.NonExistentQueue", code
     eu.send_message(QueueUrl=url, MessageBody="eu")
-    assert "Messages" not in sqs.receive_message(QueueUrl=url)
+    # The URL names no region: a client signing for us-east-1 reaches us-east-1's queues.
+    code = error_code(lambda: sqs.receive_message(QueueUrl=url))
+    assert code == "AWS.SimpleQueueService.NonExistentQueue", code
     assert [m["Body"] for m in eu.receive_message(QueueUrl=url)["Messages"]] == ["eu"]
     # A dead-letter queue is in its source queue's region.
     us_dlq = sqs.get_queue_attributes(QueueUrl=sqs.get_queue_url(QueueName="dlq")["QueueUrl"], AttributeNames=["QueueArn"])
