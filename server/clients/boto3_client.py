@@ -20,14 +20,21 @@ import boto3
 import botocore
 
 ENDPOINT = sys.argv[1]
-sqs = boto3.client(
-    "sqs",
-    endpoint_url=ENDPOINT,
-    region_name="us-east-1",
-    aws_access_key_id="any",
-    aws_secret_access_key="any",
-    config=botocore.config.Config(retries={"max_attempts": 1}, read_timeout=70),
-)
+
+
+def client(region):
+    """An SQS client of the server, signing for `region`."""
+    return boto3.client(
+        "sqs",
+        endpoint_url=ENDPOINT,
+        region_name=region,
+        aws_access_key_id="any",
+        aws_secret_access_key="any",
+        config=botocore.config.Config(retries={"max_attempts": 1}, read_timeout=70),
+    )
+
+
+sqs = client("us-east-1")
 
 
 def clock(**change):
@@ -333,14 +340,7 @@ def permissions_edit_the_queue_policy():
 
 @test
 def each_region_has_its_own_queues():
-    eu = boto3.client(
-        "sqs",
-        endpoint_url=ENDPOINT,
-        region_name="eu-west-1",
-        aws_access_key_id="any",
-        aws_secret_access_key="any",
-        config=botocore.config.Config(retries={"max_attempts": 1}),
-    )
+    eu = client("eu-west-1")
     url = eu.create_queue(QueueName="regional")["QueueUrl"]
     assert url == ENDPOINT + "/000000000000/regional", url
     arn = eu.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]

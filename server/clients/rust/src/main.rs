@@ -32,6 +32,15 @@ fn failed(error: impl std::error::Error) -> String {
     format!("{}", aws_sdk_sqs::error::DisplayErrorContext(error))
 }
 
+/// Checks that a call failed with the error `code` (the query code, as the SDK reads it).
+fn refused<T, E: ProvideErrorMetadata + std::error::Error>(
+    result: Result<T, E>,
+    code: &str,
+) -> Outcome {
+    let error = result.err().ok_or("no error")?;
+    check(error.code() == Some(code), || failed(error))
+}
+
 fn client(endpoint: &str, region: &'static str) -> Client {
     let config = aws_sdk_sqs::Config::builder()
         .behavior_version(BehaviorVersion::latest())
@@ -238,16 +247,14 @@ async fn tags(sqs: &Client, _: &str) -> Outcome {
         ("Team".into(), "b".into()),
     ]);
     check(listed.tags() == Some(&expected), || format!("{listed:?}"))?;
-    let reserved = sqs
-        .tag_queue()
-        .queue_url(&url)
-        .tags("aws:x", "y")
-        .send()
-        .await;
-    let error = reserved.err().ok_or("no error")?;
-    check(error.code() == Some("InvalidParameterValue"), || {
-        failed(error)
-    })
+    refused(
+        sqs.tag_queue()
+            .queue_url(&url)
+            .tags("aws:x", "y")
+            .send()
+            .await,
+        "InvalidParameterValue",
+    )
 }
 
 async fn permissions(sqs: &Client, _: &str) -> Outcome {
@@ -289,10 +296,7 @@ async fn permissions(sqs: &Client, _: &str) -> Outcome {
         statement["Principal"]["AWS"] == "arn:aws:iam::111111111111:root",
         || policy.to_string(),
     )?;
-    let again = add("send", &["*"]).await.err().ok_or("no error")?;
-    check(again.code() == Some("InvalidParameterValue"), || {
-        failed(again)
-    })?;
+    refused(add("send", &["*"]).await, "InvalidParameterValue")?;
     let eight = [
         "SendMessage",
         "ReceiveMessage",
@@ -315,16 +319,14 @@ async fn permissions(sqs: &Client, _: &str) -> Outcome {
         .send()
         .await
         .map_err(failed)?;
-    let unknown = sqs
-        .remove_permission()
-        .queue_url(&url)
-        .label("send")
-        .send()
-        .await;
-    let error = unknown.err().ok_or("no error")?;
-    check(error.code() == Some("InvalidParameterValue"), || {
-        failed(error)
-    })
+    refused(
+        sqs.remove_permission()
+            .queue_url(&url)
+            .label("send")
+            .send()
+            .await,
+        "InvalidParameterValue",
+    )
 }
 
 async fn each_region_has_its_own_queues(sqs: &Client, endpoint: &str) -> Outcome {
