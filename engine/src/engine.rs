@@ -5,7 +5,8 @@
 //! * `now()`, `advance_to(t)` (t >= now; does all work due at or before t, in time order),
 //!   `next_deadline()` (earliest instant at which `advance_to` would do work; `None` if nothing is
 //!   scheduled). It may change after any `call` or `advance_to`.
-//! * `call(request) -> Reply` at the current time. A failed call changes nothing.
+//! * `call(request) -> Reply` at the current time, in the default namespace; `call_in(namespace,
+//!   request)` in another account and region. A failed call changes nothing.
 //! * `take_completed_polls()`: long polls answered since the last call of it, in answer order.
 //! * `drain_events()` (or `drain_events_into(buffer)`): events since the last drain, in order.
 //! * read-only inspection: `queue_names()`, `queue_url(name)`, `queue_arn(name)`,
