@@ -4,7 +4,7 @@
 //! case-sensitive; a key is 1–128 characters, a value 0–256; both hold Unicode letters and digits,
 //! white space and `_ . : / = + - @`; neither may start with the reserved prefix `aws:`; a tag
 //! with an existing key overwrites it. A queue holds at most 50 tags: moto, LocalStack and YDB
-//! all refuse the 51st with "Too many tags added for queue <name>." (the API reference only
+//! all refuse the 51st with `Too many tags added for queue <name>.` (the API reference only
 //! advises against more than 50). UntagQueue ignores keys the queue does not have.
 
 use crate::api::*;
