@@ -3,8 +3,8 @@
 //! AWS's rules ([API:TagQueue]; [DG:Quotas related to queues], "Queue tag"): keys and values are
 //! case-sensitive; a key is 1–128 characters, a value 0–256; both hold Unicode letters and digits,
 //! white space and `_ . : / = + - @`; neither may start with the reserved prefix `aws:`; a tag
-//! with an existing key overwrites it. A queue holds at most 50 tags: moto, LocalStack and YDB
-//! all refuse the 51st with `Too many tags added for queue <name>.` (the API reference only
+//! with an existing key overwrites it. A queue holds at most 50 tags: moto and YDB's SQS both
+//! refuse the 51st with `Too many tags added for queue <name>.` (the API reference only
 //! advises against more than 50). UntagQueue ignores keys the queue does not have.
 
 use crate::api::*;
