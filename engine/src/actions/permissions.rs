@@ -17,9 +17,7 @@ use crate::api::*;
 use crate::engine::Engine;
 use crate::error::{ErrorCode, SqsError};
 use crate::event::EventKind;
-use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::Value;
-use std::collections::BTreeMap;
+use serde_json::{Map, Value};
 
 /// The actions another account may be given (besides `*`); the others are the owner's own.
 const SHAREABLE: &[&str] = &[
@@ -37,47 +35,78 @@ const MAX_ACTIONS: usize = 7;
 const MAX_STATEMENTS: usize = 20;
 const MAX_PRINCIPALS: usize = 50;
 
-/// A queue policy document, members in the order AWS writes them.
-#[derive(Serialize, Deserialize)]
+/// A queue policy document: its statements, and its other members (Version, Id, ...).
 struct Policy {
-    #[serde(rename = "Version")]
-    version: Value,
-    #[serde(rename = "Id", default, skip_serializing_if = "Option::is_none")]
-    id: Option<Value>,
-    #[serde(rename = "Statement", deserialize_with = "one_or_many")]
-    statements: Vec<Statement>,
-    #[serde(flatten)]
-    rest: BTreeMap<String, Value>,
+    members: Map<String, Value>,
+    statements: Vec<Map<String, Value>>,
 }
 
-/// One statement, members in the order AWS writes them; any others after them.
-#[derive(Serialize, Deserialize)]
-struct Statement {
-    #[serde(rename = "Sid", default, skip_serializing_if = "Option::is_none")]
-    sid: Option<String>,
-    #[serde(rename = "Effect", default, skip_serializing_if = "Option::is_none")]
-    effect: Option<Value>,
-    #[serde(rename = "Principal", default, skip_serializing_if = "Option::is_none")]
-    principal: Option<Value>,
-    #[serde(rename = "Action", default, skip_serializing_if = "Option::is_none")]
-    action: Option<Value>,
-    #[serde(rename = "Resource", default, skip_serializing_if = "Option::is_none")]
-    resource: Option<Value>,
-    #[serde(flatten)]
-    rest: BTreeMap<String, Value>,
+/// The members of a policy document and of a statement in the order AWS writes them; others
+/// follow in name order.
+const POLICY_ORDER: &[&str] = &["Version", "Id", "Statement"];
+const STATEMENT_ORDER: &[&str] = &["Sid", "Effect", "Principal", "Action", "Resource"];
+
+impl Policy {
+    /// Reads a policy document; IAM's `Statement` is one statement or a list of them.
+    fn read(text: &str) -> Option<Policy> {
+        let Ok(Value::Object(mut members)) = serde_json::from_str(text) else {
+            return None;
+        };
+        let statements = match members.remove("Statement") {
+            Some(Value::Array(items)) => items,
+            Some(one) => vec![one],
+            None => Vec::new(),
+        };
+        let statements = statements.into_iter().map(|s| match s {
+            Value::Object(statement) => Some(statement),
+            _ => None,
+        });
+        Some(Policy {
+            members,
+            statements: statements.collect::<Option<_>>()?,
+        })
+    }
+
+    /// The statement ids.
+    fn sids(&self) -> impl Iterator<Item = Option<&str>> {
+        self.statements
+            .iter()
+            .map(|s| s.get("Sid").and_then(Value::as_str))
+    }
+
+    /// The document as JSON text, members in AWS's order.
+    fn write(&self) -> String {
+        let statements: Vec<String> = self
+            .statements
+            .iter()
+            .map(|s| ordered(s, STATEMENT_ORDER, None))
+            .collect();
+        let statements = format!("[{}]", statements.join(","));
+        ordered(
+            &self.members,
+            POLICY_ORDER,
+            Some(("Statement", &statements)),
+        )
+    }
 }
 
-/// IAM's `Statement`: one statement or a list of them.
-fn one_or_many<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Statement>, D::Error> {
-    let value = Value::deserialize(deserializer)?;
-    let items = match value {
-        Value::Array(items) => items,
-        one => vec![one],
-    };
-    items
-        .into_iter()
-        .map(|item| serde_json::from_value(item).map_err(serde::de::Error::custom))
-        .collect()
+/// `members` as a JSON object, those named in `order` first and in that order, plus `extra` (a
+/// member already written as JSON) in its place.
+fn ordered(members: &Map<String, Value>, order: &[&str], extra: Option<(&str, &str)>) -> String {
+    let json = |value: &Value| value.to_string();
+    let first = order.iter().filter_map(|&name| match extra {
+        Some((extra_name, text)) if extra_name == name => Some((name, text.to_string())),
+        _ => members.get(name).map(|value| (name, json(value))),
+    });
+    let rest = members
+        .iter()
+        .filter(|(name, _)| !order.contains(&name.as_str()))
+        .map(|(name, value)| (name.as_str(), json(value)));
+    let written: Vec<String> = first
+        .chain(rest)
+        .map(|(name, value)| format!("{}:{value}", Value::from(name)))
+        .collect();
+    format!("{{{}}}", written.join(","))
 }
 
 /// One item as a string, several as a list (as AWS writes Principal.AWS and Action).
@@ -100,23 +129,21 @@ impl Engine {
     /// The queue's policy as a document: its Policy attribute, or a new one with no statement.
     fn policy_of(&self, uid: u32) -> Policy {
         let q = self.q(uid);
-        let written = q
-            .config
-            .policy
-            .as_deref()
-            .and_then(|text| serde_json::from_str(text).ok());
-        written.unwrap_or_else(|| Policy {
-            version: "2012-10-17".into(),
-            id: Some(format!("{}/SQSDefaultPolicy", q.arn).into()),
-            statements: Vec::new(),
-            rest: BTreeMap::new(),
+        let written = q.config.policy.as_deref().and_then(Policy::read);
+        written.unwrap_or_else(|| {
+            let mut members = Map::new();
+            members.insert("Version".into(), "2012-10-17".into());
+            members.insert("Id".into(), format!("{}/SQSDefaultPolicy", q.arn).into());
+            Policy {
+                members,
+                statements: Vec::new(),
+            }
         })
     }
 
     /// Stores `policy` as the queue's Policy attribute (none without statements).
     fn set_policy(&mut self, uid: u32, policy: &Policy) {
-        let text = (!policy.statements.is_empty())
-            .then(|| serde_json::to_string(policy).expect("a policy writes as JSON"));
+        let text = (!policy.statements.is_empty()).then(|| policy.write());
         let now = self.now;
         let q = self.q_mut(uid);
         q.config.policy = text;
@@ -174,11 +201,7 @@ impl Engine {
             ));
         }
         let mut policy = self.policy_of(uid);
-        if policy
-            .statements
-            .iter()
-            .any(|s| s.sid.as_deref() == Some(&label))
-        {
+        if policy.sids().any(|sid| sid == Some(&label)) {
             return Err(SqsError::invalid_value("Label", &label, "Already exists."));
         }
         if policy.statements.len() >= MAX_STATEMENTS {
@@ -190,14 +213,14 @@ impl Engine {
         }
         let principals = accounts.iter().map(|a| format!("arn:aws:iam::{a}:root"));
         let actions = actions.iter().map(|a| format!("SQS:{a}"));
-        policy.statements.push(Statement {
-            sid: Some(label.clone()),
-            effect: Some("Allow".into()),
-            principal: Some(serde_json::json!({"AWS": one_or_list(principals.collect())})),
-            action: Some(one_or_list(actions.collect())),
-            resource: Some(self.q(uid).arn.clone().into()),
-            rest: BTreeMap::new(),
-        });
+        let mut statement = Map::new();
+        statement.insert("Sid".into(), label.clone().into());
+        statement.insert("Effect".into(), "Allow".into());
+        let principal = Map::from_iter([("AWS".to_string(), one_or_list(principals.collect()))]);
+        statement.insert("Principal".into(), principal.into());
+        statement.insert("Action".into(), one_or_list(actions.collect()));
+        statement.insert("Resource".into(), self.q(uid).arn.clone().into());
+        policy.statements.push(statement);
         self.set_policy(uid, &policy);
         let queue = self.q(uid).name;
         self.emit(EventKind::PermissionAdded { queue, label });
@@ -214,17 +237,15 @@ impl Engine {
             return Err(SqsError::missing("Label"));
         }
         let mut policy = self.policy_of(uid);
-        let before = policy.statements.len();
-        policy
-            .statements
-            .retain(|s| s.sid.as_deref() != Some(&label));
-        if policy.statements.len() == before {
+        let found = policy.sids().position(|sid| sid == Some(&label));
+        let Some(found) = found else {
             return Err(SqsError::invalid_value(
                 "Label",
                 &label,
                 "can't find label on existing policy.",
             ));
-        }
+        };
+        policy.statements.remove(found);
         self.set_policy(uid, &policy);
         let queue = self.q(uid).name;
         self.emit(EventKind::PermissionRemoved { queue, label });
