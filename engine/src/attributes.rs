@@ -68,7 +68,7 @@ pub(crate) struct QueueConfig {
     numbers: [u32; 6],
     pub redrive: Option<RedrivePolicy>,
     pub redrive_allow: Option<RedriveAllow>,
-    policy: Option<String>,
+    pub policy: Option<String>,
     kms_key: Option<String>,
     sse_sqs: bool,
     pub content_based_dedup: bool,

@@ -5,7 +5,8 @@
 //! * `now()`, `advance_to(t)` (t >= now; does all work due at or before t, in time order),
 //!   `next_deadline()` (earliest instant at which `advance_to` would do work; `None` if nothing is
 //!   scheduled). It may change after any `call` or `advance_to`.
-//! * `call(request) -> Reply` at the current time. A failed call changes nothing.
+//! * `call(request) -> Reply` at the current time, in the default namespace; `call_in(namespace,
+//!   request)` in another account and region. A failed call changes nothing.
 //! * `take_completed_polls()`: long polls answered since the last call of it, in answer order.
 //! * `drain_events()` (or `drain_events_into(buffer)`): events since the last drain, in order.
 //! * read-only inspection: `queue_names()`, `queue_url(name)`, `queue_arn(name)`,
@@ -22,6 +23,7 @@ use crate::error::SqsError;
 use crate::event::{Event, EventKind, VisibleReason};
 use crate::message::State;
 use crate::move_task::MoveTask;
+use crate::namespace::Namespace;
 use crate::queue::Queue;
 use crate::receipt::{Receipt, ReceiptHandle};
 use crate::rng::Rng;
@@ -30,6 +32,7 @@ use crate::view::{MessageState, MessageView};
 use crate::Millis;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::ops::Bound;
 
 /// Identifies a long poll left pending by [`Engine::call`].
 pub type PollId = u64;
@@ -72,10 +75,12 @@ pub struct Engine {
     /// Queues by uid (uids are never reused). Boxed: telling a live queue from a deleted one
     /// is then a null test, and every action looks its queue up several times.
     pub(crate) queues: Vec<Option<Box<Queue>>>,
-    /// Each live queue's uid by name.
-    pub(crate) by_name: BTreeMap<String, u32>,
-    /// When each recently deleted queue name was deleted (QueueDeletedRecently).
+    /// Each live queue's uid by ARN (its namespace and name), so sorted by namespace, then name.
+    pub(crate) arns: BTreeMap<String, u32>,
+    /// When each recently deleted queue was deleted (QueueDeletedRecently), by ARN.
     pub(crate) deleted_at: BTreeMap<String, Millis>,
+    /// The namespace of the call being run ([`Engine::call_in`]).
+    pub(crate) context: Namespace,
     pub(crate) timers: Timers,
     /// Global send order, shared by all queues.
     pub(crate) next_seq: u64,
@@ -152,8 +157,9 @@ impl Engine {
             knobs,
             secret,
             queues: Vec::new(),
-            by_name: BTreeMap::new(),
+            arns: BTreeMap::new(),
             deleted_at: BTreeMap::new(),
+            context: Namespace::DEFAULT,
             timers: Timers::default(),
             next_seq: 0,
             polls: Default::default(),
@@ -197,8 +203,26 @@ impl Engine {
         self.timers.peek().map(|(at, _)| at)
     }
 
-    /// Runs one SQS action at the current time.
+    /// Runs one SQS action at the current time, in the default namespace (account
+    /// `000000000000`, `us-east-1`).
     pub fn call(&mut self, request: Request) -> Reply {
+        if self.context != Namespace::DEFAULT {
+            self.context = Namespace::DEFAULT;
+        }
+        self.run_call(request)
+    }
+
+    /// Runs one SQS action at the current time for a caller in `namespace`: CreateQueue,
+    /// GetQueueUrl and ListQueues act there, and a queue URL on a host that names no region is
+    /// read in its region.
+    pub fn call_in(&mut self, namespace: &Namespace, request: Request) -> Reply {
+        if self.context != *namespace {
+            self.context = namespace.clone();
+        }
+        self.run_call(request)
+    }
+
+    fn run_call(&mut self, request: Request) -> Reply {
         let done = |r: Result<Response, SqsError>| Reply::Done(r);
         let reply = match request {
             Request::CreateQueue(i) => done(self.create_queue(i)),
@@ -221,6 +245,11 @@ impl Engine {
             Request::StartMessageMoveTask(i) => done(self.start_message_move_task(i)),
             Request::ListMessageMoveTasks(i) => done(self.list_message_move_tasks(i)),
             Request::CancelMessageMoveTask(i) => done(self.cancel_message_move_task(i)),
+            Request::TagQueue(i) => done(self.tag_queue(i)),
+            Request::UntagQueue(i) => done(self.untag_queue(i)),
+            Request::ListQueueTags(i) => done(self.list_queue_tags(i)),
+            Request::AddPermission(i) => done(self.add_permission(i)),
+            Request::RemovePermission(i) => done(self.remove_permission(i)),
         };
         self.run_due();
         reply
@@ -295,9 +324,20 @@ impl Engine {
         self.implied
     }
 
-    /// Names of the existing queues, sorted.
+    /// Names of the existing queues of the default namespace, sorted.
     pub fn queue_names(&self) -> Vec<String> {
-        self.by_name.keys().cloned().collect()
+        self.default_queues()
+            .map(|(name, _)| name.to_string())
+            .collect()
+    }
+
+    /// The queues of the default namespace ([`Engine::call`]'s) by name, sorted.
+    fn default_queues(&self) -> impl Iterator<Item = (&str, u32)> + '_ {
+        const PREFIX: &str = "arn:aws:sqs:us-east-1:000000000000:";
+        debug_assert_eq!(PREFIX, Namespace::DEFAULT.arn_prefix());
+        self.arns
+            .range::<str, _>((Bound::Included(PREFIX), Bound::Unbounded))
+            .map_while(|(arn, &uid)| Some((arn.strip_prefix(PREFIX)?, uid)))
     }
 
     /// The URL of a queue by name (a clone of the queue's own: actions find the queue by it
@@ -377,9 +417,8 @@ impl Engine {
     /// Each queue's ApproximateNumberOfMessages, …NotVisible and …Delayed, by name (sorted),
     /// without building attribute maps: a simulation samples them every virtual second.
     pub fn depths(&self) -> impl Iterator<Item = (&str, [u64; 3])> + '_ {
-        self.by_name
-            .iter()
-            .filter_map(|(name, &uid)| Some((name.as_str(), depth_of(self.q_opt(uid)?))))
+        self.default_queues()
+            .filter_map(|(name, uid)| Some((name, depth_of(self.q_opt(uid)?))))
     }
 
     /// One queue's [`Engine::depths`] entry (None: no such queue).
@@ -389,13 +428,14 @@ impl Engine {
 
     // ----- shared helpers for the action modules -----
 
+    /// The default namespace's queue named `name`.
     fn named(&self, name: &str) -> Option<&Queue> {
-        self.q_opt(self.uid_named(name)?)
+        self.q_opt(self.by_arn(&Namespace::DEFAULT.queue_arn(name))?)
     }
 
-    /// The uid of the live queue named `name`.
+    /// The uid of the live queue named `name` in the call's namespace.
     pub(crate) fn uid_named(&self, name: &str) -> Option<u32> {
-        self.by_name.get(name).copied()
+        self.by_arn(&self.context.queue_arn(name))
     }
 
     pub(crate) fn q_opt(&self, uid: u32) -> Option<&Queue> {
@@ -412,7 +452,7 @@ impl Engine {
             .expect("live queue")
     }
 
-    /// The uid of the queue a QueueUrl names (`…/000000000000/<name>`), or QueueDoesNotExist.
+    /// The uid of the queue a QueueUrl names (`…/<account>/<name>`), or QueueDoesNotExist.
     /// A URL this engine handed out names its queue without its text being read.
     #[inline]
     pub(crate) fn resolve(&self, url: &QueueUrl) -> Result<u32, SqsError> {
@@ -423,32 +463,20 @@ impl Engine {
         }
     }
 
-    /// [`Engine::resolve`] by the text alone. Out of line: most calls carry a URL the engine
-    /// issued, and `resolve` stays small enough to inline.
+    /// [`Engine::resolve`] by the text alone (its region from an AWS host, else the call's).
+    /// Out of line: most calls carry a URL the engine issued, and `resolve` stays small enough
+    /// to inline.
     #[inline(never)]
     fn resolve_text(&self, url: &str) -> Result<u32, SqsError> {
-        // A byte loop: names are short, and a call to memchr costs more than the scan.
-        let issued = url
-            .strip_prefix(crate::queue::URL_PREFIX)
-            .filter(|name| !name.bytes().any(|b| b == b'/'));
-        let (account, name) = match issued {
-            // The form the engine hands out, checked without splitting.
-            Some(name) => ("000000000000", name),
-            None => match url.rsplit_once('/') {
-                Some((head, name)) => (head.rsplit('/').next().unwrap_or(""), name),
-                None => ("000000000000", url),
-            },
-        };
-        match self.uid_named(name) {
-            Some(uid) if account == "000000000000" => Ok(uid),
-            _ => Err(SqsError::no_queue()),
-        }
+        self.context
+            .arn_of_url(url)
+            .and_then(|arn| self.by_arn(&arn))
+            .ok_or_else(SqsError::no_queue)
     }
 
     /// The uid of the queue with this ARN.
     pub(crate) fn by_arn(&self, arn: &str) -> Option<u32> {
-        let name = arn.strip_prefix("arn:aws:sqs:us-east-1:000000000000:")?;
-        self.uid_named(name)
+        self.arns.get(arn).copied()
     }
 
     pub(crate) fn emit(&mut self, kind: EventKind) {
@@ -614,11 +642,15 @@ impl Engine {
         }
     }
 
-    /// [`Engine::run_due`]'s work, kept out of its common path (nothing due).
+    /// [`Engine::run_due`]'s work, kept out of its common path (nothing due). Everything due
+    /// now happens before the next long poll is served: a poll answered with VisibilityTimeout 0
+    /// makes its messages receivable again in this instant (§13.2), and the next poll gets the
+    /// oldest receivable ones (§13.3). Long polls whose wait ends now time out last, when no
+    /// message is left for them (§4.3).
     #[inline(never)]
     fn do_due(&mut self) {
-        while !self.woken.is_empty() || self.timers.peek().is_some_and(|(at, _)| at <= self.now) {
-            let mut timeouts = Vec::new();
+        let mut timeouts = Vec::new();
+        while !self.woken.is_empty() || self.timer_due() {
             while let Some((key, timer)) = self.timers.pop_due(self.now) {
                 match timer {
                     Timer::PollTimeout(poll) => timeouts.push(poll),
@@ -626,10 +658,17 @@ impl Engine {
                 }
             }
             self.serve_woken();
-            for poll in timeouts {
-                self.time_out_poll(poll);
+            if self.woken.is_empty() {
+                for poll in timeouts.drain(..) {
+                    self.time_out_poll(poll);
+                }
             }
         }
+    }
+
+    /// Whether a timer is due now (work [`Engine::do_due`] must do before serving more polls).
+    pub(crate) fn timer_due(&self) -> bool {
+        self.timers.peek().is_some_and(|(at, _)| at <= self.now)
     }
 
     /// Whether the top timer, not due, is live; if not, drops it (re-aiming a queue's reveal

@@ -131,6 +131,26 @@ pub enum EventKind {
         queue: QueueName,
         names: Vec<String>,
     },
+    /// TagQueue (or CreateQueue's `tags`) set these tag keys.
+    QueueTagged {
+        queue: QueueName,
+        keys: Vec<String>,
+    },
+    /// UntagQueue removed these tag keys (those the queue had).
+    QueueUntagged {
+        queue: QueueName,
+        keys: Vec<String>,
+    },
+    /// AddPermission added the statement `label` to the queue's Policy.
+    PermissionAdded {
+        queue: QueueName,
+        label: String,
+    },
+    /// RemovePermission removed the statement `label` from the queue's Policy.
+    PermissionRemoved {
+        queue: QueueName,
+        label: String,
+    },
     /// A new message was stored. `visible_at` is later than `at` when it is delayed.
     Sent {
         queue: QueueName,
@@ -251,6 +271,10 @@ impl ToJson for EventKind {
             QueueCreated { queue, fifo },
             QueueDeleted { queue },
             QueueAttributesChanged { queue, names },
+            QueueTagged { queue, keys },
+            QueueUntagged { queue, keys },
+            PermissionAdded { queue, label },
+            PermissionRemoved { queue, label },
             Sent { queue, message_id, group_id, visible_at },
             Deduplicated { queue, message_id, deduplication_id },
             BecameVisible { queue, message_id, reason },
@@ -306,6 +330,22 @@ mod tests {
             EventKind::QueueAttributesChanged {
                 queue,
                 names: vec!["DelaySeconds".into()],
+            },
+            EventKind::QueueTagged {
+                queue,
+                keys: vec!["team".into()],
+            },
+            EventKind::QueueUntagged {
+                queue,
+                keys: vec!["team".into()],
+            },
+            EventKind::PermissionAdded {
+                queue,
+                label: "l".into(),
+            },
+            EventKind::PermissionRemoved {
+                queue,
+                label: "l".into(),
             },
             EventKind::Deduplicated {
                 queue,

@@ -9,7 +9,8 @@
 //! * **Commands in**: [`Engine::call`] takes one SQS action ([`Request`], AWS's JSON member names)
 //!   and answers with AWS's response shape or AWS's error ([`SqsError`]). A long poll that cannot be
 //!   answered at once stays pending ([`Reply::Pending`]) and is answered later through
-//!   [`Engine::take_completed_polls`].
+//!   [`Engine::take_completed_polls`]. Queues live per account and region ([`Namespace`]):
+//!   [`Engine::call`] acts in the default one, [`Engine::call_in`] in the caller's.
 //! * **Events out, as data**: every state change is recorded as an [`Event`] with its time;
 //!   [`Engine::drain_events`] hands them over, in order.
 //! * **Seeded**: message ids, receipt handles and the optional realism knobs draw from a seed the
@@ -21,7 +22,8 @@
 //! Layout: `engine` (state, clock, dispatcher), `actions/` (one module per family of SQS
 //! actions), `queue` (a queue's message slab and indexes), `order` (the orderings behind those
 //! indexes), `fifo` (message groups), `message`
-//! (a stored message and its received form), `attributes` (queue attributes), `validate`
+//! (a stored message and its received form), `attributes` (queue attributes), `namespace`
+//! (accounts and regions), `validate`
 //! (input rules), `timers`, `receipt` (receipt handles), `move_task` (redrive), `window`
 //! (5-minute dedup and attempt-id memory), `hash` / `rng` (digests and the seeded
 //! PRNG), `deliver` (the playground's hand delivery).
@@ -40,6 +42,7 @@ mod fifo;
 mod hash;
 mod message;
 mod move_task;
+pub mod namespace;
 mod order;
 mod queue;
 mod receipt;
@@ -55,6 +58,7 @@ pub use engine::{Engine, Knobs, PollId, Reply};
 pub use error::{ErrorCode, SqsError};
 pub use event::{Event, EventKind, QueueName};
 pub use move_task::DEFAULT_MOVE_TASK_RATE;
+pub use namespace::Namespace;
 pub use receipt::{AnyReceiptHandle, NotAReceiptHandle, ReceiptHandle};
 
 /// Virtual time: milliseconds since the simulation started.

@@ -71,7 +71,7 @@ impl Engine {
         input: StartMessageMoveTaskInput,
     ) -> Result<Response, SqsError> {
         let source = self.by_arn(&input.source_arn).ok_or_else(source_missing)?;
-        let is_dlq = self.by_name.values().any(|&uid| {
+        let is_dlq = self.arns.values().any(|&uid| {
             self.q(uid)
                 .config
                 .redrive

@@ -10,10 +10,12 @@ use crate::engine::PollId;
 use crate::event::QueueName;
 use crate::fifo::Groups;
 use crate::message::{Message, State};
+use crate::namespace::Namespace;
 use crate::order::{OrderKey, Ordered};
 use crate::timers::TimerKey;
 use crate::window::Window;
 use crate::Millis;
+use std::collections::BTreeMap;
 
 /// How long FIFO deduplication ids and receive attempt ids are remembered (§3.4, §4.1).
 pub(crate) const FIVE_MINUTES: Millis = 300_000;
@@ -27,9 +29,6 @@ fn order_key(msg: &Message) -> OrderKey {
 fn enqueued_at(key: OrderKey) -> Millis {
     (key >> 64) as Millis
 }
-
-/// A queue's URL is this prefix and its name.
-pub(crate) const URL_PREFIX: &str = "https://sqs.us-east-1.amazonaws.com/000000000000/";
 
 #[derive(Clone, Debug)]
 struct Slot {
@@ -57,6 +56,8 @@ pub(crate) struct Queue {
     pub url: QueueUrl,
     pub arn: String,
     pub config: QueueConfig,
+    /// Cost allocation tags (TagQueue), case-sensitive keys.
+    pub tags: BTreeMap<String, String>,
     /// DeduplicationScope as it was at creation: AWS keeps that behaviour (§2.3).
     pub dedup_per_group: bool,
     pub created_at: Millis,
@@ -85,12 +86,19 @@ pub(crate) struct Queue {
 }
 
 impl Queue {
-    pub(crate) fn new(uid: u32, name: &str, config: QueueConfig, now: Millis) -> Self {
+    pub(crate) fn new(
+        uid: u32,
+        namespace: &Namespace,
+        name: &str,
+        config: QueueConfig,
+        now: Millis,
+    ) -> Self {
         Queue {
             uid,
-            url: QueueUrl::issued(format!("{URL_PREFIX}{name}"), uid),
-            arn: arn_of(name),
+            url: QueueUrl::issued(namespace.queue_url(name), uid),
+            arn: namespace.queue_arn(name),
             name: QueueName::new(name),
+            tags: BTreeMap::new(),
             dedup_per_group: config.dedup_scope == "messageGroup",
             config,
             created_at: now,
@@ -344,11 +352,6 @@ impl Queue {
     }
 }
 
-/// The ARN of queue `name`.
-pub(crate) fn arn_of(name: &str) -> String {
-    format!("arn:aws:sqs:us-east-1:000000000000:{name}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -369,7 +372,7 @@ mod tests {
 
     #[test]
     fn counts_and_fifo_ready_groups_follow_every_change() {
-        let mut q = Queue::new(0, "q.fifo", QueueConfig::new(true), 0);
+        let mut q = Queue::new(0, &Namespace::DEFAULT, "q.fifo", QueueConfig::new(true), 0);
         let a = q.insert(message(1, "g", State::Visible { since: 1 }));
         let b = q.insert(message(2, "g", State::Visible { since: 2 }));
         let group = q.msg(a).group_slot;
@@ -390,7 +393,7 @@ mod tests {
 
     #[test]
     fn a_receive_moves_the_counts_and_leaves_the_ready_set_unless_duplicated() {
-        let mut q = Queue::new(0, "q", QueueConfig::new(false), 0);
+        let mut q = Queue::new(0, &Namespace::DEFAULT, "q", QueueConfig::new(false), 0);
         let a = q.insert(message(1, "", State::Visible { since: 1 }));
         let b = q.insert(message(2, "", State::Visible { since: 2 }));
         let in_flight = |m: &mut Message, duplicate| {
@@ -424,7 +427,7 @@ mod tests {
         let mut attributes = crate::api::Attributes::new();
         attributes.insert("MessageRetentionPeriod".into(), "60".into());
         config.apply(&attributes, "arn", &|_| None).unwrap();
-        let mut q = Queue::new(0, "q", config, 0);
+        let mut q = Queue::new(0, &Namespace::DEFAULT, "q", config, 0);
         q.insert(message(1, "g", State::Visible { since: 1 }));
         q.insert(message(5, "g", State::Delayed { until: 9 }));
         assert_eq!(q.next_expiry(), Some(60_001));

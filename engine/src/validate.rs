@@ -132,13 +132,16 @@ pub(crate) fn message_attributes(attributes: &MessageAttributes) -> Result<(), S
     Ok(())
 }
 
+/// A message attribute name: 1–256 letters and digits of any script (AWS accepts `attr.1øßä`),
+/// `_`, `-` and `.`; not starting with `AWS.` or `Amazon.` in any case; no leading, trailing or
+/// doubled period (§3.2; [LS-test:test_send_message_with_invalid_string_attributes]).
 fn attribute_name(name: &str) -> Result<(), SqsError> {
     let lower = name.to_ascii_lowercase();
     let legal = !name.is_empty()
-        && name.len() <= 256
+        && name.chars().count() <= 256
         && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
         && !name.starts_with('.')
         && !name.ends_with('.')
         && !name.contains("..")

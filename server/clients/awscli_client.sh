@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # AWS CLI v1 against `sqs-sim serve`: queues (standard, FIFO, with a RedrivePolicy), messages,
-# batches, visibility, a long poll, a DLQ move, a move task, typed errors, and the clock API
-# making a visibility timeout pass without sleeping.
+# batches, visibility, a long poll, a DLQ move, a move task, typed errors, tags, permissions, and
+# the clock API making a visibility timeout pass without sleeping.
 #
 #   awscli_client.sh ENDPOINT      (a freshly started server, account 000000000000; `aws` on PATH)
 #
@@ -72,6 +72,22 @@ typed_errors() {
   expect_error ReceiptHandleIsInvalid sqs delete-message --queue-url "$E/000000000000/cli" --receipt-handle garbage
 }
 
+tags_and_permissions() {
+  local q out
+  q="$(sqs create-queue --queue-name cli-tagged --tags team=a | json 'd["QueueUrl"]')" || return 1
+  sqs tag-queue --queue-url "$q" --tags env=prod,team=b || return 1
+  sqs untag-queue --queue-url "$q" --tag-keys env absent || return 1
+  [ "$(sqs list-queue-tags --queue-url "$q" | json 'd["Tags"]')" = "{'team': 'b'}" ] || return 1
+  expect_error InvalidParameterValue sqs tag-queue --queue-url "$q" --tags aws:x=y || return 1
+  sqs add-permission --queue-url "$q" --label send --aws-account-ids 111111111111 --actions SendMessage ReceiveMessage || return 1
+  out="$(sqs get-queue-attributes --queue-url "$q" --attribute-names Policy | json 'd["Attributes"]["Policy"]')" || return 1
+  [ "$(json 'd["Statement"][0]["Action"]' <<<"$out")" = "['SQS:SendMessage', 'SQS:ReceiveMessage']" ] || { echo "$out"; return 1; }
+  expect_error OverLimit sqs add-permission --queue-url "$q" --label many --aws-account-ids 111111111111 \
+    --actions SendMessage ReceiveMessage DeleteMessage ChangeMessageVisibility GetQueueAttributes GetQueueUrl PurgeQueue ListDeadLetterSourceQueues || return 1
+  sqs remove-permission --queue-url "$q" --label send || return 1
+  expect_error InvalidParameterValue sqs remove-permission --queue-url "$q" --label send
+}
+
 clock_and_dlq() {
   local src d task out start
   src="$E/000000000000/cli-src" d="$E/000000000000/cli-dlq"
@@ -104,6 +120,7 @@ check queues_of_each_kind queues
 check send_receive_visibility_delete messages
 check fifo_and_batches fifo_and_batches
 check typed_errors typed_errors
+check tags_and_permissions tags_and_permissions
 check clock_long_poll_dlq_and_move_task clock_and_dlq
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

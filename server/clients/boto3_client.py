@@ -1,5 +1,6 @@
 """boto3 against `sqs-sim serve`: queues of each kind, messages, batches, long polls, a DLQ move,
-a move task, typed errors, and the clock API making a visibility timeout pass without sleeping.
+a move task, typed errors, tags, permissions, queues per region, and the clock API making a
+visibility timeout pass without sleeping.
 
 Usage: boto3_client.py ENDPOINT (a freshly started server, account 000000000000). Prints one
 line per test and ends with `N passed, N failed`; exits 1 if any failed. Run with the current
@@ -19,14 +20,21 @@ import boto3
 import botocore
 
 ENDPOINT = sys.argv[1]
-sqs = boto3.client(
-    "sqs",
-    endpoint_url=ENDPOINT,
-    region_name="us-east-1",
-    aws_access_key_id="any",
-    aws_secret_access_key="any",
-    config=botocore.config.Config(retries={"max_attempts": 1}, read_timeout=70),
-)
+
+
+def client(region):
+    """An SQS client of the server, signing for `region`."""
+    return boto3.client(
+        "sqs",
+        endpoint_url=ENDPOINT,
+        region_name=region,
+        aws_access_key_id="any",
+        aws_secret_access_key="any",
+        config=botocore.config.Config(retries={"max_attempts": 1}, read_timeout=70),
+    )
+
+
+sqs = client("us-east-1")
 
 
 def clock(**change):
@@ -270,6 +278,88 @@ def purge_and_delete_queue():
     assert code == "AWS.SimpleQueueService.PurgeQueueInProgress", code
     sqs.delete_queue(QueueUrl=url)
     assert url not in sqs.list_queues().get("QueueUrls", [])
+
+
+@test
+def tags_on_creation_and_after():
+    url = sqs.create_queue(QueueName="tagged", tags={"team": "payments"})["QueueUrl"]
+    assert sqs.list_queue_tags(QueueUrl=url)["Tags"] == {"team": "payments"}
+    sqs.tag_queue(QueueUrl=url, Tags={"Team": "ledger", "env": ""})
+    sqs.untag_queue(QueueUrl=url, TagKeys=["team", "absent"])
+    assert sqs.list_queue_tags(QueueUrl=url)["Tags"] == {"Team": "ledger", "env": ""}
+    sqs.untag_queue(QueueUrl=url, TagKeys=["Team", "env"])
+    assert "Tags" not in sqs.list_queue_tags(QueueUrl=url)
+    code = error_code(lambda: sqs.tag_queue(QueueUrl=url, Tags={"aws:stack": "s"}))
+    assert code == "InvalidParameterValue", code
+    too_many = {f"k{i}": "v" for i in range(51)}
+    try:
+        sqs.tag_queue(QueueUrl=url, Tags=too_many)
+        raise AssertionError("no error")
+    except botocore.exceptions.ClientError as error:
+        assert error.response["Error"]["Message"] == "Too many tags added for queue tagged.", error.response
+    code = error_code(lambda: sqs.list_queue_tags(QueueUrl=url + "-gone"))
+    assert code == "AWS.SimpleQueueService.NonExistentQueue", code
+
+
+@test
+def permissions_edit_the_queue_policy():
+    url = sqs.create_queue(QueueName="shared")["QueueUrl"]
+    sqs.add_permission(QueueUrl=url, Label="all", AWSAccountIds=["111111111111"], Actions=["*"])
+    sqs.add_permission(
+        QueueUrl=url, Label="two", AWSAccountIds=["222222222222", "333333333333"], Actions=["SendMessage", "ReceiveMessage"]
+    )
+    policy = json.loads(sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["Policy"])["Attributes"]["Policy"])
+    arn = "arn:aws:sqs:us-east-1:000000000000:shared"
+    assert policy["Id"] == arn + "/SQSDefaultPolicy", policy
+    assert policy["Statement"] == [
+        {"Sid": "all", "Effect": "Allow", "Principal": {"AWS": "arn:aws:iam::111111111111:root"}, "Action": "SQS:*", "Resource": arn},
+        {
+            "Sid": "two",
+            "Effect": "Allow",
+            "Principal": {"AWS": ["arn:aws:iam::222222222222:root", "arn:aws:iam::333333333333:root"]},
+            "Action": ["SQS:SendMessage", "SQS:ReceiveMessage"],
+            "Resource": arn,
+        },
+    ], policy
+    code = error_code(lambda: sqs.add_permission(QueueUrl=url, Label="all", AWSAccountIds=["111111111111"], Actions=["*"]))
+    assert code == "InvalidParameterValue", code
+    eight = ["SendMessage", "ReceiveMessage", "DeleteMessage", "ChangeMessageVisibility",
+             "GetQueueAttributes", "GetQueueUrl", "PurgeQueue", "ListDeadLetterSourceQueues"]
+    try:
+        sqs.add_permission(QueueUrl=url, Label="many", AWSAccountIds=["111111111111"], Actions=eight)
+        raise AssertionError("no error")
+    except botocore.exceptions.ClientError as error:
+        assert error.response["Error"]["Code"] == "OverLimit", error.response
+        assert error.response["ResponseMetadata"]["HTTPStatusCode"] == 403, error.response
+    sqs.remove_permission(QueueUrl=url, Label="two")
+    sqs.remove_permission(QueueUrl=url, Label="all")
+    assert "Policy" not in sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["All"])["Attributes"]
+    code = error_code(lambda: sqs.remove_permission(QueueUrl=url, Label="all"))
+    assert code == "InvalidParameterValue", code
+
+
+@test
+def each_region_has_its_own_queues():
+    eu = client("eu-west-1")
+    url = eu.create_queue(QueueName="regional")["QueueUrl"]
+    assert url == ENDPOINT + "/000000000000/regional", url
+    arn = eu.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    assert arn == "arn:aws:sqs:eu-west-1:000000000000:regional", arn
+    assert eu.list_queues()["QueueUrls"] == [url]
+    assert url not in sqs.list_queues()["QueueUrls"]
+    code = error_code(lambda: sqs.get_queue_url(QueueName="regional"))
+    assert code == "AWS.SimpleQueueService.NonExistentQueue", code
+    eu.send_message(QueueUrl=url, MessageBody="eu")
+    # The URL names no region: a client signing for us-east-1 reaches us-east-1's queues.
+    code = error_code(lambda: sqs.receive_message(QueueUrl=url))
+    assert code == "AWS.SimpleQueueService.NonExistentQueue", code
+    assert [m["Body"] for m in eu.receive_message(QueueUrl=url)["Messages"]] == ["eu"]
+    # A dead-letter queue is in its source queue's region.
+    us_dlq = sqs.get_queue_attributes(QueueUrl=sqs.get_queue_url(QueueName="dlq")["QueueUrl"], AttributeNames=["QueueArn"])
+    policy = json.dumps({"deadLetterTargetArn": us_dlq["Attributes"]["QueueArn"], "maxReceiveCount": "1"})
+    code = error_code(lambda: eu.create_queue(QueueName="eu-src", Attributes={"RedrivePolicy": policy}))
+    assert code == "InvalidParameterValue", code
+    eu.delete_queue(QueueUrl=url)
 
 
 def main():

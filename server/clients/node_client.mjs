@@ -1,7 +1,7 @@
 // @aws-sdk/client-sqs (v3, which checks every message's MD5) against `sqs-sim serve`: queues of
 // each kind, messages with attributes, batches with a failed entry, ChangeMessageVisibility, long
-// polls, a DLQ move, a move task, typed errors, and the clock API making a visibility timeout
-// pass without sleeping.
+// polls, a DLQ move, a move task, typed errors, tags, permissions, queues per region, and the
+// clock API making a visibility timeout pass without sleeping.
 //
 //   node server/clients/node_client.mjs ENDPOINT   (a freshly started server, account 000000000000)
 //
@@ -158,6 +158,47 @@ const tests = {
     } finally {
       await clock({ pause: false });
     }
+  },
+
+  async tagsAndPermissions() {
+    const { QueueUrl } = await call(SQS.CreateQueueCommand, { QueueName: "node-tagged", tags: { team: "a" } });
+    await call(SQS.TagQueueCommand, { QueueUrl, Tags: { env: "prod", team: "b" } });
+    await call(SQS.UntagQueueCommand, { QueueUrl, TagKeys: ["env", "absent"] });
+    assert.deepEqual((await call(SQS.ListQueueTagsCommand, { QueueUrl })).Tags, { team: "b" });
+    await rejects(call(SQS.TagQueueCommand, { QueueUrl, Tags: { "aws:x": "y" } }), (error) => {
+      assert.equal(error.name, "InvalidParameterValue");
+    });
+    await call(SQS.AddPermissionCommand, { QueueUrl, Label: "send", AWSAccountIds: ["111111111111"], Actions: ["SendMessage"] });
+    const { Attributes } = await call(SQS.GetQueueAttributesCommand, { QueueUrl, AttributeNames: ["Policy"] });
+    const [statement] = JSON.parse(Attributes.Policy).Statement;
+    assert.deepEqual(statement.Action, "SQS:SendMessage");
+    await rejects(
+      call(SQS.AddPermissionCommand, { QueueUrl, Label: "send", AWSAccountIds: ["111111111111"], Actions: ["*"] }),
+      (error) => assert.equal(error.name, "InvalidParameterValue"),
+    );
+    await call(SQS.RemovePermissionCommand, { QueueUrl, Label: "send" });
+    await rejects(call(SQS.RemovePermissionCommand, { QueueUrl, Label: "send" }), (error) => {
+      assert.equal(error.name, "InvalidParameterValue");
+    });
+  },
+
+  async eachRegionHasItsOwnQueues() {
+    const eu = new SQS.SQSClient({
+      endpoint,
+      region: "eu-west-1",
+      credentials: { accessKeyId: "any", secretAccessKey: "any" },
+      maxAttempts: 1,
+    });
+    const { QueueUrl } = await eu.send(new SQS.CreateQueueCommand({ QueueName: "node-eu" }));
+    const { Attributes } = await eu.send(new SQS.GetQueueAttributesCommand({ QueueUrl, AttributeNames: ["QueueArn"] }));
+    assert.equal(Attributes.QueueArn, "arn:aws:sqs:eu-west-1:000000000000:node-eu");
+    assert.deepEqual((await eu.send(new SQS.ListQueuesCommand({}))).QueueUrls, [QueueUrl]);
+    const here = (await call(SQS.ListQueuesCommand, { QueueNamePrefix: "node-eu" })).QueueUrls;
+    assert.equal(here, undefined);
+    await rejects(call(SQS.GetQueueUrlCommand, { QueueName: "node-eu" }), (error) => {
+      assert.ok(error instanceof SQS.QueueDoesNotExist, error.name);
+    });
+    await eu.send(new SQS.DeleteQueueCommand({ QueueUrl }));
   },
 };
 

@@ -2,11 +2,12 @@
 # Runs the real-client tests of `sqs-sim serve`, each against a freshly started server on a free
 # loopback port:
 #
-#   server/clients/run.sh [boto3|boto3-query|awscli|node|moto|load]...     (default: all)
+#   server/clients/run.sh [boto3|boto3-query|awscli|node|rust|moto|load]...     (default: all)
 #
 # boto3_client.py (with the current boto3, which speaks the JSON protocol, and with boto3 1.28 /
-# botocore 1.31.60 from target/venv-query, which speaks the query protocol), awscli_client.sh and
-# node_client.mjs (account 000000000000), moto's own
+# botocore 1.31.60 from target/venv-query, which speaks the query protocol), awscli_client.sh,
+# node_client.mjs and rust/ (aws-sdk-sqs; its own cargo workspace, built here: about two minutes
+# of CPU the first time) (account 000000000000), moto's own
 # tests/test_sqs (moto_suite.py, account 123456789012) compared with moto-expected-failures.txt,
 # and the load test: 50 clients send, long-poll and delete $LOAD_MESSAGES messages (default
 # 20,000; the full run is `LOAD_MESSAGES=100000 server/clients/run.sh load`), none lost, none
@@ -74,14 +75,26 @@ load_test() {
   fi
 }
 
+# rust_client ENDPOINT: builds the Rust SDK's client (server/clients/rust) and runs it.
+rust_client() {
+  local target="${CARGO_TARGET_DIR:-$ROOT/target}"
+  if cargo build --locked --quiet --manifest-path "$HERE/rust/Cargo.toml" --target-dir "$target"; then
+    "$target/debug/sqs-rust-client" "$1"
+  else
+    echo "server: FAILED: cargo build of server/clients/rust"
+    echo "0 passed, 1 failed"
+  fi
+}
+
 clients=("$@")
-[ ${#clients[@]} -gt 0 ] || clients=(boto3 boto3-query awscli node moto load)
+[ ${#clients[@]} -gt 0 ] || clients=(boto3 boto3-query awscli node rust moto load)
 for c in "${clients[@]}"; do
   case "$c" in
     boto3) client boto3 000000000000 python "$HERE/boto3_client.py" ENDPOINT ;;
     boto3-query) client boto3-query 000000000000 "$ROOT/target/venv-query/bin/python" "$HERE/boto3_client.py" ENDPOINT ;;
     awscli) client awscli 000000000000 "$HERE/awscli_client.sh" ENDPOINT ;;
     node) client node 000000000000 node --no-warnings "$HERE/node_client.mjs" ENDPOINT ;;
+    rust) client rust 000000000000 rust_client ENDPOINT ;;
     moto)
       if [ -z "$MOTO_SOURCE" ]; then
         echo "server: FAILED: moto's source is not under target/moto-src (scripts/setup.sh python)"
@@ -91,7 +104,7 @@ for c in "${clients[@]}"; do
       fi
       ;;
     load) client load 000000000000 load_test ENDPOINT ;;
-    *) echo "run.sh: unknown client '$c' (boto3 boto3-query awscli node moto load)" >&2; exit 2 ;;
+    *) echo "run.sh: unknown client '$c' (boto3 boto3-query awscli node rust moto load)" >&2; exit 2 ;;
   esac
 done
 echo "$passed passed, $failed failed"

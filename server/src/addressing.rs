@@ -1,14 +1,21 @@
 //! Queue URLs and ARNs as the server's clients see them, and as the engine knows them.
 //!
-//! The engine names every queue in one fixed account and region
-//! (`https://sqs.us-east-1.amazonaws.com/000000000000/<name>`, `arn:aws:sqs:us-east-1:000000000000:<name>`).
-//! Clients see URLs on the server's own address, built from the request's `Host`
-//! (`http://127.0.0.1:9324/<account>/<name>`), and ARNs in the configured account and region.
-//! Requests are rewritten on the way in and answers on the way out; message bodies and message
-//! attributes are never touched (their MD5s must stay exact).
+//! AWS keeps queues per account and region; so does the engine ([`Namespace`]), naming a queue
+//! `https://sqs.<region>.amazonaws.com/<account>/<name>` and `arn:aws:sqs:<region>:<account>:<name>`.
+//! A request acts in the region it was signed for (its SigV4 credential scope, see
+//! [`crate::identity::signing_region`]), else the server's `--region`; a queue URL names its
+//! account, else the server's `--account-id`. Clients see URLs on the server's own address,
+//! built from the request's `Host` (`http://127.0.0.1:9324/<account>/<name>`): the region is
+//! the request's, as on AWS where each region has its own endpoint.
+//!
+//! The server's own account and region are the engine's default namespace (what `sqs-sim
+//! serve`'s pages and controls show): the two swap places on the way in and out, so that a
+//! client naming account `000000000000` in `us-east-1` of a server configured otherwise reaches
+//! that namespace, not the server's. Requests are rewritten on the way in and answers on the way
+//! out; message bodies and message attributes are never touched (their MD5s must stay exact).
 
 use serde_json::Value;
-use sqs_engine::{Engine, Request};
+use sqs_engine::Namespace;
 
 /// The members whose values are message content or opaque tokens: never rewritten.
 const UNTOUCHED: &[&str] = &[
@@ -22,100 +29,150 @@ const UNTOUCHED: &[&str] = &[
     "MessageGroupId",
 ];
 
-/// The server's account and region, and the engine's own URL and ARN prefixes.
+/// The server's account and region.
 #[derive(Clone, Debug)]
 pub struct Addressing {
-    account: String,
-    arn_prefix: String,
-    engine_account: String,
-    engine_url_prefix: String,
-    engine_arn_prefix: String,
+    home: Namespace,
 }
 
 impl Addressing {
-    /// Addressing for `account` in `region`. The engine's prefixes are read off a scratch engine
-    /// (a queue made and its URL and ARN read), not copied from its source.
+    /// Addressing for a server in `account` and `region`.
     pub fn new(account: &str, region: &str) -> Self {
-        let mut scratch = Engine::new(0);
-        let input = serde_json::json!({"QueueName": "q"});
-        let create = Request::from_input("CreateQueue", input).expect("a CreateQueue input");
-        scratch.call(create);
-        let url = scratch
-            .queue_url("q")
-            .expect("the scratch queue")
-            .to_string();
-        let arn = scratch.queue_arn("q").expect("the scratch queue");
-        let engine_url_prefix = url.strip_suffix('q').expect("a URL ending in the name");
-        let engine_account = engine_url_prefix.trim_end_matches('/').rsplit('/').next();
         Addressing {
-            account: account.into(),
-            arn_prefix: format!("arn:aws:sqs:{region}:{account}:"),
-            engine_account: engine_account.unwrap_or_default().into(),
-            engine_url_prefix: engine_url_prefix.into(),
-            engine_arn_prefix: arn
-                .strip_suffix('q')
-                .expect("an ARN ending in the name")
-                .into(),
+            home: Namespace::new(account, region),
         }
     }
 
-    /// A queue's URL as clients see it, on `base` (`http://127.0.0.1:9324`).
+    /// A queue of the server's account and region as clients see its URL, on `base`
+    /// (`http://127.0.0.1:9324`).
     pub fn public_url(&self, base: &str, name: &str) -> String {
-        format!("{base}/{}/{name}", self.account)
+        format!("{base}/{}/{name}", self.home.account)
     }
 
-    /// Rewrites an action's input (AWS's JSON members) for the engine: queue URLs on any host
-    /// naming our account, ARNs in our account and region, and our account id. `path_url` is the
-    /// queue URL the request was sent to (`POST /<account>/<name>`), used when the input names
-    /// no queue.
-    pub fn inbound(&self, input: &mut Value, path_url: Option<String>) {
+    /// The engine's namespace for a client's, and back: the server's and the engine's default
+    /// swap places, every other is itself.
+    fn swap(&self, namespace: Namespace) -> Namespace {
+        if namespace == self.home {
+            Namespace::DEFAULT
+        } else if namespace == Namespace::DEFAULT {
+            self.home.clone()
+        } else {
+            namespace
+        }
+    }
+
+    /// Rewrites an action's input (AWS's JSON members) for the engine, for a request signed for
+    /// `region` (`None`: the server's), and returns the namespace to run it in
+    /// ([`sqs_engine::Engine::call_in`]). Queue URLs on any host (`<account>/<name>`) and ARNs
+    /// are rewritten to the engine's; `path_url` is the queue URL the request was sent to
+    /// (`POST /<account>/<name>`), used when the input names no queue.
+    pub fn inbound(
+        &self,
+        input: &mut Value,
+        path_url: Option<String>,
+        region: Option<&str>,
+    ) -> Namespace {
+        let region = region.unwrap_or(&self.home.region);
         if let (Value::Object(members), Some(url)) = (&mut *input, path_url) {
             members.entry("QueueUrl").or_insert(Value::String(url));
         }
         walk(input, &mut |member, text| match member {
-            "QueueUrl" => self.engine_url(text),
-            "QueueOwnerAWSAccountId" if text == self.account => Some(self.engine_account.clone()),
-            _ => (text.contains(&self.arn_prefix))
-                .then(|| text.replace(&self.arn_prefix, &self.engine_arn_prefix)),
+            "QueueUrl" => self.engine_url(text, region),
+            "QueueOwnerAWSAccountId" => {
+                let owner = self.swap(Namespace::new(text, region));
+                (owner.account != text).then(|| owner.account.into_owned())
+            }
+            _ => self.swap_arns(text),
         });
+        self.swap(Namespace::new(&self.home.account, region))
     }
 
     /// Rewrites an answer (or an error message) for clients on `base`.
     pub fn outbound(&self, output: &mut Value, base: &str) {
-        let url_prefix = format!("{base}/{}/", self.account);
-        walk(output, &mut |_, text| self.public_text(text, &url_prefix));
+        walk(output, &mut |_, text| self.public_text(text, base));
     }
 
     /// `text` with the engine's URLs and ARNs as clients see them on `base`.
     pub fn public_message(&self, text: &str, base: &str) -> String {
-        let url_prefix = format!("{base}/{}/", self.account);
-        self.public_text(text, &url_prefix)
-            .unwrap_or_else(|| text.into())
+        self.public_text(text, base).unwrap_or_else(|| text.into())
     }
 
-    fn public_text(&self, text: &str, url_prefix: &str) -> Option<String> {
-        let has_url = text.contains(&self.engine_url_prefix);
-        let has_arn =
-            text.contains(&self.engine_arn_prefix) && self.arn_prefix != self.engine_arn_prefix;
-        (has_url || has_arn).then(|| {
-            text.replace(&self.engine_url_prefix, url_prefix)
-                .replace(&self.engine_arn_prefix, &self.arn_prefix)
-        })
+    fn public_text(&self, text: &str, base: &str) -> Option<String> {
+        let urls = self.public_urls(text, base);
+        let arns = self.swap_arns(urls.as_deref().unwrap_or(text));
+        arns.or(urls)
     }
 
-    /// A queue URL on any host, `<scheme>://<host>/<account>/<name>`, as the engine's URL when
-    /// the account is ours (another account's queue stays as it is: it does not exist here).
-    fn engine_url(&self, url: &str) -> Option<String> {
+    /// A queue URL on any host, `<scheme>://<host>/<account>/<name>`, as the engine's URL of
+    /// that account's queue in `region`.
+    fn engine_url(&self, url: &str, region: &str) -> Option<String> {
         let path = url.split_once("://").map_or(url, |(_, rest)| {
             rest.find('/').map_or("", |slash| &rest[slash..])
         });
         let mut segments = path.trim_matches('/').split('/');
         match (segments.next(), segments.next(), segments.next()) {
-            (Some(account), Some(name), None) if account == self.account && !name.is_empty() => {
-                Some(format!("{}{name}", self.engine_url_prefix))
+            (Some(account), Some(name), None) if !account.is_empty() && !name.is_empty() => {
+                Some(self.swap(Namespace::new(account, region)).queue_url(name))
             }
             _ => None,
         }
+    }
+
+    /// The engine's queue URLs in `text` (`https://sqs.<region>.amazonaws.com/<account>/`) on
+    /// `base`, with the client's account; `None` if it has none.
+    fn public_urls(&self, text: &str, base: &str) -> Option<String> {
+        const HEAD: &str = "https://sqs.";
+        const HOST_END: &str = ".amazonaws.com/";
+        if !text.contains(HEAD) {
+            return None;
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(at) = rest.find(HEAD) {
+            out.push_str(&rest[..at]);
+            let after = &rest[at + HEAD.len()..];
+            let parsed = after.split_once(HOST_END).and_then(|(region, path)| {
+                let (account, tail) = path.split_once('/')?;
+                let plain = |s: &str| !s.is_empty() && !s.contains(['/', ' ', '.']);
+                (plain(region) && plain(account)).then_some((region, account, tail))
+            });
+            match parsed {
+                Some((region, account, tail)) => {
+                    let client = self.swap(Namespace::new(account, region));
+                    out.push_str(&format!("{base}/{}/", client.account));
+                    rest = tail;
+                }
+                None => {
+                    out.push_str(HEAD);
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        Some(out)
+    }
+
+    /// `text` with the ARN prefixes of the server's and the engine's default namespace swapped
+    /// (one pass: each occurrence of either becomes the other); `None` if it has neither.
+    fn swap_arns(&self, text: &str) -> Option<String> {
+        let (home, default) = (self.home.queue_arn(""), Namespace::DEFAULT.queue_arn(""));
+        if home == default || !(text.contains(&home) || text.contains(&default)) {
+            return None;
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        loop {
+            let next = [(&home, &default), (&default, &home)]
+                .into_iter()
+                .filter_map(|(from, to)| Some((rest.find(from.as_str())?, from, to)))
+                .min_by_key(|(at, ..)| *at);
+            let Some((at, from, to)) = next else { break };
+            out.push_str(&rest[..at]);
+            out.push_str(to);
+            rest = &rest[at + from.len()..];
+        }
+        out.push_str(rest);
+        Some(out)
     }
 }
 
@@ -164,7 +221,8 @@ mod tests {
             "MessageBody": "arn:aws:sqs:eu-west-1:123456789012:q",
             "Attributes": {"RedrivePolicy": "{\"deadLetterTargetArn\":\"arn:aws:sqs:eu-west-1:123456789012:dlq\"}"},
         });
-        addressing.inbound(&mut input, None);
+        let namespace = addressing.inbound(&mut input, None, None);
+        assert_eq!(namespace, Namespace::DEFAULT);
         assert_eq!(
             input["QueueUrl"],
             "https://sqs.us-east-1.amazonaws.com/000000000000/q"
@@ -195,16 +253,50 @@ mod tests {
     }
 
     #[test]
-    fn another_accounts_queue_url_is_left_alone_and_the_path_names_the_queue() {
+    fn a_request_acts_in_its_region_and_a_url_in_its_account() {
         let addressing = Addressing::new("123456789012", "us-east-1");
+        // Signed for eu-west-1: another namespace, its URLs and ARNs as they are.
+        let mut input = json!({"QueueUrl": "http://localhost:9324/123456789012/q",
+                               "Attributes": {"RedrivePolicy": "arn:aws:sqs:eu-west-1:123456789012:dlq"}});
+        let namespace = addressing.inbound(&mut input, None, Some("eu-west-1"));
+        assert_eq!(namespace, Namespace::new("123456789012", "eu-west-1"));
+        assert_eq!(
+            input["QueueUrl"],
+            "https://sqs.eu-west-1.amazonaws.com/123456789012/q"
+        );
+        assert_eq!(
+            input["Attributes"]["RedrivePolicy"],
+            "arn:aws:sqs:eu-west-1:123456789012:dlq"
+        );
+        let mut output = json!({"QueueUrl": "https://sqs.eu-west-1.amazonaws.com/123456789012/q"});
+        addressing.outbound(&mut output, "http://h");
+        assert_eq!(output["QueueUrl"], "http://h/123456789012/q");
+        // Another account's URL names that account's queue; the path names the queue.
         let mut input = json!({"QueueUrl": "http://localhost:9324/999999999999/q"});
-        addressing.inbound(&mut input, None);
-        assert_eq!(input["QueueUrl"], "http://localhost:9324/999999999999/q");
+        addressing.inbound(&mut input, None, None);
+        assert_eq!(
+            input["QueueUrl"],
+            "https://sqs.us-east-1.amazonaws.com/999999999999/q"
+        );
         let mut input = json!({});
-        addressing.inbound(&mut input, Some("http://h/123456789012/q".into()));
+        addressing.inbound(&mut input, Some("http://h/123456789012/q".into()), None);
         assert_eq!(
             input["QueueUrl"],
             "https://sqs.us-east-1.amazonaws.com/000000000000/q"
+        );
+        // The engine's default namespace, named by a client, is the server's (they swap).
+        let mut input = json!({"QueueUrl": "http://h/000000000000/q", "QueueOwnerAWSAccountId": "000000000000"});
+        addressing.inbound(&mut input, None, None);
+        assert_eq!(
+            input["QueueUrl"],
+            "https://sqs.us-east-1.amazonaws.com/123456789012/q"
+        );
+        assert_eq!(input["QueueOwnerAWSAccountId"], "123456789012");
+        let message =
+            "arn:aws:sqs:us-east-1:000000000000:a and arn:aws:sqs:us-east-1:123456789012:b";
+        assert_eq!(
+            addressing.public_message(message, "http://h"),
+            "arn:aws:sqs:us-east-1:123456789012:a and arn:aws:sqs:us-east-1:000000000000:b"
         );
     }
 }

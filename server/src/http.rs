@@ -194,9 +194,17 @@ impl Server {
             parts.uri.query(),
             peer,
         ));
+        let region = identity::signing_region(&parts.headers, parts.uri.query());
         let answer = match parsed {
             Ok((action, input)) => self
-                .call(&caller, action, input, &path, &base, &protocol)
+                .call(
+                    &caller,
+                    action,
+                    input,
+                    (&path, region.as_deref()),
+                    &base,
+                    &protocol,
+                )
                 .await
                 .map(|a| (action, a)),
             Err(error) => Err(error),
@@ -226,7 +234,7 @@ impl Server {
         caller: &Caller,
         action: &str,
         mut input: Value,
-        path: &str,
+        (path, region): (&str, Option<&str>),
         base: &str,
         protocol: &Protocol,
     ) -> Result<Value, WireError> {
@@ -236,14 +244,17 @@ impl Server {
             .filter(|s| !s.is_empty())
             .count();
         let path_url = (segments == 2).then(|| format!("{base}{path}"));
-        self.addressing.inbound(&mut input, path_url);
+        let namespace = self.addressing.inbound(&mut input, path_url, region);
         let type_error = match protocol {
             Protocol::Json(_) => WireError::serialization,
             Protocol::Query => WireError::invalid_parameter,
         };
         let request = Request::from_input(action, input)
             .map_err(|e| WireError::from_input(&e, type_error))?;
-        let response = match self.shared.with(|state| state.call(caller, request)) {
+        let response = match self
+            .shared
+            .with(|state| state.call_in(caller, &namespace, request))
+        {
             Outcome::Done(result) => result?,
             // A reset while waiting answers with no messages.
             Outcome::Waiting(answer) => Response::ReceiveMessage(answer.await.unwrap_or_default()),

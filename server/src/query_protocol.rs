@@ -8,7 +8,7 @@
 
 use crate::wire::WireError;
 use serde_json::{Map, Value};
-use sqs_engine::Request;
+use sqs_engine::{ErrorCode, Request};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -30,6 +30,9 @@ const LISTS: &[(&str, &str)] = &[
     ("AttributeName", "AttributeNames"),
     ("MessageAttributeName", "MessageAttributeNames"),
     ("MessageSystemAttributeName", "MessageSystemAttributeNames"),
+    ("TagKey", "TagKeys"),
+    ("AWSAccountId", "AWSAccountIds"),
+    ("ActionName", "Actions"),
 ];
 
 /// Flattened lists of batch entries (each becomes an entry of `Entries`).
@@ -40,6 +43,7 @@ const ENTRIES: &[&str] = &[
 ];
 
 /// Flattened maps: the parameter's name, the member's, and the key and value parameters' names.
+/// `Tag.N.Key` is CreateQueue's lower-case `tags`, and TagQueue's `Tags` ([`TAGS_MEMBER`]).
 const MAPS: &[(&str, &str, &str, &str)] = &[
     ("Attribute", "Attributes", "Name", "Value"),
     ("Tag", "tags", "Key", "Value"),
@@ -60,7 +64,18 @@ const NO_RESULT: &[&str] = &[
     "PurgeQueue",
     "DeleteMessage",
     "ChangeMessageVisibility",
+    "TagQueue",
+    "UntagQueue",
+    "AddPermission",
+    "RemovePermission",
 ];
+
+/// TagQueue's member for the `Tag.N.Key` map (CreateQueue's is `tags`).
+const TAGS_MEMBER: (&str, &str) = ("TagQueue", "Tags");
+
+/// QueueDoesNotExist as the query protocol words it (the JSON protocol's message lacks the
+/// last words) [LS-snap:test_non_existent_queue; moto:test_tag_queue_errors].
+const NO_QUEUE: &str = "The specified queue does not exist for this wsdl version.";
 
 /// Parameter names as `A.1.B` paths, read into a tree.
 #[derive(Debug)]
@@ -130,7 +145,13 @@ pub fn parse(params: Vec<(String, String)>) -> Result<(&'static str, Value), Wir
         .iter()
         .find(|known| **known == name)
         .ok_or_else(|| WireError::unknown_action(&name))?;
-    Ok((action, Value::Object(members(&tree)?)))
+    let mut input = members(&tree)?;
+    if *action == TAGS_MEMBER.0 {
+        if let Some(tags) = input.remove("tags") {
+            input.insert(TAGS_MEMBER.1.into(), tags);
+        }
+    }
+    Ok((action, Value::Object(input)))
 }
 
 /// A branch's parameters as JSON members.
@@ -191,14 +212,20 @@ fn members(node: &Node) -> Result<Map<String, Value>, WireError> {
 }
 
 /// The answer to `action` as SQS writes it.
+/// A result without members is written as an empty element, `<ReceiveMessageResult/>`.
 pub fn response_body(action: &str, output: &Value, request_id: &str) -> Vec<u8> {
     let mut xml = format!("<?xml version=\"1.0\"?><{action}Response xmlns=\"{NAMESPACE}\">");
     if !NO_RESULT.contains(&action) {
-        let _ = write!(xml, "<{action}Result>");
-        if let Value::Object(members) = output {
-            write_members(&mut xml, action, members);
+        match output {
+            Value::Object(members) if !members.is_empty() => {
+                let _ = write!(xml, "<{action}Result>");
+                write_members(&mut xml, action, members);
+                let _ = write!(xml, "</{action}Result>");
+            }
+            _ => {
+                let _ = write!(xml, "<{action}Result/>");
+            }
         }
-        let _ = write!(xml, "</{action}Result>");
     }
     let _ = write!(
         xml,
@@ -214,12 +241,18 @@ pub fn error_body(error: &WireError, request_id: &str) -> Vec<u8> {
     } else {
         "Sender"
     };
+    let no_queue = ErrorCode::QueueDoesNotExist.query_code();
+    let message = if error.code == no_queue {
+        NO_QUEUE
+    } else {
+        &error.message
+    };
     format!(
         "<?xml version=\"1.0\"?><ErrorResponse xmlns=\"{NAMESPACE}\"><Error><Type>{fault}</Type>\
          <Code>{}</Code><Message>{}</Message><Detail/></Error><RequestId>{request_id}</RequestId>\
          </ErrorResponse>",
         escape(&error.code),
-        escape(&error.message)
+        escape(message)
     )
     .into_bytes()
 }
@@ -230,6 +263,13 @@ fn write_members(xml: &mut String, action: &str, members: &Map<String, Value>) {
     for (name, value) in members {
         match (name.as_str(), value) {
             ("Attributes", Value::Object(map)) => write_map(xml, action, "Attribute", map),
+            ("Tags", Value::Object(map)) => {
+                for (key, value) in map {
+                    let _ = write!(xml, "<Tag><Key>{}</Key>", escape(key));
+                    write_element(xml, action, "Value", value);
+                    let _ = write!(xml, "</Tag>");
+                }
+            }
             ("MessageAttributes", Value::Object(map)) => {
                 write_map(xml, action, "MessageAttribute", map)
             }
@@ -378,6 +418,62 @@ mod tests {
         let empty = String::from_utf8(response_body("DeleteMessage", &json!({}), "r")).unwrap();
         assert!(empty.contains("<DeleteMessageResponse") && !empty.contains("Result"));
         let none = String::from_utf8(response_body("ReceiveMessage", &json!({}), "r")).unwrap();
-        assert!(none.contains("<ReceiveMessageResult></ReceiveMessageResult>"));
+        assert!(none.contains("<ReceiveMessageResponse xmlns=\"http://queue.amazonaws.com/doc/2012-11-05/\"><ReceiveMessageResult/><ResponseMetadata>"));
+        let tags = json!({"Tags": {"env": "prod", "team": "a&b"}});
+        let xml = String::from_utf8(response_body("ListQueueTags", &tags, "r")).unwrap();
+        assert!(xml.contains(
+            "<ListQueueTagsResult><Tag><Key>env</Key><Value>prod</Value></Tag>\
+             <Tag><Key>team</Key><Value>a&amp;b</Value></Tag></ListQueueTagsResult>"
+        ));
+        let untagged = String::from_utf8(response_body("ListQueueTags", &json!({}), "r")).unwrap();
+        assert!(untagged.contains("<ListQueueTagsResult/>"));
+        let tagged = String::from_utf8(response_body("TagQueue", &json!({}), "r")).unwrap();
+        assert!(tagged.contains("<TagQueueResponse") && !tagged.contains("Result"));
+    }
+
+    #[test]
+    fn queue_does_not_exist_is_worded_for_the_query_protocol() {
+        let no_queue = WireError::from(sqs_engine::SqsError::new(
+            ErrorCode::QueueDoesNotExist,
+            "The specified queue does not exist.",
+        ));
+        let xml = String::from_utf8(error_body(&no_queue, "r")).unwrap();
+        assert!(xml.contains(
+            "<Code>AWS.SimpleQueueService.NonExistentQueue</Code>\
+             <Message>The specified queue does not exist for this wsdl version.</Message>"
+        ));
+        let other = WireError::unknown_action("Explode");
+        let xml = String::from_utf8(error_body(&other, "r")).unwrap();
+        assert!(
+            xml.contains("<Message>The action Explode is not valid for this endpoint.</Message>")
+        );
+    }
+
+    #[test]
+    fn tag_and_permission_parameters_become_the_json_members() {
+        let (action, input) = parse(params(
+            "Action=TagQueue&QueueUrl=u&Tag.1.Key=team&Tag.1.Value=a&Tag.2.Key=env&Tag.2.Value=",
+        ))
+        .unwrap();
+        assert_eq!(action, "TagQueue");
+        assert_eq!(
+            input,
+            json!({"QueueUrl": "u", "Tags": {"team": "a", "env": ""}})
+        );
+        let (_, input) = parse(params(
+            "Action=UntagQueue&QueueUrl=u&TagKey.1=team&TagKey.2=env",
+        ))
+        .unwrap();
+        assert_eq!(input, json!({"QueueUrl": "u", "TagKeys": ["team", "env"]}));
+        let (_, input) = parse(params(
+            "Action=AddPermission&QueueUrl=u&Label=l&AWSAccountId.1=111111111111\
+             &AWSAccountId.2=222222222222&ActionName.1=SendMessage",
+        ))
+        .unwrap();
+        assert_eq!(
+            input,
+            json!({"QueueUrl": "u", "Label": "l", "AWSAccountIds": ["111111111111", "222222222222"],
+                   "Actions": ["SendMessage"]})
+        );
     }
 }

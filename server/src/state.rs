@@ -6,7 +6,7 @@
 use crate::clock::Clock;
 use crate::journal::{Caller, Journal};
 use sqs_engine::api::ReceiveMessageOutput;
-use sqs_engine::{Engine, Millis, PollId, Reply, Request, Response, SqsError};
+use sqs_engine::{Engine, Millis, Namespace, PollId, Reply, Request, Response, SqsError};
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
@@ -67,9 +67,14 @@ impl State {
 
     /// Runs one SQS action at the current virtual time, for `caller`, and records it.
     pub fn call(&mut self, caller: &Caller, request: Request) -> Outcome {
+        self.call_in(caller, &Namespace::DEFAULT, request)
+    }
+
+    /// [`State::call`] in the engine's `namespace` (an account and region).
+    pub fn call_in(&mut self, caller: &Caller, namespace: &Namespace, request: Request) -> Outcome {
         self.sync(Instant::now());
         let (at, copy) = (self.engine.now(), request.clone());
-        let reply = self.engine.call(request);
+        let reply = self.engine.call_in(namespace, request);
         let accepted = !matches!(reply, Reply::Done(Err(_)));
         self.journal.record(at, caller, copy, accepted);
         let outcome = match reply {

@@ -148,7 +148,19 @@ fn the_query_protocol_answers_in_xml() {
             "<MessageAttribute><Name>k</Name><Value><DataType>String</DataType><StringValue>v</StringValue></Value></MessageAttribute>",
             "<Attribute><Name>ApproximateReceiveCount</Name><Value>1</Value></Attribute>",
         ]),
-        ("/", "Action=GetQueueUrl&QueueName=nope", vec!["<Code>AWS.SimpleQueueService.NonExistentQueue</Code>"]),
+        (q, "Action=ReceiveMessage", vec!["<ReceiveMessageResult/><ResponseMetadata>"]),
+        (q, "Action=TagQueue&Tag.1.Key=team&Tag.1.Value=a%2Bb&Tag.2.Key=env&Tag.2.Value=",
+         vec!["<TagQueueResponse", "</TagQueueResponse>"]),
+        (q, "Action=ListQueueTags", vec![
+            "<ListQueueTagsResult><Tag><Key>env</Key><Value></Value></Tag>\
+             <Tag><Key>team</Key><Value>a+b</Value></Tag></ListQueueTagsResult>",
+        ]),
+        (q, "Action=AddPermission&Label=l&AWSAccountId.1=111111111111&ActionName.1=SendMessage",
+         vec!["<AddPermissionResponse"]),
+        ("/", "Action=GetQueueUrl&QueueName=nope", vec![
+            "<Code>AWS.SimpleQueueService.NonExistentQueue</Code>\
+             <Message>The specified queue does not exist for this wsdl version.</Message>",
+        ]),
         (q, "Action=SendMessage&MessageBody=x&DelaySeconds=soon", vec!["<Code>InvalidParameterValue</Code>"]),
     ];
     for (path, form, texts) in calls {

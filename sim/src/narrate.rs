@@ -189,6 +189,22 @@ fn sentence(
             "SetQueueAttributes",
             format!(" on {queue}: {} changed", names.join(", ")),
         ),
+        EventKind::QueueTagged { queue, keys } => called(
+            "TagQueue",
+            format!(" on {queue}: tags {} set", keys.join(", ")),
+        ),
+        EventKind::QueueUntagged { queue, keys } => called(
+            "UntagQueue",
+            format!(" on {queue}: tags {} removed", keys.join(", ")),
+        ),
+        EventKind::PermissionAdded { queue, label } => called(
+            "AddPermission",
+            format!(" on {queue}: statement {label} added to its Policy"),
+        ),
+        EventKind::PermissionRemoved { queue, label } => called(
+            "RemovePermission",
+            format!(" on {queue}: statement {label} removed from its Policy"),
+        ),
         EventKind::Sent {
             queue,
             message_id,
@@ -366,6 +382,22 @@ mod tests {
                 &labels
             ),
             "Worker A called ChangeMessageVisibility: M hidden for 120 s more"
+        );
+        let granted = EventKind::PermissionAdded {
+            queue: "q".into(),
+            label: "ShareWithB".into(),
+        };
+        assert_eq!(
+            engine_event(&Actor::User, None, 0, &granted, &labels),
+            "You called AddPermission on q: statement ShareWithB added to its Policy"
+        );
+        let tagged = EventKind::QueueTagged {
+            queue: "q".into(),
+            keys: vec!["team".into(), "env".into()],
+        };
+        assert_eq!(
+            engine_event(&Actor::User, Some("CreateQueue"), 0, &tagged, &labels),
+            "You called CreateQueue on q: tags team, env set"
         );
     }
 }

@@ -63,7 +63,7 @@ impl Engine {
         let uid = self.resolve(&input.queue_url)?;
         let arn = &self.q(uid).arn;
         let urls: Vec<String> = self
-            .by_name
+            .arns
             .values()
             .map(|&uid| self.q(uid))
             .filter(|q| {

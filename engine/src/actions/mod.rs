@@ -2,9 +2,11 @@
 
 pub(crate) mod dead_letter;
 pub(crate) mod handles;
+pub(crate) mod permissions;
 pub(crate) mod queues;
 pub(crate) mod receive;
 pub(crate) mod send;
+pub(crate) mod tags;
 
 use crate::error::SqsError;
 use crate::validate::BASE64;

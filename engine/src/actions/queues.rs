@@ -7,8 +7,10 @@ use crate::engine::Engine;
 use crate::error::{ErrorCode, SqsError};
 use crate::event::{EventKind, VisibleReason};
 use crate::message::State;
-use crate::queue::{arn_of, Queue};
+use crate::namespace::Namespace;
+use crate::queue::Queue;
 use crate::Millis;
+use std::ops::Bound;
 
 /// A deleted queue's name can be reused after this long (§2.1).
 const NAME_REUSE_DELAY: Millis = 60_000;
@@ -16,8 +18,13 @@ const NAME_REUSE_DELAY: Millis = 60_000;
 const PURGE_COOLDOWN: Millis = 60_000;
 
 impl Engine {
-    /// Looks up RedrivePolicy targets for [`QueueConfig::apply`].
+    /// Looks up RedrivePolicy targets for [`QueueConfig::apply`]: a dead-letter queue is in
+    /// the source queue's account and region [DG:Using dead-letter queues in Amazon SQS], so
+    /// one elsewhere does not exist for it.
     fn dlq_target(&self, own_arn: &str, arn: &str) -> Option<DlqTarget> {
+        if own_arn.rsplit_once(':').map(|(ns, _)| ns) != arn.rsplit_once(':').map(|(ns, _)| ns) {
+            return None;
+        }
         let q = self.q(self.by_arn(arn)?);
         Some(DlqTarget {
             fifo: q.fifo(),
@@ -36,9 +43,12 @@ impl Engine {
             .get("FifoQueue")
             .is_some_and(|v| v.eq_ignore_ascii_case("true"));
         crate::validate::queue_name(name, fifo)?;
-        let arn = arn_of(name);
+        let arn = self.context.queue_arn(name);
         let mut config = QueueConfig::new(fifo);
         config.apply(&requested, &arn, &|target| self.dlq_target(&arn, target))?;
+        let tags = input.tags.unwrap_or_default();
+        super::tags::check(&tags)?;
+        super::tags::check_count(name, tags.len())?;
         if let Some(uid) = self.uid_named(name) {
             // Idempotent if every requested attribute equals the current value (§2.2).
             let (mut current, mut wanted) = (Attributes::new(), Attributes::new());
@@ -56,7 +66,7 @@ impl Engine {
         }
         if self
             .deleted_at
-            .get(name)
+            .get(&arn)
             .is_some_and(|&t| self.now < t + NAME_REUSE_DELAY)
         {
             return Err(SqsError::new(
@@ -64,16 +74,19 @@ impl Engine {
                 "You must wait 60 seconds after deleting a queue before you can create another with the same name.",
             ));
         }
-        self.deleted_at.remove(name);
+        self.deleted_at.remove(&arn);
         let uid = self.queues.len() as u32;
-        let queue = Queue::new(uid, name, config, self.now);
+        let queue = Queue::new(uid, &self.context, name, config, self.now);
         let url = queue.url.clone();
         self.queues.push(Some(Box::new(queue)));
-        self.by_name.insert(name.to_string(), uid);
+        self.arns.insert(arn, uid);
         self.emit(EventKind::QueueCreated {
             queue: name.into(),
             fifo,
         });
+        if !tags.is_empty() {
+            self.set_tags(uid, tags)?; // Checked above: cannot fail.
+        }
         Ok(Response::CreateQueue(QueueUrlOutput { queue_url: url }))
     }
 
@@ -84,18 +97,21 @@ impl Engine {
             self.time_out_poll(poll);
         }
         let queue = self.queues[uid as usize].take().expect("live queue");
-        self.by_name.remove(&*queue.name);
-        self.deleted_at.insert(queue.name.to_string(), self.now);
+        self.arns.remove(&queue.arn);
+        self.deleted_at.insert(queue.arn.clone(), self.now);
         self.emit(EventKind::QueueDeleted { queue: queue.name });
         Ok(Response::Empty(Empty {}))
     }
 
     pub(crate) fn list_queues(&mut self, input: ListQueuesInput) -> Result<Response, SqsError> {
-        let prefix = input.queue_name_prefix.unwrap_or_default();
+        // The call's namespace's queues whose names start with the prefix, by name.
+        let prefix = self
+            .context
+            .queue_arn(&input.queue_name_prefix.unwrap_or_default());
         let urls: Vec<String> = self
-            .by_name
-            .iter()
-            .filter(|(name, _)| name.starts_with(&prefix))
+            .arns
+            .range::<str, _>((Bound::Included(prefix.as_str()), Bound::Unbounded))
+            .take_while(|(arn, _)| arn.starts_with(&prefix))
             .map(|(_, &uid)| self.q(uid).url.to_string())
             .collect();
         let (urls, next_token) =
@@ -107,15 +123,12 @@ impl Engine {
     }
 
     pub(crate) fn get_queue_url(&mut self, input: GetQueueUrlInput) -> Result<Response, SqsError> {
-        if input
-            .queue_owner_a_w_s_account_id
-            .as_deref()
-            .is_some_and(|a| a != "000000000000")
-        {
-            return Err(SqsError::no_queue());
-        }
+        // Another account's queue, in the call's region, when the caller names its owner.
+        let owner = input.queue_owner_a_w_s_account_id;
+        let namespace = owner.map(|account| Namespace::new(&account, &self.context.region));
+        let namespace = namespace.as_ref().unwrap_or(&self.context);
         let uid = self
-            .uid_named(&input.queue_name)
+            .by_arn(&namespace.queue_arn(&input.queue_name))
             .ok_or_else(SqsError::no_queue)?;
         Ok(Response::GetQueueUrl(QueueUrlOutput {
             queue_url: self.q(uid).url.clone(),

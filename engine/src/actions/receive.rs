@@ -386,10 +386,11 @@ impl Engine {
     }
 
     /// Answers waiting long polls of queues where something became receivable, in arrival
-    /// order, while there is something to give (§4.3).
+    /// order, while there is something to give (§4.3). Returns early, the queue still woken,
+    /// when an answer made work due now (a VisibilityTimeout 0 reveals its messages at once):
+    /// [`Engine::do_due`] does it before the next poll is served (§13.2, §13.3).
     pub(crate) fn serve_woken(&mut self) {
-        while !self.woken.is_empty() {
-            let uid = self.woken.remove(0);
+        while let Some(&uid) = self.woken.first() {
             while let Some(&poll) = self.q_opt(uid).and_then(|q| q.polls.first()) {
                 // Taken out while it receives (receiving never reads `self.polls`), put back if
                 // nothing came: no copy of its parameters per answer.
@@ -406,7 +407,11 @@ impl Engine {
                 let (queue, count) = (self.q(uid).name, messages.len());
                 self.completed.push((poll, output(messages)));
                 self.emit(EventKind::LongPollAnswered { queue, poll, count });
+                if self.timer_due() {
+                    return;
+                }
             }
+            self.woken.remove(0);
         }
     }
 

@@ -76,6 +76,11 @@ actions!(
     StartMessageMoveTask(StartMessageMoveTaskInput),
     ListMessageMoveTasks(ListMessageMoveTasksInput),
     CancelMessageMoveTask(CancelMessageMoveTaskInput),
+    TagQueue(TagQueueInput),
+    UntagQueue(UntagQueueInput),
+    ListQueueTags(QueueUrlInput),
+    AddPermission(AddPermissionInput),
+    RemovePermission(RemovePermissionInput),
 );
 
 /// `{"call": "SendMessage", "input": {...}}`.
@@ -165,9 +170,18 @@ members! {
         max_results: optional("MaxResults"),
     }
     CancelMessageMoveTaskInput { task_handle: field("TaskHandle") }
+    TagQueueInput { queue_url: field("QueueUrl"), tags: field("Tags") }
+    UntagQueueInput { queue_url: field("QueueUrl"), tag_keys: field("TagKeys") }
+    AddPermissionInput {
+        queue_url: field("QueueUrl"),
+        label: field("Label"),
+        a_w_s_account_ids: field("AWSAccountIds"),
+        actions: field("Actions"),
+    }
+    RemovePermissionInput { queue_url: field("QueueUrl"), label: field("Label") }
 }
 
-/// Input of the actions that only name a queue (DeleteQueue, PurgeQueue).
+/// Input of the actions that only name a queue (DeleteQueue, PurgeQueue, ListQueueTags).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct QueueUrlInput {
@@ -409,17 +423,48 @@ pub struct CancelMessageMoveTaskInput {
     pub task_handle: String,
 }
 
+#[derive(Clone, Debug, Default, PartialEq)]
+#[allow(missing_docs)]
+pub struct TagQueueInput {
+    pub queue_url: QueueUrl,
+    pub tags: Attributes,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+#[allow(missing_docs)]
+pub struct UntagQueueInput {
+    pub queue_url: QueueUrl,
+    pub tag_keys: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+#[allow(missing_docs)]
+pub struct AddPermissionInput {
+    pub queue_url: QueueUrl,
+    pub label: String,
+    pub a_w_s_account_ids: Vec<String>,
+    pub actions: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+#[allow(missing_docs)]
+pub struct RemovePermissionInput {
+    pub queue_url: QueueUrl,
+    pub label: String,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn the_actions_are_the_issues_eighteen_as_aws_spells_them() {
+    fn the_actions_are_sqss_twenty_three_as_aws_spells_them() {
         let mut names = Request::ACTIONS.to_vec();
         names.sort_unstable();
         assert_eq!(
             names,
             [
+                "AddPermission",
                 "CancelMessageMoveTask",
                 "ChangeMessageVisibility",
                 "ChangeMessageVisibilityBatch",
@@ -431,13 +476,17 @@ mod tests {
                 "GetQueueUrl",
                 "ListDeadLetterSourceQueues",
                 "ListMessageMoveTasks",
+                "ListQueueTags",
                 "ListQueues",
                 "PurgeQueue",
                 "ReceiveMessage",
+                "RemovePermission",
                 "SendMessage",
                 "SendMessageBatch",
                 "SetQueueAttributes",
                 "StartMessageMoveTask",
+                "TagQueue",
+                "UntagQueue",
             ]
         );
         let receive = Request::ReceiveMessage(Default::default());
@@ -531,6 +580,26 @@ mod tests {
             (
                 "CancelMessageMoveTask",
                 serde_json::json!({"TaskHandle": "t"}),
+            ),
+            (
+                "TagQueue",
+                serde_json::json!({"QueueUrl": "q", "Tags": {"k": "v"}}),
+            ),
+            (
+                "UntagQueue",
+                serde_json::json!({"QueueUrl": "q", "TagKeys": ["k"]}),
+            ),
+            ("ListQueueTags", serde_json::json!({"QueueUrl": "q"})),
+            (
+                "AddPermission",
+                serde_json::json!({
+                    "QueueUrl": "q", "Label": "l", "AWSAccountIds": ["111111111111"],
+                    "Actions": ["SendMessage"]
+                }),
+            ),
+            (
+                "RemovePermission",
+                serde_json::json!({"QueueUrl": "q", "Label": "l"}),
             ),
         ];
         for (action, input) in inputs {

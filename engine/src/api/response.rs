@@ -23,6 +23,7 @@ pub enum Response {
     StartMessageMoveTask(StartMessageMoveTaskOutput),
     ListMessageMoveTasks(ListMessageMoveTasksOutput),
     CancelMessageMoveTask(CancelMessageMoveTaskOutput),
+    ListQueueTags(ListQueueTagsOutput),
     /// Actions whose AWS response has no members (`{}`).
     Empty(Empty),
 }
@@ -42,6 +43,7 @@ impl ToJson for Response {
             Response::StartMessageMoveTask(output) => output.to_json(),
             Response::ListMessageMoveTasks(output) => output.to_json(),
             Response::CancelMessageMoveTask(output) => output.to_json(),
+            Response::ListQueueTags(output) => output.to_json(),
             Response::Empty(output) => output.to_json(),
         }
     }
@@ -110,10 +112,11 @@ writers! {
     CancelMessageMoveTaskOutput {
         approximate_number_of_messages_moved: field("ApproximateNumberOfMessagesMoved"),
     }
+    ListQueueTagsOutput { tags: optional("Tags") }
 }
 
-/// `{}`: the response of DeleteQueue, SetQueueAttributes, PurgeQueue, DeleteMessage and
-/// ChangeMessageVisibility.
+/// `{}`: the response of DeleteQueue, SetQueueAttributes, PurgeQueue, DeleteMessage,
+/// ChangeMessageVisibility, TagQueue, UntagQueue, AddPermission and RemovePermission.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Empty {}
@@ -294,4 +297,13 @@ pub struct MessageMoveTask {
 #[allow(missing_docs)]
 pub struct CancelMessageMoveTaskOutput {
     pub approximate_number_of_messages_moved: i64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+#[allow(missing_docs)]
+pub struct ListQueueTagsOutput {
+    /// Absent when the queue has no tags.
+    #[serde(default)]
+    pub tags: Option<Attributes>,
 }

@@ -103,7 +103,7 @@ pub fn json_raw(at: SocketAddr, target: &str, body: &[u8]) -> Answer {
 pub fn call_as(at: SocketAddr, key: &str, action: &str, input: &Value) -> Answer {
     let target = format!("X-Amz-Target: AmazonSQS.{action}");
     let authorization = format!(
-        "Authorization: AWS4-HMAC-SHA256 Credential={key}/20261202/us-east-1/sqs/aws4_request, SignedHeaders=host, Signature=0"
+        "Authorization: AWS4-HMAC-SHA256 Credential={key}/20261202/eu-west-1/sqs/aws4_request, SignedHeaders=host, Signature=0"
     );
     let headers = [
         target.as_str(),
