@@ -22,7 +22,7 @@
 //! actions), `queue` (a queue's message slab and indexes), `order` (the orderings behind those
 //! indexes), `fifo` (message groups), `message`
 //! (a stored message and its received form), `attributes` (queue attributes), `validate`
-//! (input rules), `timers`, `receipt` (receipt handles), `move_task` (redrive), `window`
+//! (input rules), `timers`, `receipt` (receipt handles), `snapshot` (an engine's state as data), `move_task` (redrive), `window`
 //! (5-minute dedup and attempt-id memory), `hash` / `base64` / `rng` (digests, encoding and the
 //! seeded PRNG), `deliver` (the playground's hand delivery).
 #![warn(missing_docs)]
@@ -46,6 +46,7 @@ mod queue;
 mod receipt;
 mod rng;
 pub mod script;
+pub mod snapshot;
 mod timers;
 mod validate;
 pub mod view;
@@ -57,6 +58,7 @@ pub use error::{ErrorCode, SqsError};
 pub use event::{Event, EventKind, QueueName};
 pub use move_task::DEFAULT_MOVE_TASK_RATE;
 pub use receipt::{AnyReceiptHandle, NotAReceiptHandle, ReceiptHandle};
+pub use snapshot::SNAPSHOT_VERSION;
 
 /// Virtual time: milliseconds since the simulation started.
 pub type Millis = u64;

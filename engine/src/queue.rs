@@ -14,6 +14,7 @@ use crate::order::{OrderKey, Ordered};
 use crate::timers::TimerKey;
 use crate::window::Window;
 use crate::Millis;
+use serde::{Deserialize, Serialize};
 
 /// How long FIFO deduplication ids and receive attempt ids are remembered (§3.4, §4.1).
 pub(crate) const FIVE_MINUTES: Millis = 300_000;
@@ -31,14 +32,14 @@ fn enqueued_at(key: OrderKey) -> Millis {
 /// A queue's URL is this prefix and its name.
 pub(crate) const URL_PREFIX: &str = "https://sqs.us-east-1.amazonaws.com/000000000000/";
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 struct Slot {
     gen: u32,
     msg: Option<Message>,
 }
 
 /// Exact counts behind the Approximate* attributes (§2.4).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Counts {
     pub visible: usize,
     pub in_flight: usize,
@@ -49,7 +50,7 @@ pub(crate) struct Counts {
 /// visibility changes) at the time of the original receive.
 pub(crate) type AttemptItem = (u32, u32, u32, u32);
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Queue {
     /// Never reused, so receipt handles of a deleted queue stay invalid.
     pub uid: u32,

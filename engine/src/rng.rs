@@ -2,9 +2,10 @@
 //! the same MessageIds, receipt handles and knob decisions.
 
 use crate::api::MessageId;
+use serde::{Deserialize, Serialize};
 
 /// SplitMix64 (Steele, Lea, Flood 2014): tiny state, good enough statistics for ids and knobs.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Rng(u64);
 
 impl Rng {
