@@ -26,6 +26,7 @@ pub mod live;
 pub mod load;
 pub mod query_protocol;
 pub mod state;
+pub mod store;
 pub mod ui;
 pub mod wire;
 
