@@ -4,7 +4,9 @@
 //!   (applied in that order: pause, speed, advance); answers the state.
 //! * `GET /_sqs-sim/state`: virtual time, the clock, waiting long polls, each queue's depths.
 //! * `POST /_sqs-sim/reset`: an empty engine at virtual time 0 (waiting long polls are answered
-//!   with no messages) and a new run of the live view's record; answers the state.
+//!   with no messages) and a new run of the live view's record; with a data directory, its
+//!   files start again from the empty engine (`"data_dir": {"cleared": true}`) before the
+//!   answer, which is the state.
 //!
 //! The live view's routes, `GET /_sqs-sim/events` and `POST /_sqs-sim/call`, are [`crate::live`]'s.
 
@@ -14,7 +16,7 @@ use serde_json::{json, Value};
 use sqs_engine::{Millis, EPOCH_MS};
 
 /// The answer to a control request: its HTTP status and JSON body.
-pub fn handle(
+pub async fn handle(
     shared: &Shared,
     method: &str,
     path: &str,
@@ -26,7 +28,12 @@ pub fn handle(
         ("POST", "/_sqs-sim/clock") => clock(shared, body),
         ("GET", "/_sqs-sim/state") => Ok(()),
         ("POST", "/_sqs-sim/reset") => {
-            shared.with(State::reset);
+            if let Some(cleared) = shared.with(State::reset) {
+                if let Err(reason) = cleared.wait().await {
+                    let error = format!("the data directory could not be cleared: {reason}");
+                    return (500, json!({ "error": error }));
+                }
+            }
             Ok(())
         }
         _ => {
@@ -39,7 +46,13 @@ pub fn handle(
         }
     };
     match result {
-        Ok(()) => (200, shared.with(|state| describe(state, base, addressing))),
+        Ok(()) => {
+            let reset = path.trim_end_matches('/') == "/_sqs-sim/reset";
+            (
+                200,
+                shared.with(|state| describe(state, base, addressing, reset)),
+            )
+        }
         Err(message) => (400, json!({"error": message})),
     }
 }
@@ -84,11 +97,15 @@ fn clock(shared: &Shared, body: &[u8]) -> Result<(), String> {
 }
 
 /// The state as JSON.
-fn describe(state: &mut State, base: &str, addressing: &Addressing) -> Value {
+/// `reset`: whether this answers a reset (which cleared the data directory, if there is one).
+fn describe(state: &mut State, base: &str, addressing: &Addressing, reset: bool) -> Value {
     let (speed, paused, waiting) = (
         state.clock().speed(),
         state.clock().paused(),
         state.waiting_polls(),
+    );
+    let data_dir = state.store().map(
+        |store| json!({"path": store.dir(), "fsync": store.fsync().to_string(), "cleared": reset}),
     );
     let engine = state.engine();
     let queues: Vec<Value> = engine
@@ -111,5 +128,6 @@ fn describe(state: &mut State, base: &str, addressing: &Addressing) -> Value {
         "next_deadline_ms": engine.next_deadline(),
         "waiting_polls": waiting,
         "queues": queues,
+        "data_dir": data_dir,
     })
 }

@@ -4,7 +4,8 @@
 use crate::addressing::Addressing;
 use crate::journal::Caller;
 use crate::live::{self, EventStream};
-use crate::state::{Outcome, Shared};
+use crate::state::Shared;
+use crate::store::Fsync;
 use crate::ui::Ui;
 use crate::wire::WireError;
 use crate::{control, identity, json_protocol, query_protocol};
@@ -18,7 +19,7 @@ use hyper::{Method, Request as HttpRequest, Response as HttpResponse, StatusCode
 use hyper_util::rt::TokioIo;
 use serde_json::Value;
 use sqs_engine::api::ToJson;
-use sqs_engine::{Request, Response};
+use sqs_engine::Request;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -43,6 +44,10 @@ pub struct Config {
     pub speed: f64,
     /// The playground's files, for the live view at `/`.
     pub ui: Ui,
+    /// The data directory state is kept in across restarts (`None`: in memory only).
+    pub data_dir: Option<std::path::PathBuf>,
+    /// When the data directory's journal is synced.
+    pub fsync: Fsync,
 }
 
 /// A response: a whole body, or the live view's stream of events.
@@ -67,8 +72,17 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::R
     // The engine's seed is also the World's the page replays on: kept within the integers a
     // JavaScript number holds exactly, for any JSON reader of the stream.
     let seed = salt & ((1 << 53) - 1);
+    let shared = match &config.data_dir {
+        Some(dir) => {
+            let (shared, report) = Shared::open(dir, config.fsync, seed, config.speed)
+                .map_err(std::io::Error::other)?;
+            println!("{report}");
+            shared
+        }
+        None => Shared::new(seed, config.speed),
+    };
     let server = Arc::new(Server {
-        shared: Arc::new(Shared::new(seed, config.speed)),
+        shared: Arc::new(shared),
         addressing: Addressing::new(&config.account_id, &config.region),
         ui: config.ui,
         requests: AtomicU64::new(0),
@@ -172,7 +186,7 @@ impl Server {
         if path.starts_with("/_sqs-sim/") {
             let method = parts.method.as_str();
             let (status, answer) =
-                control::handle(&self.shared, method, &path, &body, &base, &self.addressing);
+                control::handle(&self.shared, method, &path, &body, &base, &self.addressing).await;
             let body = serde_json::to_vec_pretty(&answer).expect("JSON");
             return reply(status, "application/json", body, &request_id);
         }
@@ -243,11 +257,8 @@ impl Server {
         };
         let request = Request::from_input(action, input)
             .map_err(|e| WireError::from_input(&e, type_error))?;
-        let response = match self.shared.with(|state| state.call(caller, request)) {
-            Outcome::Done(result) => result?,
-            // A reset while waiting answers with no messages.
-            Outcome::Waiting(answer) => Response::ReceiveMessage(answer.await.unwrap_or_default()),
-        };
+        let outcome = self.shared.with(|state| state.call(caller, request));
+        let response = outcome.answer().await??;
         let mut output = response.to_json();
         self.addressing.outbound(&mut output, base);
         Ok(output)

@@ -22,13 +22,13 @@
 //! `{"error": {"code": ..., "message": ...}}` with status 400.
 
 use crate::journal::Caller;
-use crate::state::{Outcome, Shared, State};
+use crate::state::{Shared, State};
 use bytes::Bytes;
 use hyper::body::{Body, Frame};
 use serde_json::{json, Value};
 use sqs_engine::api::{split_tagged, ToJson};
 use sqs_engine::script::error_json;
-use sqs_engine::{Millis, Request, Response};
+use sqs_engine::{Millis, Request};
 use sqs_sim::LoggedStep;
 use std::convert::Infallible;
 use std::pin::Pin;
@@ -205,12 +205,13 @@ pub async fn page_call(shared: &Shared, body: &[u8]) -> (u16, Value) {
         Ok(request) => request,
         Err(e) => return refused("InvalidParameterValue", e.to_string()),
     };
-    let result = match shared.with(|state| state.call(&Caller::Page, request)) {
-        Outcome::Done(result) => result,
-        Outcome::Waiting(answer) => Ok(Response::ReceiveMessage(answer.await.unwrap_or_default())),
-    };
-    match result {
-        Ok(response) => (200, json!({"output": response.to_json()})),
-        Err(error) => (400, json!({"error": error_json(&error)})),
+    let outcome = shared.with(|state| state.call(&Caller::Page, request));
+    match outcome.answer().await {
+        Ok(Ok(response)) => (200, json!({"output": response.to_json()})),
+        Ok(Err(error)) => (400, json!({"error": error_json(&error)})),
+        Err(failure) => (
+            failure.status,
+            json!({"error": {"code": failure.code, "message": failure.message}}),
+        ),
     }
 }

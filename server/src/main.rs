@@ -13,9 +13,11 @@
 //! * `sqs-sim bench seek`: rewinding within the first hour of that day from periodic checkpoints
 //!   (`sqs_sim::checkpoints`), and once by replay from time 0 for comparison.
 //! * `sqs-sim serve [--host 127.0.0.1] [--port 9324] [--account-id 000000000000]
-//!   [--region us-east-1] [--speed 1] [--ui DIR]`: a local SQS endpoint (AWS JSON 1.0 and query
-//!   protocols) with a virtual clock, driven through `/_sqs-sim/` (`sqs_server`), and the
-//!   playground's live view at `/` (the bundle in DIR, by default `dist/`). Prints
+//!   [--region us-east-1] [--speed 1] [--ui DIR] [--data-dir DIR] [--fsync always|second|never]`:
+//!   a local SQS endpoint (AWS JSON 1.0 and query protocols) with a virtual clock, driven
+//!   through `/_sqs-sim/` (`sqs_server`), and the playground's live view at `/` (the bundle in
+//!   DIR, by default `dist/`). With `--data-dir` (or `SQS_SIM_DATA_DIR`) its state survives a
+//!   restart (`sqs_server::store`; `--fsync`: when the journal is synced). Prints
 //!   `listening on http://HOST:PORT` once it accepts connections. Unauthenticated: for
 //!   development on loopback only.
 //! * `sqs-sim load --endpoint URL [--clients 50] [--messages 100000] [--limit-secs 600]`: the
@@ -35,7 +37,8 @@ use std::time::Instant;
 const USAGE: &str =
     "usage: sqs-sim run FILE.json|-  |  sqs-sim bench [N]  |  sqs-sim bench day [SECONDS]  |  \
 sqs-sim bench seek  |  sqs-sim serve [--host 127.0.0.1] [--port 9324] [--account-id 000000000000] \
-[--region us-east-1] [--speed 1] [--ui DIR]  |  sqs-sim load [--bench] --endpoint URL [--clients N] \
+[--region us-east-1] [--speed 1] [--ui DIR] [--data-dir DIR] [--fsync always|second|never]  |  \
+sqs-sim load [--bench] --endpoint URL [--clients N] \
 [--messages N] [--limit-secs S] [--seconds S]";
 
 fn main() -> ExitCode {
@@ -136,6 +139,10 @@ fn serve(options: &[&str]) -> Result<(), String> {
         region: "us-east-1".into(),
         speed: 1.0,
         ui: Default::default(),
+        data_dir: std::env::var_os("SQS_SIM_DATA_DIR")
+            .filter(|dir| !dir.is_empty())
+            .map(Into::into),
+        fsync: sqs_server::store::Fsync::Always,
     };
     let mut ui = None;
     let mut rest = options.iter();
@@ -160,6 +167,8 @@ fn serve(options: &[&str]) -> Result<(), String> {
             }
             "--region" => config.region = value.to_string(),
             "--ui" => ui = Some(std::path::PathBuf::from(value)),
+            "--data-dir" => config.data_dir = Some(value.into()),
+            "--fsync" => config.fsync = value.parse().map_err(|e| format!("serve: {e}"))?,
             "--speed" => match value.parse::<f64>() {
                 Ok(speed) if speed > 0.0 && speed.is_finite() => config.speed = speed,
                 _ => {

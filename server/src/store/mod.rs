@@ -284,6 +284,7 @@ pub struct Store {
     writing: Arc<AtomicBool>,
     /// The virtual time of the last record.
     last_at: Millis,
+    fsync: Fsync,
 }
 
 /// Applies one journal entry to `engine`, as the server did when it recorded it; returns
@@ -480,6 +481,7 @@ impl Store {
             snapshot_taken: Instant::now(),
             writing: Arc::new(AtomicBool::new(false)),
             last_at: at,
+            fsync,
         }
     }
 
@@ -567,6 +569,40 @@ impl Store {
     pub fn dir(&self) -> &Path {
         &self.dir
     }
+
+    /// Its sync policy.
+    pub fn fsync(&self) -> Fsync {
+        self.fsync
+    }
+}
+
+/// What a start found in `dir`, as lines to print: how long it took, from which snapshot, how
+/// many records it replayed, the virtual time it resumes at, and anything dropped on the way.
+pub fn report(dir: &Path, fsync: Fsync, recovered: &Recovered) -> String {
+    let engine = &recovered.engine;
+    let messages: u64 = engine
+        .depths()
+        .map(|(_, depths)| depths.iter().sum::<u64>())
+        .sum();
+    let mut out = if recovered.fresh {
+        format!("data directory {} (new, --fsync {fsync})", dir.display())
+    } else {
+        format!(
+            "data directory {} (--fsync {fsync}): restarted in {} ms from snapshot {} and {} \
+             journal records; virtual time resumes at {:.3} s with {} queues and {messages} \
+             messages",
+            dir.display(),
+            recovered.took.as_millis(),
+            recovered.snapshot,
+            recovered.replayed,
+            engine.now() as f64 / 1000.0,
+            engine.queue_names().len(),
+        )
+    };
+    for note in &recovered.notes {
+        out += &format!("\ndata directory: {note}");
+    }
+    out
 }
 
 /// Writes what is pending and stops the commit thread.

@@ -18,6 +18,8 @@ pub fn start() -> SocketAddr {
             region: "eu-west-1".into(),
             speed: 1.0,
             ui: Default::default(),
+            data_dir: None,
+            fsync: sqs_server::store::Fsync::Always,
         };
         let runtime = tokio::runtime::Runtime::new().unwrap();
         runtime
