@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The benchmark of `sqs-sim serve` (a benchmark, not a test): the same load, CLIENTS concurrent
 # clients each repeating SendMessage, ReceiveMessage and DeleteMessage for SECONDS
-# (`sqs-sim load --bench`), against our endpoint and against moto's server (moto[server] from
-# target/venv), in one run; prints requests per second and p50/p99 latency for each, and ours
-# over moto's.
+# (`sqs-sim load --bench`), against our endpoint in memory, against it with a data directory
+# (`--data-dir`, its default `--fsync`) and against moto's server (moto[server] from target/venv),
+# in one run; prints requests per second and p50/p99 latency for each, ours over moto's, the
+# data directory's over the in-memory one's, and the disk the data directory used.
 #
 #   scripts/server-bench.sh [CLIENTS (50)] [SECONDS (10)]
 #
@@ -22,24 +23,32 @@ pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
 trap cleanup EXIT
 log="$(mktemp -d)"
+trap 'cleanup; rm -rf "$log"' EXIT
 
 "$SIM" serve --port 0 >"$log/ours" 2>&1 &
+pids+=($!)
+"$SIM" serve --port 0 --data-dir "$log/data" >"$log/durable" 2>&1 &
 pids+=($!)
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 "$MOTO" -H 127.0.0.1 -p "$port" >"$log/moto" 2>&1 &
 pids+=($!)
-ours="" moto="http://127.0.0.1:$port"
+ours="" durable="" moto="http://127.0.0.1:$port"
 for _ in $(seq 200); do
   ours="$(sed -n 's/^listening on //p' "$log/ours")"
-  [ -n "$ours" ] && curl -s -o /dev/null "$moto/" && break
+  durable="$(sed -n 's/^listening on //p' "$log/durable")"
+  [ -n "$ours" ] && [ -n "$durable" ] && curl -s -o /dev/null "$moto/" && break
   sleep 0.1
 done
 [ -n "$ours" ] || { cat "$log/ours"; echo "server-bench: sqs-sim serve did not start" >&2; exit 1; }
+[ -n "$durable" ] || { cat "$log/durable"; echo "server-bench: sqs-sim serve --data-dir did not start" >&2; exit 1; }
 
 echo "load: $CLIENTS clients x (SendMessage, ReceiveMessage, DeleteMessage) for $SECONDS_EACH s each"
 a="$("$SIM" load --bench --endpoint "$ours" --clients "$CLIENTS" --seconds "$SECONDS_EACH")"
 echo "sqs-sim serve: $a"
+d="$("$SIM" load --bench --endpoint "$durable" --clients "$CLIENTS" --seconds "$SECONDS_EACH")"
+echo "sqs-sim serve --data-dir: $d ($(sed -n 's/^data directory .*(\(.*\)).*/\1/p' "$log/durable" | head -n 1); $(du -sh "$log/data" | cut -f1) on disk)"
 b="$("$SIM" load --bench --endpoint "$moto" --clients "$CLIENTS" --seconds "$SECONDS_EACH")"
 echo "moto_server:   $b"
 rate() { sed -n 's/.*req_per_sec=\([0-9]*\).*/\1/p' <<<"$1"; }
 python3 -c "import sys; a, b = map(float, sys.argv[1:]); print(f'throughput_ratio={a / b:.1f} (ours / moto\'s; target >= 20)')" "$(rate "$a")" "$(rate "$b")"
+python3 -c "import sys; d, a = map(float, sys.argv[1:]); print(f'durable_ratio={d / a:.2f} (--data-dir / in memory; target >= 0.5)')" "$(rate "$d")" "$(rate "$a")"

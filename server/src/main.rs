@@ -142,7 +142,7 @@ fn serve(options: &[&str]) -> Result<(), String> {
         data_dir: std::env::var_os("SQS_SIM_DATA_DIR")
             .filter(|dir| !dir.is_empty())
             .map(Into::into),
-        fsync: sqs_server::store::Fsync::Always,
+        fsync: sqs_server::store::Fsync::Second,
     };
     let mut ui = None;
     let mut rest = options.iter();

@@ -36,6 +36,9 @@ struct Pending {
     /// The last ticket handed out (tickets count records from 1).
     last: u64,
     stop: bool,
+    /// Whether the thread waits for work (only then does an append wake it: a wake-up is a
+    /// system call, made under the state's lock).
+    idle: bool,
 }
 
 /// How far the journal is on disk.
@@ -101,9 +104,11 @@ impl Log {
         };
         encode(bytes);
         pending.last += 1;
-        let ticket = pending.last;
+        let (ticket, idle) = (pending.last, pending.idle);
         drop(pending);
-        self.wake.notify_one();
+        if idle {
+            self.wake.notify_one();
+        }
         self.wait_for(ticket)
     }
 
@@ -160,6 +165,7 @@ impl Writer {
         loop {
             let (work, upto, stop) = {
                 let mut pending = self.log.lock();
+                pending.idle = true;
                 while pending.work.is_empty() && !pending.stop {
                     if self.fsync == Fsync::Second && unsynced {
                         let left = SYNC_INTERVAL.saturating_sub(last_sync.elapsed());
@@ -178,6 +184,7 @@ impl Writer {
                             .unwrap_or_else(|p| p.into_inner());
                     }
                 }
+                pending.idle = false;
                 (
                     std::mem::take(&mut pending.work),
                     pending.last,

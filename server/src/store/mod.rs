@@ -55,7 +55,8 @@ pub enum Fsync {
     /// Synced before the answer (one `fdatasync` per group of concurrent calls): loses nothing
     /// answered, even on power loss.
     Always,
-    /// Synced once a second: a power loss loses at most the last second's answered calls.
+    /// Synced once a second (the default): a power loss loses at most the last second's
+    /// answered calls.
     Second,
     /// Never synced by the server (the operating system writes back when it likes, within about
     /// 30 s on Linux): a power loss may lose the calls of that window.
