@@ -8,6 +8,7 @@
 //! [`Outcome`] carries that wait.
 
 use crate::clock::Clock;
+use crate::declared::Declared;
 use crate::journal::{Caller, Journal};
 use crate::store::commit::Durable;
 use crate::store::journal::Entry;
@@ -71,6 +72,8 @@ pub struct State {
     /// Seeds the next engine (each reset draws a new one, so no receipt handle of before the
     /// reset is valid after it).
     seed: u64,
+    /// The calls that create the declared queues ([`crate::declared`]), made again by a reset.
+    declared: Option<(Caller, Vec<Request>)>,
     /// The data directory, if the server has one.
     store: Option<Store>,
 }
@@ -84,8 +87,17 @@ impl State {
             waiting: HashMap::new(),
             clock_changed: false,
             seed,
+            declared: None,
             store: None,
         }
+    }
+
+    /// Creates the queues `declared` names, now and after every reset; on a refusal, what was
+    /// refused (the engine is then left as it is: the server does not start).
+    pub fn declare(&mut self, declared: &Declared) -> Result<(), String> {
+        let calls = declared.apply(self)?;
+        self.declared = Some((declared.caller(), calls));
+        Ok(())
     }
 
     /// Brings the engine's time up to the clock's, answering whatever long polls that ends.
@@ -204,9 +216,10 @@ impl State {
         self.waiting.len()
     }
 
-    /// A new, empty engine at virtual time 0 and a new record; waiting long polls are answered
-    /// with no messages. With a data directory, its files start again from the empty engine:
-    /// the wait returns once they have.
+    /// A new engine at virtual time 0 with only the declared queues, and a new record; waiting
+    /// long polls are answered with no messages. With a data directory, its files start again
+    /// from the empty engine: the wait returns once they have (and the declared queues are
+    /// recorded).
     pub fn reset(&mut self) -> Option<Durable> {
         self.seed = self.seed.wrapping_add(1);
         self.engine = fresh_engine(self.seed);
@@ -214,8 +227,17 @@ impl State {
         self.waiting.clear();
         self.clock.reset(Instant::now());
         self.clock_changed = true;
-        let (engine, seed) = (&self.engine, self.seed);
-        self.store.as_mut().map(|store| store.reset(engine, seed))
+        if let Some(store) = &mut self.store {
+            // Its own wait is covered by the one below: records are durable in order.
+            let _ = store.reset(&self.engine, self.seed);
+        }
+        if let Some((caller, calls)) = self.declared.clone() {
+            for request in calls {
+                // Accepted at the start, so accepted again by an engine in the same state.
+                self.call(&caller, request);
+            }
+        }
+        self.store.as_ref().map(Store::latest)
     }
 
     /// The data directory, if there is one.
@@ -269,6 +291,9 @@ impl Shared {
         };
         let (store, mut recovered) = Store::open(dir, fsync, new)?;
         let report = crate::store::report(dir, fsync, &recovered);
+        for note in &recovered.notes {
+            tracing::warn!("data directory: {note}");
+        }
         let engine = std::mem::replace(&mut recovered.engine, Engine::new(0));
         let at = Instant::now();
         let mut clock = Clock::new(speed, at);

@@ -210,7 +210,7 @@ impl Writer {
             match done {
                 Ok(()) => self.log.progress.send_modify(|p| p.durable = upto),
                 Err(error) => {
-                    eprintln!("serve: {error}: calls are answered with an error from now on");
+                    tracing::error!("{error}: calls are answered with an error from now on");
                     self.log
                         .progress
                         .send_modify(|p| p.failed = Some(error.to_string().into()));

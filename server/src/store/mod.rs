@@ -545,7 +545,7 @@ impl Store {
             if number >= files.floor {
                 match snapshot::write(&dir, number, &bytes) {
                     Ok(()) => files.keep_latest_two(&dir),
-                    Err(error) => eprintln!("serve: a snapshot was not written: {error}"),
+                    Err(error) => tracing::error!("a snapshot was not written: {error}"),
                 }
             }
             writing.store(false, Ordering::Release);
@@ -577,15 +577,16 @@ impl Store {
     }
 }
 
-/// What a start found in `dir`, as lines to print: how long it took, from which snapshot, how
-/// many records it replayed, the virtual time it resumes at, and anything dropped on the way.
+/// What a start found in `dir`, as a line to print: how long it took, from which snapshot, how
+/// many records it replayed and the virtual time it resumes at. What was dropped on the way
+/// ([`Recovered::notes`]) goes to the log.
 pub fn report(dir: &Path, fsync: Fsync, recovered: &Recovered) -> String {
     let engine = &recovered.engine;
     let messages: u64 = engine
         .depths()
         .map(|(_, depths)| depths.iter().sum::<u64>())
         .sum();
-    let mut out = if recovered.fresh {
+    if recovered.fresh {
         format!("data directory {} (new, --fsync {fsync})", dir.display())
     } else {
         format!(
@@ -599,11 +600,7 @@ pub fn report(dir: &Path, fsync: Fsync, recovered: &Recovered) -> String {
             engine.now() as f64 / 1000.0,
             engine.queue_names().len(),
         )
-    };
-    for note in &recovered.notes {
-        out += &format!("\ndata directory: {note}");
     }
-    out
 }
 
 /// Writes what is pending and stops the commit thread.
