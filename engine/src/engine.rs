@@ -8,6 +8,8 @@
 //! * `call(request) -> Reply` at the current time. A failed call changes nothing.
 //! * `take_completed_polls()`: long polls answered since the last call of it, in answer order.
 //! * `drain_events()` (or `drain_events_into(buffer)`): events since the last drain, in order.
+//! * serde `Serialize` / `Deserialize`: the whole state (a snapshot, [`crate::snapshot`]);
+//!   `end_polls()` ends the waiting long polls (a driver starting again on a snapshot).
 //! * read-only inspection: `queue_names()`, `queue_url(name)`, `queue_arn(name)`,
 //!   `messages(name)`, `attributes(name)` (what GetQueueAttributes(All) would answer).
 //!

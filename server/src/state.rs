@@ -339,12 +339,12 @@ impl Shared {
                 let mut state = self.lock();
                 state.sync(Instant::now());
                 let next = state.next_wake();
-                // A data directory records the clock's progress ([`TICK_EVERY`]).
-                match state.store.is_some() && !state.clock.paused() {
-                    true => Some(next.map_or(Instant::now() + TICK_WALL, |n| {
-                        n.min(Instant::now() + TICK_WALL)
-                    })),
-                    false => next,
+                if state.store.is_some() && !state.clock.paused() {
+                    // A data directory records the clock's progress ([`TICK_EVERY`]).
+                    let tick = Instant::now() + TICK_WALL;
+                    Some(next.map_or(tick, |next| next.min(tick)))
+                } else {
+                    next
                 }
             };
             match wake {
