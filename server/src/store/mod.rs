@@ -154,16 +154,18 @@ impl Header {
             path: path.into(),
             problem,
         };
+        // What there is of the magic text must match (a crash may have cut the header short).
+        let magic = &bytes[..bytes.len().min(Header::MAGIC.len())];
+        if !Header::MAGIC.starts_with(magic) {
+            return Err(incompatible(
+                "not a file of a sqs-sim data directory".into(),
+            ));
+        }
         if bytes.len() < Header::LEN {
             return Err(StoreError::Damaged {
                 path: path.into(),
                 problem: format!("it ends within its {}-byte header", Header::LEN),
             });
-        }
-        if &bytes[..8] != Header::MAGIC {
-            return Err(incompatible(
-                "not a file of a sqs-sim data directory".into(),
-            ));
         }
         let version = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4"));
         let (store, engine) = (version(8), version(12));
