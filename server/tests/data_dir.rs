@@ -35,6 +35,8 @@ impl Durable {
             }
             printed.push(line);
         }
+        let _ = child.kill();
+        let _ = child.wait();
         panic!("the server did not start: {printed:?}");
     }
 
