@@ -125,7 +125,7 @@ fn bad_json_requests_get_aws_errors_and_change_nothing() {
         missing.header("x-amzn-query-error"),
         Some("AWS.SimpleQueueService.NonExistentQueue;Sender")
     );
-    let too_long = vec![b' '; sqs_server::http::MAX_BODY + 1];
+    let too_long = vec![b' '; sqs_server::sqs::MAX_BODY + 1];
     assert_eq!(json_raw(at, "AmazonSQS.ListQueues", &too_long).status, 413);
     assert_eq!(queue_count(at), 0);
 }
