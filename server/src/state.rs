@@ -3,9 +3,11 @@
 //! takes microseconds), so each request holds the lock only for its call; a long poll waits
 //! outside it, on a channel its answer arrives by.
 //!
-//! With a data directory ([`Store`]), each accepted call is appended to the journal under the
-//! lock (so in the engine's order), and its answer is sent once the record is durable: every
-//! [`Outcome`] carries that wait.
+//! Every change goes through [`State`]'s methods: [`State::call`] (a client's, the page's and the
+//! declared queues' calls), [`State::change_clock`] and [`State::reset`]. With a data directory
+//! ([`Store`]), each accepted call is appended to the journal there, under the lock (so in the
+//! engine's order), and its answer is sent once the record is durable: every [`Outcome`]
+//! carries that wait.
 
 use crate::clock::Clock;
 use crate::declared::Declared;
