@@ -157,8 +157,16 @@ def drain(port, url, ledger):
     """Everything left, after the clock has moved past every visibility timeout."""
     client = Client(port)
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    connection.request("POST", "/_sqs-sim/clock", json.dumps({"advance": 3600}))
-    connection.getresponse().read()
+    connection.request(
+        "POST",
+        "/_sqs-sim/clock",
+        json.dumps({"advance": 3600}),
+        {"Content-Type": "application/json"},
+    )
+    response = connection.getresponse()
+    if response.status != 200:
+        sys.exit(f"crash: the clock did not advance: {response.status} {response.read()!r}")
+    response.read()
     empty = 0
     while empty < 3:
         started = time.monotonic()
