@@ -355,7 +355,15 @@ impl Store {
                     break;
                 }
                 Err(error @ StoreError::Damaged { .. }) => {
-                    notes.push(format!("{error}: starting from the snapshot before it"));
+                    // Set aside (kept for a look, no longer counted among the two kept).
+                    let path = snapshot_path(dir, number);
+                    let aside = path.with_extension("snap.damaged");
+                    std::fs::rename(&path, &aside).map_err(|e| StoreError::io(&path, e))?;
+                    notes.push(format!(
+                        "{error}: starting from the snapshot before it ({} is now {})",
+                        path.display(),
+                        aside.display()
+                    ));
                 }
                 Err(other) => return Err(other),
             }

@@ -222,6 +222,12 @@ fn a_damaged_snapshot_falls_back_to_the_one_before() {
         "{note}"
     );
     assert_eq!(run.state(), before);
+    // Set aside, so that the next snapshots do not count it among the two kept.
+    assert_eq!(list(dir.path()).unwrap().0, vec![1]);
+    assert!(dir
+        .path()
+        .join("snapshot-000000000002.snap.damaged")
+        .exists());
 }
 
 #[test]
