@@ -23,8 +23,9 @@
 //! indexes), `fifo` (message groups), `message`
 //! (a stored message and its received form), `attributes` (queue attributes), `validate`
 //! (input rules), `timers`, `receipt` (receipt handles), `snapshot` (an engine's state as
-//! data), `move_task` (redrive), `window` (5-minute dedup and attempt-id memory), `hash` / `base64` / `rng` (digests, encoding and the
-//! seeded PRNG), `deliver` (the playground's hand delivery).
+//! data), `move_task` (redrive), `window` (5-minute dedup and attempt-id memory), `hash` /
+//! `base64` / `rng` (digests, encoding and the seeded PRNG), `deliver` (the playground's hand
+//! delivery).
 #![warn(missing_docs)]
 
 mod actions;
