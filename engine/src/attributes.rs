@@ -3,6 +3,7 @@
 
 use crate::api::Attributes;
 use crate::error::{ErrorCode, SqsError};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -27,14 +28,14 @@ const READ_ONLY: [&str; 6] = [
 ];
 
 /// A parsed RedrivePolicy (§9).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct RedrivePolicy {
     pub dead_letter_target_arn: String,
     pub max_receive_count: u32,
 }
 
 /// Who may use a queue as its dead-letter queue (RedriveAllowPolicy).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct RedriveAllow {
     /// The policy as the user wrote it, echoed by GetQueueAttributes.
     text: String,
@@ -60,7 +61,7 @@ pub(crate) struct DlqTarget {
 }
 
 /// A queue's configuration.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct QueueConfig {
     pub fifo: bool,
     /// VisibilityTimeout, DelaySeconds, MessageRetentionPeriod, MaximumMessageSize,
@@ -73,8 +74,10 @@ pub(crate) struct QueueConfig {
     sse_sqs: bool,
     pub content_based_dedup: bool,
     /// DeduplicationScope and FifoThroughputLimit, each one of the texts AWS allows.
-    pub dedup_scope: &'static str,
-    throughput_limit: &'static str,
+    #[serde(deserialize_with = "crate::snapshot::interned")]
+    pub dedup_scope: crate::snapshot::FixedText,
+    #[serde(deserialize_with = "crate::snapshot::interned")]
+    throughput_limit: crate::snapshot::FixedText,
 }
 
 impl QueueConfig {

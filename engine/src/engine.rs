@@ -9,6 +9,8 @@
 //!   request)` in another account and region. A failed call changes nothing.
 //! * `take_completed_polls()`: long polls answered since the last call of it, in answer order.
 //! * `drain_events()` (or `drain_events_into(buffer)`): events since the last drain, in order.
+//! * serde `Serialize` / `Deserialize`: the whole state (a snapshot, [`crate::snapshot`]);
+//!   `end_polls()` ends the waiting long polls (a driver starting again on a snapshot).
 //! * read-only inspection: `queue_names()`, `queue_url(name)`, `queue_arn(name)`,
 //!   `messages(name)`, `attributes(name)` (what GetQueueAttributes(All) would answer).
 //!
@@ -65,7 +67,12 @@ pub struct Knobs {
 }
 
 /// The SQS model. See the crate documentation.
-#[derive(Clone, Debug)]
+///
+/// It serialises (serde) as its whole state, seed and clock included: an engine read back
+/// answers the same next calls as the one written, byte for byte (see [`crate::snapshot`]).
+/// Outputs not yet taken (events, answered long polls) are not state and are not written:
+/// take them before writing.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Engine {
     pub(crate) now: Millis,
     pub(crate) rng: Rng,
@@ -74,6 +81,7 @@ pub struct Engine {
     pub(crate) secret: u64,
     /// Queues by uid (uids are never reused). Boxed: telling a live queue from a deleted one
     /// is then a null test, and every action looks its queue up several times.
+    #[serde(deserialize_with = "crate::snapshot::queues")]
     pub(crate) queues: Vec<Option<Box<Queue>>>,
     /// Each live queue's uid by ARN (its namespace and name), so sorted by namespace, then name.
     pub(crate) arns: BTreeMap<String, u32>,
@@ -89,7 +97,9 @@ pub struct Engine {
     pub(crate) next_poll: PollId,
     /// Queues where a message became receivable while long polls wait.
     pub(crate) woken: Vec<u32>,
+    #[serde(skip)]
     pub(crate) completed: Vec<(PollId, ReceiveMessageOutput)>,
+    #[serde(skip)]
     pub(crate) events: Vec<Event>,
     pub(crate) tasks: Vec<MoveTask>,
     /// Whether events are recorded (see [`Engine::record_events`]).
@@ -98,8 +108,10 @@ pub struct Engine {
     /// [`Engine::record_implied_events`]).
     pub(crate) implied: bool,
     /// Answer buffers handed back by [`Engine::recycle`].
+    #[serde(skip)]
     pub(crate) spare: Spare,
     /// The slots a receive picks, kept between receives (taken out while in use).
+    #[serde(skip)]
     pub(crate) picked: Vec<u32>,
 }
 
@@ -253,6 +265,15 @@ impl Engine {
         };
         self.run_due();
         reply
+    }
+
+    /// Ends every waiting long poll with no messages, as if its wait had run out: what a server
+    /// does when it starts again on a saved engine, whose long polls have no client any more.
+    /// Their answers come from [`Engine::take_completed_polls`], in the order the polls were made.
+    pub fn end_polls(&mut self) {
+        for poll in self.polls.ids() {
+            self.time_out_poll(poll);
+        }
     }
 
     /// Long polls answered since the last call, in the order they were answered.

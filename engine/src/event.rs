@@ -72,6 +72,12 @@ impl fmt::Debug for QueueName {
     }
 }
 
+impl serde::Serialize for QueueName {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0)
+    }
+}
+
 impl<'de> Deserialize<'de> for QueueName {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;

@@ -3,10 +3,11 @@
 //! by its sequence number. Receives, deletes and timers touch one group in O(log n).
 
 use crate::order::OrderKey;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 /// One message group.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Group {
     /// (sequence, message slot), in sequence order.
     pub members: VecDeque<(u64, u32)>,
@@ -15,7 +16,7 @@ pub(crate) struct Group {
 }
 
 /// All groups of one FIFO queue.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Groups {
     /// Each group's slot by name.
     by_name: HashMap<String, u32>,

@@ -21,12 +21,11 @@
 //!
 //! Layout: `engine` (state, clock, dispatcher), `actions/` (one module per family of SQS
 //! actions), `queue` (a queue's message slab and indexes), `order` (the orderings behind those
-//! indexes), `fifo` (message groups), `message`
-//! (a stored message and its received form), `attributes` (queue attributes), `namespace`
-//! (accounts and regions), `validate`
-//! (input rules), `timers`, `receipt` (receipt handles), `move_task` (redrive), `window`
-//! (5-minute dedup and attempt-id memory), `hash` / `rng` (digests and the seeded
-//! PRNG), `deliver` (the playground's hand delivery).
+//! indexes), `fifo` (message groups), `message` (a stored message and its received form),
+//! `attributes` (queue attributes), `namespace` (accounts and regions), `validate` (input
+//! rules), `timers`, `receipt` (receipt handles), `snapshot` (an engine's state as data),
+//! `move_task` (redrive), `window` (5-minute dedup and attempt-id memory), `hash` / `rng`
+//! (digests and the seeded PRNG), `deliver` (the playground's hand delivery).
 #![warn(missing_docs)]
 
 mod actions;
@@ -40,6 +39,7 @@ pub mod error;
 pub mod event;
 mod fifo;
 mod hash;
+pub mod inspect;
 mod message;
 mod move_task;
 pub mod namespace;
@@ -48,6 +48,7 @@ mod queue;
 mod receipt;
 mod rng;
 pub mod script;
+pub mod snapshot;
 mod timers;
 mod validate;
 pub mod view;
@@ -60,6 +61,7 @@ pub use event::{Event, EventKind, QueueName};
 pub use move_task::DEFAULT_MOVE_TASK_RATE;
 pub use namespace::Namespace;
 pub use receipt::{AnyReceiptHandle, NotAReceiptHandle, ReceiptHandle};
+pub use snapshot::SNAPSHOT_VERSION;
 
 /// Virtual time: milliseconds since the simulation started.
 pub type Millis = u64;

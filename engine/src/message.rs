@@ -2,12 +2,13 @@
 
 use crate::api::{self, Attributes, Body, Md5, MessageAttributes, MessageId};
 use crate::Millis;
+use serde::{Deserialize, Serialize};
 
 /// SenderId every message reports: a fixed fake IAM user id.
 pub(crate) const SENDER_ID: &str = "AIDAEXAMPLESIMULATOR";
 
 /// Where a message is in its lifecycle (§13.1). `since` drives FIFO group order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum State {
     Delayed { until: Millis },
     Visible { since: Millis },
@@ -15,7 +16,7 @@ pub(crate) enum State {
 }
 
 /// What a message keeps besides its body; boxed so that a plain message stays small.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Extras {
     pub attributes: MessageAttributes,
     pub trace_header: Option<String>,
@@ -25,7 +26,7 @@ pub(crate) struct Extras {
 }
 
 /// One stored message.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Message {
     pub id: MessageId,
     pub body: Body,
@@ -152,7 +153,7 @@ fn decimal(n: u64) -> String {
 
 /// Which system attributes a ReceiveMessage asked for (the union of AttributeNames and
 /// MessageSystemAttributeNames, §4.1), and which message attributes.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Selection {
     /// Bit `i` set: [`SYSTEM_ATTRIBUTES`]`[i]` was asked for (matched once per receive call,
     /// not once per message and name).

@@ -23,6 +23,7 @@ use crate::timers::Timer;
 use crate::validate::BASE64;
 use crate::Millis;
 use base64::Engine as _;
+use serde::{Deserialize, Serialize};
 
 /// Messages per second when StartMessageMoveTask gives no MaxNumberOfMessagesPerSecond (AWS
 /// leaves it to the system; 500/s is the highest rate a caller may ask for).
@@ -41,7 +42,7 @@ const TOO_LONG: &str = "A dead-letter queue redrive task can run a maximum of 36
 const TOO_MANY: &str = "Amazon SQS supports a maximum of 100 active redrive tasks per account.";
 
 /// One move task.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct MoveTask {
     id: String,
     handle: String,
@@ -51,7 +52,8 @@ pub(crate) struct MoveTask {
     rate: Option<i64>,
     moved: i64,
     to_move: i64,
-    status: &'static str,
+    #[serde(deserialize_with = "crate::snapshot::interned")]
+    status: crate::snapshot::FixedText,
     failure_reason: Option<String>,
     started_at: Millis,
     /// When the next message moves, while RUNNING.

@@ -5,10 +5,11 @@
 //! ([`crate::Engine::call_in`]); the other actions name their queue by URL or ARN, which carries
 //! it.
 
+use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
 /// An account and a region.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Namespace {
     /// The twelve-digit account id.
     pub account: Cow<'static, str>,

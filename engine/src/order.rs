@@ -6,6 +6,7 @@
 //! the tree, and iteration merges the two. Each slot's links and key are stored here, so the set
 //! needs nothing from its owner.
 
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// An ordering key (see `queue::order_key`).
@@ -20,14 +21,14 @@ pub(crate) fn key(major: u64, minor: u64) -> OrderKey {
 const NIL: u32 = u32::MAX;
 
 /// Where a slot is in the set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 enum Place {
     Absent,
     Run,
     Tree,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 struct Link {
     key: OrderKey,
     prev: u32,
@@ -43,7 +44,7 @@ const ABSENT: Link = Link {
 };
 
 /// Slots in increasing key order (keys are unique).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Ordered {
     /// By slot.
     links: Vec<Link>,

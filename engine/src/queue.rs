@@ -15,6 +15,7 @@ use crate::order::{OrderKey, Ordered};
 use crate::timers::TimerKey;
 use crate::window::Window;
 use crate::Millis;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// How long FIFO deduplication ids and receive attempt ids are remembered (§3.4, §4.1).
@@ -30,14 +31,14 @@ fn enqueued_at(key: OrderKey) -> Millis {
     (key >> 64) as Millis
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 struct Slot {
     gen: u32,
     msg: Option<Message>,
 }
 
 /// Exact counts behind the Approximate* attributes (§2.4).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Counts {
     pub visible: usize,
     pub in_flight: usize,
@@ -48,7 +49,7 @@ pub(crate) struct Counts {
 /// visibility changes) at the time of the original receive.
 pub(crate) type AttemptItem = (u32, u32, u32, u32);
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Queue {
     /// Never reused, so receipt handles of a deleted queue stay invalid.
     pub uid: u32,

@@ -4,9 +4,10 @@
 use crate::api::MessageId;
 use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::SplitMix64;
+use serde::{Deserialize, Serialize};
 
 /// SplitMix64 (Steele, Lea, Flood 2014): tiny state, good enough statistics for ids and knobs.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Rng(SplitMix64);
 
 impl Rng {

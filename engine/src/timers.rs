@@ -7,11 +7,12 @@
 
 use crate::engine::PollId;
 use crate::Millis;
+use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// What is due.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum Timer {
     /// The earliest hidden message of a queue becomes visible: its delay or visibility timeout
     /// ends. Live while the entry's key is the queue's armed reveal and `Queue::hidden` holds
@@ -35,7 +36,7 @@ pub(crate) fn deadline(key: TimerKey) -> Millis {
     (key >> 64) as Millis
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 struct Entry {
     key: TimerKey,
     timer: Timer,
@@ -61,7 +62,7 @@ impl Ord for Entry {
     }
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Timers {
     heap: BinaryHeap<Reverse<Entry>>,
     seq: u64,

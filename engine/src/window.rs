@@ -3,10 +3,11 @@
 //! front of an insertion-ordered queue, so memory stays bounded by the window.
 
 use crate::Millis;
+use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, VecDeque};
 
 /// The values live in `order`, and `entries` maps each key to its latest entry's place there.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Window<V> {
     ttl: Millis,
     /// Each key's latest entry: its index (see `pruned`).

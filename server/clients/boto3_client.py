@@ -40,7 +40,10 @@ sqs = client("us-east-1")
 def clock(**change):
     """POST /_sqs-sim/clock with `change` ({"advance": 30}, {"pause": True}, …)."""
     request = urllib.request.Request(
-        ENDPOINT + "/_sqs-sim/clock", json.dumps(change).encode(), method="POST"
+        ENDPOINT + "/_sqs-sim/clock",
+        json.dumps(change).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
     )
     with urllib.request.urlopen(request) as response:
         return json.load(response)

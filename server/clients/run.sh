@@ -2,7 +2,7 @@
 # Runs the real-client tests of `sqs-sim serve`, each against a freshly started server on a free
 # loopback port:
 #
-#   server/clients/run.sh [boto3|boto3-query|awscli|node|rust|moto|load]...     (default: all)
+#   server/clients/run.sh [boto3|boto3-query|awscli|node|rust|moto|load|crash]...   (default: all)
 #
 # boto3_client.py (with the current boto3, which speaks the JSON protocol, and with boto3 1.28 /
 # botocore 1.31.60 from target/venv-query, which speaks the query protocol), awscli_client.sh,
@@ -11,7 +11,10 @@
 # tests/test_sqs (moto_suite.py, account 123456789012) compared with moto-expected-failures.txt,
 # and the load test: 50 clients send, long-poll and delete $LOAD_MESSAGES messages (default
 # 20,000; the full run is `LOAD_MESSAGES=100000 server/clients/run.sh load`), none lost, none
-# seen twice within its visibility timeout (`sqs-sim load`).
+# seen twice within its visibility timeout (`sqs-sim load`); and the crash test (crash_client.py,
+# which starts its own server with --data-dir): 50 clients send, receive and delete while the
+# server is killed with SIGKILL at random moments and started again on its data directory; every
+# answered send must be received and no answered delete may come back.
 # Needs what `scripts/setup.sh python npm` installs (target/venv, target/venv-query, node_modules, moto's source
 # under target/moto-src) and the binary $SQS_SIM (default: target/debug/sqs-sim). Each client's
 # output, then the sum of their closing lines: `N passed, N failed`. Exits 1 if any failed.
@@ -48,13 +51,20 @@ passed=0 failed=0
 # client NAME ACCOUNT CMD...: runs CMD (with $ENDPOINT as its last argument's placeholder) against
 # a fresh server and adds its closing `N passed, N failed` line.
 client() {
-  local name=$1 account=$2 log line p f
+  local name=$1 account=$2
   shift 2
   printf '\n---- server client: %s ----\n' "$name"
   start_server --account-id "$account" || { failed=$((failed + 1)); return; }
-  log="$(mktemp)"
-  "${@/ENDPOINT/$ENDPOINT}" 2>&1 | tee "$log"
+  tally "$name" "${@/ENDPOINT/$ENDPOINT}"
   stop_server
+}
+
+# tally NAME CMD...: runs CMD and adds its closing `N passed, N failed` line.
+tally() {
+  local name=$1 log line p f
+  shift
+  log="$(mktemp)"
+  "$@" 2>&1 | tee "$log"
   line="$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)"
   if [ -n "$line" ]; then
     read -r p _ f _ <<<"$line"
@@ -87,7 +97,7 @@ rust_client() {
 }
 
 clients=("$@")
-[ ${#clients[@]} -gt 0 ] || clients=(boto3 boto3-query awscli node rust moto load)
+[ ${#clients[@]} -gt 0 ] || clients=(boto3 boto3-query awscli node rust moto load crash)
 for c in "${clients[@]}"; do
   case "$c" in
     boto3) client boto3 000000000000 python "$HERE/boto3_client.py" ENDPOINT ;;
@@ -104,7 +114,11 @@ for c in "${clients[@]}"; do
       fi
       ;;
     load) client load 000000000000 load_test ENDPOINT ;;
-    *) echo "run.sh: unknown client '$c' (boto3 boto3-query awscli node rust moto load)" >&2; exit 2 ;;
+    crash)
+      printf '\n---- server client: crash ----\n'
+      tally crash python "$HERE/crash_client.py" "$SQS_SIM"
+      ;;
+    *) echo "run.sh: unknown client '$c' (boto3 boto3-query awscli node rust moto load crash)" >&2; exit 2 ;;
   esac
 done
 echo "$passed passed, $failed failed"

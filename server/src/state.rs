@@ -2,23 +2,65 @@
 //! drives it and the long polls it has left pending, behind one lock. The engine is fast (a call
 //! takes microseconds), so each request holds the lock only for its call; a long poll waits
 //! outside it, on a channel its answer arrives by.
+//!
+//! Every change goes through [`State`]'s methods: [`State::call`] (a client's, the page's and the
+//! declared queues' calls), [`State::change_clock`] and [`State::reset`]. With a data directory
+//! ([`Store`]), each accepted call is appended to the journal there, under the lock (so in the
+//! engine's order), and its answer is sent once the record is durable: every [`Outcome`]
+//! carries that wait.
 
 use crate::clock::Clock;
+use crate::declared::Declared;
 use crate::journal::{Caller, Journal};
+use crate::store::commit::Durable;
+use crate::store::journal::Entry;
+use crate::store::snapshot::Snapshot;
+use crate::store::{Fsync, Store, StoreError};
+use crate::wire::WireError;
 use sqs_engine::api::ReceiveMessageOutput;
 use sqs_engine::{Engine, Millis, Namespace, PollId, Reply, Request, Response, SqsError};
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::sync::{oneshot, Notify};
 
-/// What a call answers: now, or later (a long poll that found nothing yet).
+/// With a data directory, virtual time is recorded at least this often (in virtual ms) while it
+/// runs, so a restart resumes the clock about where it stopped even when nothing was called.
+const TICK_EVERY: Millis = 1_000;
+
+/// How often the timer task looks at the clock when a data directory records it.
+const TICK_WALL: Duration = Duration::from_secs(1);
+
+/// What a call answers: now, or later (a long poll that found nothing yet); either way once
+/// what it depends on is durable (`None`: no data directory).
 pub enum Outcome {
     /// Answered now.
-    Done(Result<Response, SqsError>),
+    Done(Result<Response, SqsError>, Option<Durable>),
     /// A long poll: its answer arrives on this channel when a message becomes receivable or its
     /// wait ends (in virtual time). A reset drops the sender.
-    Waiting(oneshot::Receiver<ReceiveMessageOutput>),
+    Waiting(oneshot::Receiver<(ReceiveMessageOutput, Option<Durable>)>),
+}
+
+impl Outcome {
+    /// The answer, once it may be sent. A data directory that cannot be written answers
+    /// `InternalFailure` (the call may or may not have taken effect, as SQS says of a 500).
+    pub async fn answer(self) -> Result<Result<Response, SqsError>, WireError> {
+        let (result, durable) = match self {
+            Outcome::Done(result, durable) => (result, durable),
+            // A reset while waiting answers with no messages.
+            Outcome::Waiting(answer) => {
+                let (output, durable) = answer.await.unwrap_or_default();
+                (Ok(Response::ReceiveMessage(output)), durable)
+            }
+        };
+        if let Some(durable) = durable {
+            durable.wait().await.map_err(|reason| {
+                WireError::internal(format!("The data directory could not be written: {reason}"))
+            })?;
+        }
+        Ok(result)
+    }
 }
 
 /// The engine, its clock, the long polls waiting for an answer and the record of the calls.
@@ -26,12 +68,16 @@ pub struct State {
     engine: Engine,
     journal: Journal,
     clock: Clock,
-    waiting: HashMap<PollId, oneshot::Sender<ReceiveMessageOutput>>,
+    waiting: HashMap<PollId, oneshot::Sender<(ReceiveMessageOutput, Option<Durable>)>>,
     /// Set by a clock change or a reset: the timer task must recompute its wake-up.
     clock_changed: bool,
     /// Seeds the next engine (each reset draws a new one, so no receipt handle of before the
     /// reset is valid after it).
     seed: u64,
+    /// The calls that create the declared queues ([`crate::declared`]), made again by a reset.
+    declared: Option<(Caller, Vec<Request>)>,
+    /// The data directory, if the server has one.
+    store: Option<Store>,
 }
 
 impl State {
@@ -43,26 +89,74 @@ impl State {
             waiting: HashMap::new(),
             clock_changed: false,
             seed,
+            declared: None,
+            store: None,
         }
     }
 
+    /// Creates the queues `declared` names, now and after every reset; on a refusal, what was
+    /// refused (the engine is then left as it is: the server does not start).
+    pub fn declare(&mut self, declared: &Declared) -> Result<(), String> {
+        let calls = declared.apply(self)?;
+        self.declared = Some((declared.caller(), calls));
+        Ok(())
+    }
+
     /// Brings the engine's time up to the clock's, answering whatever long polls that ends.
+    /// With a data directory, time that delivered messages to long polls (or a second of it)
+    /// is recorded first, so a replay delivers them too.
     fn sync(&mut self, at: Instant) {
         let now = self.clock.now(at);
         if now > self.engine.now() {
             self.engine.advance_to(now);
         }
-        self.deliver();
+        let answered = self.engine.take_completed_polls();
+        if let Some(store) = &mut self.store {
+            let delivered = answered
+                .iter()
+                .any(|(_, output)| output.messages.as_ref().is_some_and(|m| !m.is_empty()));
+            if delivered || now >= store.last_at() + TICK_EVERY {
+                store.append(&Entry::Tick {
+                    at: self.engine.now(),
+                });
+            }
+        }
+        self.hand_over(answered);
     }
 
     /// Hands the long polls the engine answered to their waiting requests.
     fn deliver(&mut self) {
-        for (poll, output) in self.engine.take_completed_polls() {
+        let answered = self.engine.take_completed_polls();
+        self.hand_over(answered);
+    }
+
+    /// Hands long polls' answers to their waiting requests, each to be sent once everything
+    /// recorded so far is durable.
+    fn hand_over(&mut self, answered: Vec<(PollId, ReceiveMessageOutput)>) {
+        for (poll, output) in answered {
             if let Some(reply) = self.waiting.remove(&poll) {
+                let durable = self.store.as_ref().map(Store::latest);
                 // A client that hung up is gone; its messages stay in flight, as on AWS.
-                let _ = reply.send(output);
+                let _ = reply.send((output, durable));
             }
         }
+    }
+
+    /// The wait for a call's answer: for its own record if it was accepted, else for what was
+    /// recorded before it (the answer may depend on it).
+    fn record(
+        &mut self,
+        caller: &Caller,
+        at: Millis,
+        request: &Request,
+        accepted: bool,
+    ) -> Option<Durable> {
+        let store = self.store.as_mut()?;
+        Some(if accepted {
+            store.append_call(at, caller, request)
+        } else {
+            store.latest()
+        })
     }
 
     /// Runs one SQS action at the current virtual time, for `caller`, and records it.
@@ -76,9 +170,10 @@ impl State {
         let (at, copy) = (self.engine.now(), request.clone());
         let reply = self.engine.call_in(namespace, request);
         let accepted = !matches!(reply, Reply::Done(Err(_)));
+        let durable = self.record(caller, at, &copy, accepted);
         self.journal.record(at, caller, copy, accepted);
         let outcome = match reply {
-            Reply::Done(result) => Outcome::Done(result),
+            Reply::Done(result) => Outcome::Done(result, durable),
             Reply::Pending(poll) => {
                 let (reply, answer) = oneshot::channel();
                 self.waiting.insert(poll, reply);
@@ -86,6 +181,9 @@ impl State {
             }
         };
         self.deliver();
+        if let Some(store) = self.store.as_mut().filter(|store| store.snapshot_due()) {
+            store.snapshot(&self.engine, self.seed);
+        }
         outcome
     }
 
@@ -125,15 +223,33 @@ impl State {
         self.waiting.len()
     }
 
-    /// A new, empty engine at virtual time 0 and a new record; waiting long polls are answered
-    /// with no messages.
-    pub fn reset(&mut self) {
+    /// A new engine at virtual time 0 with only the declared queues, and a new record; waiting
+    /// long polls are answered with no messages. With a data directory, its files start again
+    /// from the empty engine: the wait returns once they have (and the declared queues are
+    /// recorded).
+    pub fn reset(&mut self) -> Option<Durable> {
         self.seed = self.seed.wrapping_add(1);
         self.engine = fresh_engine(self.seed);
         self.journal = Journal::default();
         self.waiting.clear();
         self.clock.reset(Instant::now());
         self.clock_changed = true;
+        if let Some(store) = &mut self.store {
+            // Its own wait is covered by the one below: records are durable in order.
+            let _ = store.reset(&self.engine, self.seed);
+        }
+        if let Some((caller, calls)) = self.declared.clone() {
+            for request in calls {
+                // Accepted at the start, so accepted again by an engine in the same state.
+                self.call(&caller, request);
+            }
+        }
+        self.store.as_ref().map(Store::latest)
+    }
+
+    /// The data directory, if there is one.
+    pub fn store(&self) -> Option<&Store> {
+        self.store.as_ref()
     }
 
     /// When the engine next has work to do, as a wall instant (`None`: nothing scheduled, or
@@ -167,6 +283,38 @@ impl Shared {
         }
     }
 
+    /// The engine kept in data directory `dir`: recovered from it (the clock resuming at the
+    /// virtual time where it stopped), or, for a new directory, an empty one seeded with `seed`;
+    /// with what it found, to print.
+    pub fn open(
+        dir: &Path,
+        fsync: Fsync,
+        seed: u64,
+        speed: f64,
+    ) -> Result<(Self, String), StoreError> {
+        let new = Snapshot {
+            seed,
+            engine: fresh_engine(seed),
+        };
+        let (store, mut recovered) = Store::open(dir, fsync, new)?;
+        let report = crate::store::report(dir, fsync, &recovered);
+        for note in &recovered.notes {
+            tracing::warn!("data directory: {note}");
+        }
+        let engine = std::mem::replace(&mut recovered.engine, Engine::new(0));
+        let at = Instant::now();
+        let mut clock = Clock::new(speed, at);
+        clock.advance(engine.now(), at);
+        let mut state = State::new(recovered.seed, clock);
+        state.engine = engine;
+        state.store = Some(store);
+        let shared = Shared {
+            state: Mutex::new(state),
+            changed: Notify::new(),
+        };
+        Ok((shared, report))
+    }
+
     /// Runs `f` on the state, then wakes the timer task if the engine's next deadline came
     /// sooner or the clock changed (most calls move neither).
     pub fn with<T>(&self, f: impl FnOnce(&mut State) -> T) -> T {
@@ -197,7 +345,14 @@ impl Shared {
             let wake = {
                 let mut state = self.lock();
                 state.sync(Instant::now());
-                state.next_wake()
+                let next = state.next_wake();
+                if state.store.is_some() && !state.clock.paused() {
+                    // A data directory records the clock's progress ([`TICK_EVERY`]).
+                    let tick = Instant::now() + TICK_WALL;
+                    Some(next.map_or(tick, |next| next.min(tick)))
+                } else {
+                    next
+                }
             };
             match wake {
                 Some(at) => {

@@ -55,6 +55,16 @@ impl WireError {
         SqsError::new(ErrorCode::InvalidParameterValueException, message).into()
     }
 
+    /// A failure of the server's own (`InternalFailure`, 500: SQS's common error).
+    pub fn internal(message: String) -> Self {
+        WireError {
+            shape: "com.amazon.coral.service#InternalFailure".into(),
+            code: "InternalFailure".into(),
+            status: 500,
+            message,
+        }
+    }
+
     /// A request body over the server's limit.
     pub fn too_large(limit: usize) -> Self {
         WireError {

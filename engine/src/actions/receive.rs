@@ -9,13 +9,14 @@ use crate::message::{self, Selection, State};
 use crate::queue::{AttemptItem, Queue};
 use crate::timers::Timer;
 use crate::Millis;
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// Most in-flight messages a queue may have (§11).
 const IN_FLIGHT_LIMIT: usize = 120_000;
 
 /// A validated ReceiveMessage.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct ReceiveParams {
     max: usize,
     /// The call's own VisibilityTimeout; `None`: the queue's, read when the call is answered (a
@@ -49,7 +50,7 @@ impl ReceiveParams {
 }
 
 /// A long poll waiting for a message.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Poll {
     queue: u32,
     params: ReceiveParams,
@@ -60,7 +61,7 @@ pub(crate) struct Poll {
 /// id less the front's), and an answered one leaves its place empty until it reaches the front.
 /// Each poll moves in and out once, where a B-tree of polls (over 100 bytes each) moved them
 /// around its nodes on every insert and remove.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Polls {
     /// The id of the poll at the front.
     first: PollId,
@@ -99,6 +100,13 @@ impl Polls {
     }
 
     /// Whether poll `id` waits.
+    /// The ids of the waiting polls, oldest first.
+    pub(crate) fn ids(&self) -> Vec<PollId> {
+        (self.waiting.iter().zip(self.first..))
+            .filter_map(|(poll, id)| poll.as_ref().map(|_| id))
+            .collect()
+    }
+
     pub(crate) fn contains(&self, id: PollId) -> bool {
         self.place(id).is_some_and(|at| self.waiting[at].is_some())
     }
