@@ -10,16 +10,22 @@ use crate::state::Shared;
 use crate::store::Fsync;
 use crate::ui::Ui;
 use crate::{control, live};
-use axum::extract::{DefaultBodyLimit, Request};
+use axum::body::Body;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Request};
 use axum::http::header::HOST;
 use axum::http::HeaderMap;
 use axum::routing::{get, post};
-use axum::serve::ListenerExt;
+use axum::Extension;
 use axum::Router;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::TokioIo;
+use hyper_util::service::TowerToHyperService;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
+use tower::ServiceExt;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tower_http::LatencyUnit;
 use tracing::Level;
@@ -199,12 +205,25 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
     let clock = app.shared.clone();
     tokio::spawn(async move { clock.drive_clock().await });
     ready(listener.local_addr().map_err(|e| e.to_string())?);
-    // Answers are small and clients wait for each: no Nagle delay.
-    let listener = listener.tap_io(|stream| {
+    let router = router(app);
+    // hyper's HTTP/1.1 connection, one task each (as axum's serve-with-hyper example): axum::serve
+    // adds version detection and a shutdown watch per connection that this server does not use.
+    loop {
+        let Ok((stream, peer)) = listener.accept().await else {
+            continue;
+        };
+        // Answers are small and clients wait for each: no Nagle delay.
         let _ = stream.set_nodelay(true);
-    });
-    let service = router(app).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, service)
-        .await
-        .map_err(|e| e.to_string())
+        let service = router
+            .clone()
+            .layer(Extension(ConnectInfo(peer)))
+            .map_request(|request: Request<Incoming>| request.map(Body::new));
+        let service = TowerToHyperService::new(service);
+        tokio::spawn(async move {
+            // A connection that breaks off is the client's business.
+            let _ = http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
 }
