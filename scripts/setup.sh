@@ -6,8 +6,8 @@
 #
 # Sources: rustup (Rust toolchain and wasm32 target), crates.io (trunk, wasm-bindgen-cli),
 # npm (binaryen = wasm-opt, @gfx/zopfli, playwright-core, axe-core, @aws-sdk/client-sqs), Debian
-# (chromium, chromium-driver), PyPI (server/clients/requirements.txt into target/venv, and moto's
-# source). Nothing else.
+# (chromium, chromium-driver), PyPI (server/clients/requirements.txt into target/venv, the build
+# backend of python/'s plugin, and moto's source). Nothing else.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$ROOT"
@@ -138,8 +138,9 @@ venv() {
   fi
 }
 
-# The Python side of `./check server`: target/venv with server/clients/requirements.txt (boto3,
-# AWS CLI v1, moto[server], pytest), target/venv-query with requirements-query.txt (a boto3 that
+# The Python side of `./check server` and `./check python`: target/venv with
+# server/clients/requirements.txt (boto3, AWS CLI v1, moto[server], pytest) and the pytest plugin
+# python/, target/venv-query with requirements-query.txt (a boto3 that
 # speaks SQS's query protocol), and moto's source distribution unpacked in target/moto-src for its
 # tests/test_sqs (never committed).
 setup_python() {
@@ -155,6 +156,15 @@ setup_python() {
       '$venv/bin/pip' download --quiet --disable-pip-version-check --no-binary :all: --no-deps \
         -d target/moto-src 'moto==$moto' &&
       tar -xzf target/moto-src/moto-$moto.tar.gz -C target/moto-src"
+  fi
+  # The pytest plugin (python/, pytest-sqs-sim) for `./check python`, editable: the venv runs the
+  # working tree's code; reinstalled only when its pyproject.toml changes (its entry point).
+  local stamp="$venv/.pytest-sqs-sim.sha256" want
+  want="$(sha256sum python/pyproject.toml | cut -d' ' -f1)"
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    timed "pip install -e ./python (pytest-sqs-sim)" \
+      "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -e ./python
+    echo "$want" >"$stamp"
   fi
 }
 
