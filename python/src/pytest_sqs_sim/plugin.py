@@ -24,9 +24,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("sqs-sim", "sqs-sim serve (a local SQS with a virtual clock)")
     group.addoption(
         "--sqs-sim-bin",
+        metavar="PATH",
         help="the sqs-sim binary (default: $SQS_SIM_BIN, then sqs-sim on PATH)",
     )
-    group.addoption("--sqs-sim-seed", type=int, help="the server's --seed (default: 1)")
+    group.addoption(
+        "--sqs-sim-seed", type=int, metavar="N", help="the server's --seed (default: 1)"
+    )
     group.addoption(
         "--sqs-sim-reset",
         choices=RESET_SCOPES,
