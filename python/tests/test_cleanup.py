@@ -1,5 +1,6 @@
 """No sqs-sim process outlives the session: at its end, and when pytest itself is killed."""
 
+import re
 import time
 
 SERVER_PID = """
@@ -21,8 +22,8 @@ def alive(pid):
 
 
 def server_pid(result):
-    [line] = [line for line in result.outlines if line.startswith("PID ")]
-    return int(line.split()[1])
+    [pid] = re.findall(r"PID (\d+)", result.stdout.str())
+    return int(pid)
 
 
 def test_the_server_stops_with_the_session(pytester):
