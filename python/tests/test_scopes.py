@@ -100,7 +100,7 @@ def test_send(sqs_sim):
     )
 
     def first_id(seed):
-        result = pytester.runpytest_subprocess("-s", "--sqs-sim-seed", str(seed))
+        result = pytester.runpytest("-s", "--sqs-sim-seed", str(seed))
         result.assert_outcomes(passed=1)
         [seed_and_id] = re.findall(r"ID (\d+) (\S+)", result.stdout.str())
         return seed_and_id
