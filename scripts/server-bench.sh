@@ -3,9 +3,10 @@
 # clients each repeating SendMessage, ReceiveMessage and DeleteMessage for SECONDS
 # (`sqs-sim load --bench`), against our endpoint and against moto's server (moto[server] from
 # target/venv), in one run; prints requests per second and p50/p99 latency for each, and ours
-# over moto's.
+# over moto's. With BASELINE=PATH (another build of sqs-sim, e.g. of an older commit), its server
+# gets the same load in the same run, and ours over its is printed too.
 #
-#   scripts/server-bench.sh [CLIENTS (50)] [SECONDS (10)]
+#   [BASELINE=PATH] scripts/server-bench.sh [CLIENTS (50)] [SECONDS (10)]
 #
 # Needs `scripts/setup.sh python` (moto). Builds the release sqs-sim. Loopback only.
 set -euo pipefail
@@ -28,13 +29,24 @@ pids+=($!)
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 "$MOTO" -H 127.0.0.1 -p "$port" >"$log/moto" 2>&1 &
 pids+=($!)
-ours="" moto="http://127.0.0.1:$port"
-for _ in $(seq 200); do
-  ours="$(sed -n 's/^listening on //p' "$log/ours")"
-  [ -n "$ours" ] && curl -s -o /dev/null "$moto/" && break
-  sleep 0.1
-done
-[ -n "$ours" ] || { cat "$log/ours"; echo "server-bench: sqs-sim serve did not start" >&2; exit 1; }
+if [ -n "${BASELINE:-}" ]; then
+  "$BASELINE" serve --port 0 >"$log/baseline" 2>&1 &
+  pids+=($!)
+fi
+# listening LOG: the address a server logging to LOG listens on, once it does.
+listening() {
+  local at=""
+  for _ in $(seq 200); do
+    at="$(sed -n 's/^listening on //p' "$1")"
+    [ -n "$at" ] && break
+    sleep 0.1
+  done
+  [ -n "$at" ] || { cat "$1" >&2; echo "server-bench: $1 did not start" >&2; exit 1; }
+  echo "$at"
+}
+moto="http://127.0.0.1:$port"
+ours="$(listening "$log/ours")"
+for _ in $(seq 200); do curl -s -o /dev/null "$moto/" && break; sleep 0.1; done
 
 echo "load: $CLIENTS clients x (SendMessage, ReceiveMessage, DeleteMessage) for $SECONDS_EACH s each"
 a="$("$SIM" load --bench --endpoint "$ours" --clients "$CLIENTS" --seconds "$SECONDS_EACH")"
@@ -43,3 +55,8 @@ b="$("$SIM" load --bench --endpoint "$moto" --clients "$CLIENTS" --seconds "$SEC
 echo "moto_server:   $b"
 rate() { sed -n 's/.*req_per_sec=\([0-9]*\).*/\1/p' <<<"$1"; }
 python3 -c "import sys; a, b = map(float, sys.argv[1:]); print(f'throughput_ratio={a / b:.1f} (ours / moto\'s; target >= 20)')" "$(rate "$a")" "$(rate "$b")"
+if [ -n "${BASELINE:-}" ]; then
+  c="$("$SIM" load --bench --endpoint "$(listening "$log/baseline")" --clients "$CLIENTS" --seconds "$SECONDS_EACH")"
+  echo "baseline:      $c ($BASELINE)"
+  python3 -c "import sys; a, c = map(float, sys.argv[1:]); print(f'baseline_ratio={a / c:.2f} (ours / the baseline\'s)')" "$(rate "$a")" "$(rate "$c")"
+fi

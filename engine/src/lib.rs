@@ -39,6 +39,7 @@ pub mod error;
 pub mod event;
 mod fifo;
 mod hash;
+pub mod inspect;
 mod message;
 mod move_task;
 mod order;

@@ -11,6 +11,8 @@
 use crate::addressing::Addressing;
 use crate::state::{Shared, State};
 use serde_json::{json, Value};
+use sqs_engine::api::ToJson;
+use sqs_engine::view::MessageState;
 use sqs_engine::{Millis, EPOCH_MS};
 
 /// The answer to a control request: its HTTP status and JSON body.
@@ -25,6 +27,13 @@ pub fn handle(
     let result = match (method, path.trim_end_matches('/')) {
         ("POST", "/_sqs-sim/clock") => clock(shared, body),
         ("GET", "/_sqs-sim/state") => Ok(()),
+        ("GET", "/_sqs-sim/queues") => return (200, queues(shared, base, addressing)),
+        ("GET", route)
+            if route.starts_with("/_sqs-sim/queues/") && route.ends_with("/messages") =>
+        {
+            let name = &route["/_sqs-sim/queues/".len()..route.len() - "/messages".len()];
+            return messages(shared, name, base, addressing);
+        }
         ("POST", "/_sqs-sim/reset") => {
             shared.with(State::reset);
             Ok(())
@@ -112,4 +121,95 @@ fn describe(state: &mut State, base: &str, addressing: &Addressing) -> Value {
         "waiting_polls": waiting,
         "queues": queues,
     })
+}
+
+/// `GET /health`: the server answers, with its version, uptime and counts.
+pub fn health(shared: &Shared, started: std::time::Instant) -> Value {
+    shared.with(|state| {
+        let engine = state.engine();
+        let (mut queues, mut messages) = (0, 0);
+        for (_, depths) in engine.depths() {
+            queues += 1;
+            messages += depths.iter().sum::<u64>();
+        }
+        json!({
+            "status": "ok",
+            "version": env!("CARGO_PKG_VERSION"),
+            "uptime_seconds": started.elapsed().as_secs_f64(),
+            "queues": queues,
+            "messages": messages,
+        })
+    })
+}
+
+/// `GET /_sqs-sim/queues`: every queue with its URL, depths and attributes.
+pub fn queues(shared: &Shared, base: &str, addressing: &Addressing) -> Value {
+    let mut answer = shared.with(|state| {
+        let engine = state.engine();
+        let queues: Vec<Value> = engine
+            .depths()
+            .map(|(name, [visible, in_flight, delayed])| {
+                json!({
+                    "name": name,
+                    "url": addressing.public_url(base, name),
+                    "visible": visible,
+                    "in_flight": in_flight,
+                    "delayed": delayed,
+                    "attributes": engine.attributes(name),
+                })
+            })
+            .collect();
+        json!({"queues": queues})
+    });
+    addressing.outbound(&mut answer, base);
+    answer
+}
+
+/// `GET /_sqs-sim/queues/{name}/messages`: every stored message of the queue with its state,
+/// as it is (nothing is received, no count or timer changes); 404 for no such queue.
+pub fn messages(shared: &Shared, name: &str, base: &str, addressing: &Addressing) -> (u16, Value) {
+    let found = shared.with(|state| {
+        let engine = state.engine();
+        let now = engine.now();
+        let details = engine.message_details(name)?;
+        let left = |until: Millis| until.saturating_sub(now) as f64 / 1000.0;
+        let messages: Vec<Value> = details
+            .into_iter()
+            .map(|m| {
+                let (state, seconds_left, handle) = match m.view.state {
+                    MessageState::Visible => ("visible", None, None),
+                    MessageState::Delayed { until } => ("delayed", Some(left(until)), None),
+                    MessageState::InFlight {
+                        until,
+                        receipt_handle,
+                    } => ("in_flight", Some(left(until)), Some(receipt_handle)),
+                };
+                json!({
+                    "MessageId": m.view.message_id,
+                    "Body": m.view.body,
+                    "MD5OfBody": m.md5_of_body,
+                    "state": state,
+                    "seconds_left": seconds_left,
+                    "receive_count": m.view.receive_count,
+                    "ReceiptHandle": handle,
+                    "Attributes": m.attributes,
+                    "MessageAttributes": m.message_attributes.to_json(),
+                    "MD5OfMessageAttributes": m.md5_of_message_attributes,
+                })
+            })
+            .collect();
+        Some(json!({
+            "queue": name,
+            "url": addressing.public_url(base, name),
+            "now_ms": now,
+            "messages": messages,
+        }))
+    });
+    match found {
+        Some(mut answer) => {
+            addressing.outbound(&mut answer, base);
+            (200, answer)
+        }
+        None => (404, json!({"error": format!("no queue named {name:?}")})),
+    }
 }

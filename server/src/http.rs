@@ -2,6 +2,7 @@
 //! into an engine request, and writes the engine's answer back in that protocol.
 
 use crate::addressing::Addressing;
+use crate::declared::Declared;
 use crate::journal::Caller;
 use crate::live::{self, EventStream};
 use crate::state::{Outcome, Shared};
@@ -43,6 +44,32 @@ pub struct Config {
     pub speed: f64,
     /// The playground's files, for the live view at `/`.
     pub ui: Ui,
+    /// The engine's seed (`None`: drawn from the clock).
+    pub seed: Option<u64>,
+    /// The queues to create before listening.
+    pub queues: Declared,
+    /// Origins browsers may call from besides the server's own and local ones (`*`: any).
+    pub cors_origins: Vec<String>,
+    /// `Host` names served besides loopback ones while bound to loopback.
+    pub allowed_hosts: Vec<String>,
+}
+
+impl Default for Config {
+    /// `sqs-sim serve`'s defaults.
+    fn default() -> Self {
+        Config {
+            host: "127.0.0.1".into(),
+            port: 9324,
+            account_id: "000000000000".into(),
+            region: "us-east-1".into(),
+            speed: 1.0,
+            ui: Ui::default(),
+            seed: None,
+            queues: Declared::default(),
+            cors_origins: Vec::new(),
+            allowed_hosts: Vec::new(),
+        }
+    }
 }
 
 /// A response: a whole body, or the live view's stream of events.
@@ -54,31 +81,41 @@ pub struct Server {
     addressing: Addressing,
     ui: Ui,
     requests: AtomicU64,
-    /// Mixed into request ids, so that two runs do not repeat them.
-    salt: u64,
+    /// Request ids: random, or drawn from the seed when one is given.
+    seed: Option<u64>,
+    started: std::time::Instant,
 }
 
 /// Listens on the configured address; `ready` is told the bound address once it is.
-pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
-    let listener = TcpListener::bind((config.host.as_str(), config.port)).await?;
-    let salt = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    // The engine's seed is also the World's the page replays on: kept within the integers a
-    // JavaScript number holds exactly, for any JSON reader of the stream.
-    let seed = salt & ((1 << 53) - 1);
+pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), String> {
+    let seed = config.seed.unwrap_or_else(|| {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        nanos & crate::MAX_SEED
+    });
+    let shared = Arc::new(Shared::new(seed, config.speed));
+    if !config.queues.is_empty() {
+        shared.with(|state| state.declare(&config.queues))?;
+    }
+    let listener = TcpListener::bind((config.host.as_str(), config.port))
+        .await
+        .map_err(|e| format!("{}:{}: {e}", config.host, config.port))?;
     let server = Arc::new(Server {
-        shared: Arc::new(Shared::new(seed, config.speed)),
+        shared,
         addressing: Addressing::new(&config.account_id, &config.region),
         ui: config.ui,
         requests: AtomicU64::new(0),
-        salt,
+        seed: config.seed,
+        started: std::time::Instant::now(),
     });
-    ready(listener.local_addr()?);
+    ready(listener.local_addr().map_err(|e| e.to_string())?);
     let clock = server.clone();
     tokio::spawn(async move { clock.shared.drive_clock().await });
     loop {
-        let (stream, peer) = listener.accept().await?;
+        let Ok((stream, peer)) = listener.accept().await else {
+            continue;
+        };
         let _ = stream.set_nodelay(true);
         let server = server.clone();
         tokio::spawn(async move {
@@ -127,6 +164,11 @@ impl Server {
             let gzip = accepts.is_some_and(|a| a.contains("gzip"));
             if let Some(file) = self.ui.answer(&path, query.is_some(), gzip) {
                 return file.map(Either::Left);
+            }
+            if path == "/health" {
+                let body = serde_json::to_vec(&control::health(&self.shared, self.started));
+                let body = body.expect("JSON");
+                return reply(200, "application/json", body, &self.request_id()).map(Either::Left);
             }
             if path == "/_sqs-sim/events" {
                 return self.events(&parts.headers);
@@ -282,18 +324,19 @@ impl Server {
         }
     }
 
-    /// A fresh request id, shaped as AWS's (a UUID).
+    /// A fresh request id, shaped as AWS's (a UUID): random, or with a seed the same in every
+    /// run.
     fn request_id(&self) -> String {
         let n = self.requests.fetch_add(1, Ordering::Relaxed);
-        let mixed = splitmix(self.salt ^ n);
-        format!(
-            "{:08x}-{:04x}-4{:03x}-a{:03x}-{:012x}",
-            (mixed >> 32) as u32,
-            (mixed >> 16) as u16,
-            mixed as u16 & 0xfff,
-            (n >> 48) as u16 & 0xfff,
-            n & 0xffff_ffff_ffff
-        )
+        let id = match self.seed {
+            None => uuid::Uuid::new_v4(),
+            Some(seed) => {
+                let bytes = [splitmix(seed ^ n), splitmix(!seed ^ n)];
+                let bytes: Vec<u8> = bytes.iter().flat_map(|b| b.to_le_bytes()).collect();
+                uuid::Builder::from_random_bytes(bytes.try_into().expect("16 bytes")).into_uuid()
+            }
+        };
+        id.to_string()
     }
 }
 

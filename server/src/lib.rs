@@ -18,15 +18,21 @@
 pub mod addressing;
 pub mod clock;
 pub mod control;
+pub mod declared;
 pub mod http;
 pub mod identity;
 pub mod journal;
 pub mod json_protocol;
 pub mod live;
 pub mod load;
+pub mod log;
 pub mod query_protocol;
 pub mod state;
 pub mod ui;
 pub mod wire;
 
 pub use http::{serve, Config};
+
+/// The largest seed: the engine's seed is also the World's the live view replays on, so it stays
+/// within the integers a JavaScript number holds exactly.
+pub const MAX_SEED: u64 = (1 << 53) - 1;

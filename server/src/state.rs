@@ -4,6 +4,7 @@
 //! outside it, on a channel its answer arrives by.
 
 use crate::clock::Clock;
+use crate::declared::Declared;
 use crate::journal::{Caller, Journal};
 use sqs_engine::api::ReceiveMessageOutput;
 use sqs_engine::{Engine, Millis, PollId, Reply, Request, Response, SqsError};
@@ -32,6 +33,8 @@ pub struct State {
     /// Seeds the next engine (each reset draws a new one, so no receipt handle of before the
     /// reset is valid after it).
     seed: u64,
+    /// The calls that create the declared queues ([`crate::declared`]), made again by a reset.
+    declared: Option<(Caller, Vec<Request>)>,
 }
 
 impl State {
@@ -43,7 +46,16 @@ impl State {
             waiting: HashMap::new(),
             clock_changed: false,
             seed,
+            declared: None,
         }
+    }
+
+    /// Creates the queues `declared` names, now and after every reset; on a refusal, what was
+    /// refused (the engine is then left as it is: the server does not start).
+    pub fn declare(&mut self, declared: &Declared) -> Result<(), String> {
+        let calls = declared.apply(self)?;
+        self.declared = Some((declared.caller(), calls));
+        Ok(())
     }
 
     /// Brings the engine's time up to the clock's, answering whatever long polls that ends.
@@ -120,8 +132,8 @@ impl State {
         self.waiting.len()
     }
 
-    /// A new, empty engine at virtual time 0 and a new record; waiting long polls are answered
-    /// with no messages.
+    /// A new engine at virtual time 0 with only the declared queues, and a new record; waiting
+    /// long polls are answered with no messages.
     pub fn reset(&mut self) {
         self.seed = self.seed.wrapping_add(1);
         self.engine = fresh_engine(self.seed);
@@ -129,6 +141,12 @@ impl State {
         self.waiting.clear();
         self.clock.reset(Instant::now());
         self.clock_changed = true;
+        if let Some((caller, calls)) = self.declared.clone() {
+            for request in calls {
+                // Accepted at the start, so accepted again by an engine in the same state.
+                self.call(&caller, request);
+            }
+        }
     }
 
     /// When the engine next has work to do, as a wall instant (`None`: nothing scheduled, or

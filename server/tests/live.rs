@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{call_as, send, start};
+use common::{call_as, control, start};
 use serde_json::{json, Value};
 use sqs_sim::{LoggedStep, SimAction, Step, World};
 use std::io::{Read, Write};
@@ -79,14 +79,7 @@ fn steps(events: &[Event]) -> Vec<LoggedStep> {
 }
 
 fn clock(at: SocketAddr, change: Value) -> Value {
-    send(
-        at,
-        "POST",
-        "/_sqs-sim/clock",
-        &[],
-        change.to_string().as_bytes(),
-    )
-    .json()
+    control(at, "/_sqs-sim/clock", &change).json()
 }
 
 #[test]
@@ -200,15 +193,7 @@ fn a_world_replaying_the_stream_holds_what_the_server_holds() {
 #[test]
 fn the_pages_own_calls_are_the_users_and_a_refused_one_changes_nothing() {
     let at = start();
-    let page = |body: Value| {
-        send(
-            at,
-            "POST",
-            "/_sqs-sim/call",
-            &[],
-            body.to_string().as_bytes(),
-        )
-    };
+    let page = |body: Value| control(at, "/_sqs-sim/call", &body);
     let created = page(json!({"call": "CreateQueue", "input": {"QueueName": "orders"}}));
     assert_eq!(created.status, 200, "{}", created.body);
     let url = created.json()["output"]["QueueUrl"]
@@ -237,7 +222,7 @@ fn a_reset_begins_a_new_run_on_another_seed() {
     let at = start();
     call_as(at, "a", "CreateQueue", &json!({"QueueName": "q"}));
     let before = events(at, None, |e| !steps(e).is_empty());
-    send(at, "POST", "/_sqs-sim/reset", &[], b"");
+    control(at, "/_sqs-sim/reset", &json!({}));
     let after = events(at, Some(&before.last().unwrap().id), |e| {
         e.iter().any(|e| e.name == "clock" || e.name == "steps")
     });

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{call, json_raw, send, start, Answer};
+use common::{call, control, json_raw, send, start, Answer};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 
@@ -173,8 +173,7 @@ fn the_query_protocol_answers_in_xml() {
 #[test]
 fn a_long_poll_ends_when_the_clock_is_advanced_to_its_deadline() {
     let at = start();
-    let control =
-        |path: &str, body: &Value| send(at, "POST", path, &[], body.to_string().as_bytes()).json();
+    let control = |path: &str, body: &Value| control(at, path, body).json();
     let url = call(at, "CreateQueue", &json!({"QueueName": "q"})).json()["QueueUrl"].clone();
     let paused = control("/_sqs-sim/clock", &json!({"pause": true}));
     assert_eq!(paused["paused"], true);
@@ -199,12 +198,10 @@ fn a_long_poll_ends_when_the_clock_is_advanced_to_its_deadline() {
     assert_eq!(answer, json!({}));
     assert!(waited.as_secs() < 10, "{waited:?}");
     // A bad clock request changes nothing.
-    let bad = send(
+    let bad = common::control(
         at,
-        "POST",
         "/_sqs-sim/clock",
-        &[],
-        br#"{"advance": -1, "pause": false}"#,
+        &json!({"advance": -1, "pause": false}),
     );
     assert_eq!(bad.status, 400);
     let state = send(at, "GET", "/_sqs-sim/state", &[], b"").json();
@@ -222,16 +219,7 @@ fn a_long_poll_ends_when_the_clock_is_advanced_to_its_deadline() {
 #[test]
 fn the_clock_runs_at_its_speed() {
     let at = start();
-    let control = |body: &Value| {
-        send(
-            at,
-            "POST",
-            "/_sqs-sim/clock",
-            &[],
-            body.to_string().as_bytes(),
-        )
-        .json()
-    };
+    let control = |body: &Value| control(at, "/_sqs-sim/clock", body).json();
     let before = control(&json!({"speed": 1000}))["now_ms"].as_u64().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(100));
     let state = control(&json!({"pause": true}));

@@ -71,6 +71,11 @@ pub async fn send(outgoing: &Outgoing) -> Result<(), String> {
     let init = web_sys::RequestInit::new();
     init.set_method("POST");
     init.set_body(&JsValue::from_str(&body));
+    // The server's control API takes JSON only (a cross-site page cannot send it unasked).
+    let headers = js_sys::Object::new();
+    js_sys::Reflect::set(&headers, &"Content-Type".into(), &"application/json".into())
+        .map_err(|_| "Could not build the request.".to_string())?;
+    init.set_headers(&headers);
     let response = JsFuture::from(window.fetch_with_str_and_init(path, &init))
         .await
         .map_err(gone)?;

@@ -12,12 +12,10 @@ pub fn start() -> SocketAddr {
     let (ready, address) = mpsc::channel();
     std::thread::spawn(move || {
         let config = sqs_server::Config {
-            host: "127.0.0.1".into(),
             port: 0,
             account_id: "123456789012".into(),
             region: "eu-west-1".into(),
-            speed: 1.0,
-            ui: Default::default(),
+            ..Default::default()
         };
         let runtime = tokio::runtime::Runtime::new().unwrap();
         runtime
@@ -111,4 +109,10 @@ pub fn call_as(at: SocketAddr, key: &str, action: &str, input: &Value) -> Answer
         "Content-Type: application/x-amz-json-1.0",
     ];
     send(at, "POST", "/", &headers, input.to_string().as_bytes())
+}
+
+/// A control API request with a JSON body.
+pub fn control(at: SocketAddr, path: &str, body: &Value) -> Answer {
+    let headers = ["Content-Type: application/json"];
+    send(at, "POST", path, &headers, body.to_string().as_bytes())
 }

@@ -1,0 +1,98 @@
+//! A look at every stored message with all that a receive could show of it, without receiving
+//! it: for a test or a tool that must see a queue without changing it.
+
+use crate::api::{Attributes, MessageAttributes};
+use crate::message::{received, Selection};
+use crate::view::MessageView;
+use crate::Engine;
+
+/// One stored message, its state and everything a receive asking for `All` would show.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MessageDetails {
+    /// MessageId, body, state (with its deadline), receive count, group.
+    pub view: MessageView,
+    /// MD5OfBody.
+    pub md5_of_body: String,
+    /// The system attributes (SentTimestamp, ApproximateReceiveCount, SequenceNumber, ...).
+    pub attributes: Attributes,
+    /// The message attributes.
+    pub message_attributes: MessageAttributes,
+    /// MD5OfMessageAttributes, when it has any.
+    pub md5_of_message_attributes: Option<String>,
+}
+
+impl Engine {
+    /// The stored messages of queue `name` (delayed, visible and in flight), oldest first, with
+    /// their attributes; `None`: no such queue. Reads only: no receive count, receipt handle or
+    /// state changes.
+    pub fn message_details(&self, name: &str) -> Option<Vec<MessageDetails>> {
+        let q = self.q_opt(self.uid_named(name)?)?;
+        let all = Selection::new(vec!["All".into()], vec!["All".into()]);
+        let details = q
+            .oldest_first()
+            .zip(self.messages(name))
+            .map(|((slot, msg), view)| {
+                let shown = received(msg, self.handle_of(q, slot), &all);
+                MessageDetails {
+                    view,
+                    md5_of_body: shown.md5_of_body.to_string(),
+                    attributes: shown.attributes.unwrap_or_default(),
+                    message_attributes: shown.message_attributes.unwrap_or_default(),
+                    md5_of_message_attributes: shown.md5_of_message_attributes,
+                }
+            })
+            .collect();
+        Some(details)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Engine, Reply, Request};
+    use serde_json::json;
+
+    fn call(engine: &mut Engine, action: &str, input: serde_json::Value) -> Reply {
+        engine.call(Request::from_input(action, input).unwrap())
+    }
+
+    #[test]
+    fn details_show_every_message_and_its_attributes_without_changing_it() {
+        let mut engine = Engine::new(7);
+        call(&mut engine, "CreateQueue", json!({"QueueName": "q"}));
+        let url = engine.queue_url("q").unwrap().to_string();
+        let attribute = json!({"k": {"DataType": "String", "StringValue": "v"}});
+        let send = json!({"QueueUrl": url, "MessageBody": "a", "MessageAttributes": attribute});
+        call(&mut engine, "SendMessage", send);
+        call(
+            &mut engine,
+            "SendMessage",
+            json!({"QueueUrl": url, "MessageBody": "b", "DelaySeconds": 5}),
+        );
+        call(&mut engine, "ReceiveMessage", json!({"QueueUrl": url}));
+        let before = engine.message_details("q").unwrap();
+        assert_eq!(before.len(), 2);
+        let a = &before[0];
+        assert_eq!(a.view.body, "a");
+        assert_eq!(a.view.receive_count, 1);
+        assert!(matches!(
+            a.view.state,
+            crate::view::MessageState::InFlight { until: 30_000, .. }
+        ));
+        assert_eq!(a.attributes["ApproximateReceiveCount"], "1");
+        assert!(a.attributes.contains_key("SentTimestamp"));
+        assert_eq!(a.message_attributes["k"].string_value.as_deref(), Some("v"));
+        assert!(a.md5_of_message_attributes.is_some());
+        assert_eq!(a.md5_of_body, "0cc175b9c0f1b6a831c399e269772661");
+        assert!(matches!(
+            before[1].view.state,
+            crate::view::MessageState::Delayed { until: 5_000 }
+        ));
+        assert!(before[1].message_attributes.is_empty());
+        assert_eq!(
+            engine.message_details("q").unwrap(),
+            before,
+            "looking changes nothing"
+        );
+        assert_eq!(engine.message_details("nope"), None);
+    }
+}
