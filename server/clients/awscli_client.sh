@@ -12,7 +12,7 @@ export AWS_ACCESS_KEY_ID=any AWS_SECRET_ACCESS_KEY=any AWS_DEFAULT_REGION=us-eas
 passed=0 failed=0
 
 sqs() { aws --endpoint-url "$E" --output json sqs "$@"; }
-clock() { curl -sf -X POST "$E/_sqs-sim/clock" -d "$1" >/dev/null; }
+clock() { curl -sf -X POST -H 'Content-Type: application/json' "$E/_sqs-sim/clock" -d "$1" >/dev/null; }
 json() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))" "$1"; }
 # expect_error CODE CMD...: CMD fails and its error names CODE.
 expect_error() {
@@ -90,7 +90,7 @@ clock_and_dlq() {
   start=$SECONDS
   # (once the poll waits: the CLI takes a moment to start)
   (for _ in $(seq 100); do
-     curl -sf "$E/_sqs-sim/state" | grep -q '"waiting_polls": 1' && break
+     curl -sf "$E/_sqs-sim/state" | grep -Eq '"waiting_polls": *1' && break
      sleep 0.1
    done
    clock '{"advance": 20}') &

@@ -32,7 +32,10 @@ sqs = boto3.client(
 def clock(**change):
     """POST /_sqs-sim/clock with `change` ({"advance": 30}, {"pause": True}, …)."""
     request = urllib.request.Request(
-        ENDPOINT + "/_sqs-sim/clock", json.dumps(change).encode(), method="POST"
+        ENDPOINT + "/_sqs-sim/clock",
+        json.dumps(change).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
     )
     with urllib.request.urlopen(request) as response:
         return json.load(response)

@@ -18,7 +18,7 @@ const sqs = new SQS.SQSClient({
 });
 const call = (Command, input) => sqs.send(new Command(input));
 const clock = async (change) => {
-  const response = await fetch(`${endpoint}/_sqs-sim/clock`, { method: "POST", body: JSON.stringify(change) });
+  const response = await fetch(`${endpoint}/_sqs-sim/clock`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(change) });
   assert.equal(response.status, 200);
   return response.json();
 };

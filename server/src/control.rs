@@ -1,63 +1,95 @@
-//! The control API under `/_sqs-sim/`: drive the virtual clock, look at the state, start over.
+//! The control API (axum handlers): drive the virtual clock, look at the state and the messages,
+//! start over. Requests with a body take `Content-Type: application/json` only (a browser cannot
+//! send that cross-site without a CORS preflight).
 //!
+//! * `GET /health`: `{"status": "ok", "version", "uptime_seconds", "queues", "messages"}`.
 //! * `POST /_sqs-sim/clock` with any of `{"advance": SECONDS, "pause": BOOL, "speed": N}`
 //!   (applied in that order: pause, speed, advance); answers the state.
 //! * `GET /_sqs-sim/state`: virtual time, the clock, waiting long polls, each queue's depths.
-//! * `POST /_sqs-sim/reset`: an empty engine at virtual time 0 (waiting long polls are answered
-//!   with no messages) and a new run of the live view's record; answers the state.
+//! * `POST /_sqs-sim/reset`: an engine at virtual time 0 with only the declared queues (waiting
+//!   long polls are answered with no messages) and a new run of the live view's record; answers
+//!   the state.
+//! * `GET /_sqs-sim/queues`: every queue with its URL, depths and attributes.
+//! * `GET /_sqs-sim/queues/{name}/messages`: every stored message of a queue with its state,
+//!   without changing anything.
 //!
 //! The live view's routes, `GET /_sqs-sim/events` and `POST /_sqs-sim/call`, are [`crate::live`]'s.
 
-use crate::addressing::Addressing;
-use crate::state::{Shared, State};
+use crate::serve::{base_url, App};
+use crate::state::State as EngineState;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
 use serde_json::{json, Value};
 use sqs_engine::api::ToJson;
 use sqs_engine::view::MessageState;
 use sqs_engine::{Millis, EPOCH_MS};
+use std::sync::Arc;
 
-/// The answer to a control request: its HTTP status and JSON body.
-pub fn handle(
-    shared: &Shared,
-    method: &str,
-    path: &str,
-    body: &[u8],
-    base: &str,
-    addressing: &Addressing,
-) -> (u16, Value) {
-    let result = match (method, path.trim_end_matches('/')) {
-        ("POST", "/_sqs-sim/clock") => clock(shared, body),
-        ("GET", "/_sqs-sim/state") => Ok(()),
-        ("GET", "/_sqs-sim/queues") => return (200, queues(shared, base, addressing)),
-        ("GET", route)
-            if route.starts_with("/_sqs-sim/queues/") && route.ends_with("/messages") =>
-        {
-            let name = &route["/_sqs-sim/queues/".len()..route.len() - "/messages".len()];
-            return messages(shared, name, base, addressing);
-        }
-        ("POST", "/_sqs-sim/reset") => {
-            shared.with(State::reset);
-            Ok(())
-        }
-        _ => {
-            let routes = "POST /_sqs-sim/clock, GET /_sqs-sim/state, POST /_sqs-sim/reset, \
-                          GET /_sqs-sim/events, POST /_sqs-sim/call";
-            return (
-                404,
-                json!({"error": format!("no such control route: {method} {path} ({routes})")}),
-            );
-        }
-    };
-    match result {
-        Ok(()) => (200, shared.with(|state| describe(state, base, addressing))),
-        Err(message) => (400, json!({"error": message})),
-    }
+/// A refusal: its status and `{"error": message}`.
+pub fn refused(status: StatusCode, message: impl Into<String>) -> Response {
+    (status, Json(json!({"error": message.into()}))).into_response()
 }
 
-/// Applies a clock request, after checking all of it (a bad member changes nothing).
-fn clock(shared: &Shared, body: &[u8]) -> Result<(), String> {
-    let request: Value = serde_json::from_slice(body).map_err(|e| format!("not JSON: {e}"))?;
+/// The JSON body of a control request (an empty one is `{}`); anything but
+/// `application/json` is refused (415), as is a body that does not parse (400): the refusal's
+/// status and message.
+pub fn json_body(headers: &HeaderMap, body: &[u8]) -> Result<Value, (StatusCode, String)> {
+    let kind = headers.get(CONTENT_TYPE).and_then(|c| c.to_str().ok());
+    let json = kind.is_some_and(|kind| {
+        let essence = kind.split(';').next().unwrap_or_default().trim();
+        essence.eq_ignore_ascii_case("application/json")
+    });
+    if !json {
+        let given = kind.unwrap_or("none");
+        let message = format!(
+            "the control API takes Content-Type: application/json (this request's: {given})"
+        );
+        return Err((StatusCode::UNSUPPORTED_MEDIA_TYPE, message));
+    }
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(json!({}));
+    }
+    serde_json::from_slice(body).map_err(|e| (StatusCode::BAD_REQUEST, format!("not JSON: {e}")))
+}
+
+/// `GET /health`: the server answers, with its version, uptime and counts.
+pub async fn health(State(app): State<Arc<App>>) -> Json<Value> {
+    let (queues, messages) = app.shared.with(|state| {
+        let engine = state.engine();
+        engine
+            .depths()
+            .fold((0, 0), |(queues, messages), (_, depths)| {
+                (queues + 1, messages + depths.iter().sum::<u64>())
+            })
+    });
+    Json(json!({
+        "status": "ok",
+        "version": env!("CARGO_PKG_VERSION"),
+        "uptime_seconds": app.started.elapsed().as_secs_f64(),
+        "queues": queues,
+        "messages": messages,
+    }))
+}
+
+/// `GET /_sqs-sim/state`.
+pub async fn state(State(app): State<Arc<App>>, headers: HeaderMap) -> Json<Value> {
+    Json(describe(&app, &headers))
+}
+
+/// `POST /_sqs-sim/clock`: applies a clock request after checking all of it (a bad member
+/// changes nothing).
+pub async fn clock(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Response {
+    let request = match json_body(&headers, &body) {
+        Ok(request) => request,
+        Err((status, message)) => return refused(status, message),
+    };
     let Value::Object(members) = request else {
-        return Err("expected a JSON object such as {\"advance\": 30}".into());
+        let message = "expected a JSON object such as {\"advance\": 30}";
+        return refused(StatusCode::BAD_REQUEST, message);
     };
     let (mut advance, mut pause, mut speed) = (None, None, None);
     for (name, value) in &members {
@@ -70,13 +102,14 @@ fn clock(shared: &Shared, body: &[u8]) -> Result<(), String> {
                 speed = n.as_f64()
             }
             _ => {
-                return Err(format!(
+                let message = format!(
                     "bad member {name}: {value} (advance: seconds >= 0, pause: true or false, speed: > 0)"
-                ))
+                );
+                return refused(StatusCode::BAD_REQUEST, message);
             }
         }
     }
-    shared.with(|state| {
+    app.shared.with(|state| {
         state.change_clock(|clock, at| {
             if let Some(pause) = pause {
                 clock.set_paused(pause, at);
@@ -89,69 +122,64 @@ fn clock(shared: &Shared, body: &[u8]) -> Result<(), String> {
             }
         })
     });
-    Ok(())
+    Json(describe(&app, &headers)).into_response()
 }
 
-/// The state as JSON.
-fn describe(state: &mut State, base: &str, addressing: &Addressing) -> Value {
-    let (speed, paused, waiting) = (
-        state.clock().speed(),
-        state.clock().paused(),
-        state.waiting_polls(),
-    );
-    let engine = state.engine();
-    let queues: Vec<Value> = engine
-        .depths()
-        .map(|(name, [visible, in_flight, delayed])| {
-            json!({
-                "name": name,
-                "url": addressing.public_url(base, name),
-                "visible": visible,
-                "in_flight": in_flight,
-                "delayed": delayed,
-            })
-        })
-        .collect();
-    json!({
-        "now_ms": engine.now(),
-        "epoch_ms": EPOCH_MS + engine.now(),
-        "speed": speed,
-        "paused": paused,
-        "next_deadline_ms": engine.next_deadline(),
-        "waiting_polls": waiting,
-        "queues": queues,
-    })
+/// `POST /_sqs-sim/reset`.
+pub async fn reset(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Response {
+    if let Err((status, message)) = json_body(&headers, &body) {
+        return refused(status, message);
+    }
+    app.shared.with(EngineState::reset);
+    Json(describe(&app, &headers)).into_response()
 }
 
-/// `GET /health`: the server answers, with its version, uptime and counts.
-pub fn health(shared: &Shared, started: std::time::Instant) -> Value {
-    shared.with(|state| {
-        let engine = state.engine();
-        let (mut queues, mut messages) = (0, 0);
-        for (_, depths) in engine.depths() {
-            queues += 1;
-            messages += depths.iter().sum::<u64>();
-        }
-        json!({
-            "status": "ok",
-            "version": env!("CARGO_PKG_VERSION"),
-            "uptime_seconds": started.elapsed().as_secs_f64(),
-            "queues": queues,
-            "messages": messages,
-        })
-    })
-}
-
-/// `GET /_sqs-sim/queues`: every queue with its URL, depths and attributes.
-pub fn queues(shared: &Shared, base: &str, addressing: &Addressing) -> Value {
-    let mut answer = shared.with(|state| {
+/// The state as JSON, with queue URLs on the request's host.
+fn describe(app: &App, headers: &HeaderMap) -> Value {
+    let base = base_url(headers);
+    app.shared.with(|state| {
+        let (speed, paused, waiting) = (
+            state.clock().speed(),
+            state.clock().paused(),
+            state.waiting_polls(),
+        );
         let engine = state.engine();
         let queues: Vec<Value> = engine
             .depths()
             .map(|(name, [visible, in_flight, delayed])| {
                 json!({
                     "name": name,
-                    "url": addressing.public_url(base, name),
+                    "url": app.addressing.public_url(&base, name),
+                    "visible": visible,
+                    "in_flight": in_flight,
+                    "delayed": delayed,
+                })
+            })
+            .collect();
+        json!({
+            "now_ms": engine.now(),
+            "epoch_ms": EPOCH_MS + engine.now(),
+            "speed": speed,
+            "paused": paused,
+            "next_deadline_ms": engine.next_deadline(),
+            "waiting_polls": waiting,
+            "queues": queues,
+        })
+    })
+}
+
+/// `GET /_sqs-sim/queues`: every queue with its URL, depths and attributes (as
+/// GetQueueAttributes `All` answers them).
+pub async fn queues(State(app): State<Arc<App>>, headers: HeaderMap) -> Json<Value> {
+    let base = base_url(&headers);
+    let mut answer = app.shared.with(|state| {
+        let engine = state.engine();
+        let queues: Vec<Value> = engine
+            .depths()
+            .map(|(name, [visible, in_flight, delayed])| {
+                json!({
+                    "name": name,
+                    "url": app.addressing.public_url(&base, name),
                     "visible": visible,
                     "in_flight": in_flight,
                     "delayed": delayed,
@@ -161,17 +189,22 @@ pub fn queues(shared: &Shared, base: &str, addressing: &Addressing) -> Value {
             .collect();
         json!({"queues": queues})
     });
-    addressing.outbound(&mut answer, base);
-    answer
+    app.addressing.outbound(&mut answer, &base);
+    Json(answer)
 }
 
 /// `GET /_sqs-sim/queues/{name}/messages`: every stored message of the queue with its state,
 /// as it is (nothing is received, no count or timer changes); 404 for no such queue.
-pub fn messages(shared: &Shared, name: &str, base: &str, addressing: &Addressing) -> (u16, Value) {
-    let found = shared.with(|state| {
+pub async fn messages(
+    State(app): State<Arc<App>>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let base = base_url(&headers);
+    let found = app.shared.with(|state| {
         let engine = state.engine();
         let now = engine.now();
-        let details = engine.message_details(name)?;
+        let details = engine.message_details(&name)?;
         let left = |until: Millis| until.saturating_sub(now) as f64 / 1000.0;
         let messages: Vec<Value> = details
             .into_iter()
@@ -200,16 +233,16 @@ pub fn messages(shared: &Shared, name: &str, base: &str, addressing: &Addressing
             .collect();
         Some(json!({
             "queue": name,
-            "url": addressing.public_url(base, name),
+            "url": app.addressing.public_url(&base, &name),
             "now_ms": now,
             "messages": messages,
         }))
     });
     match found {
         Some(mut answer) => {
-            addressing.outbound(&mut answer, base);
-            (200, answer)
+            app.addressing.outbound(&mut answer, &base);
+            Json(answer).into_response()
         }
-        None => (404, json!({"error": format!("no queue named {name:?}")})),
+        None => refused(StatusCode::NOT_FOUND, format!("no queue named {name:?}")),
     }
 }

@@ -4,22 +4,25 @@
 //! and the AWS CLI can talk to it (`endpoint_url=http://127.0.0.1:9324`), with a virtual clock
 //! that runs at wall time, faster, or is driven by hand (the control API, [`control`]).
 //!
-//! The engine stays free of I/O: this crate owns the sockets (hyper on tokio), the clock that
-//! drives the engine's virtual time from wall time ([`clock`], [`state`]), and the translation
-//! between HTTP and the engine's requests ([`json_protocol`], [`query_protocol`],
-//! [`addressing`], [`wire`]). A long poll is a task waiting on a channel, not a thread.
+//! The engine stays free of I/O: this crate owns the sockets (an axum [`serve::router`] on
+//! tokio), the clock that drives the engine's virtual time from wall time ([`clock`], [`state`]),
+//! and the translation between HTTP and the engine's requests ([`sqs`], [`json_protocol`],
+//! [`query_protocol`], [`addressing`], [`wire`]). A long poll is a task waiting on a channel, not
+//! a thread. Queues a file declares are created before it listens ([`declared`]); browsers are
+//! kept to the allowed origins and loopback names ([`guard`]); the control API is [`control`].
 //!
 //! It also serves the playground ([`ui`]) in live mode: every call that reaches the engine is
 //! recorded with its time and its client ([`journal`], [`identity`]) and streamed to the page
 //! ([`live`]), which replays it on a World of its own on the same seed.
 //!
-//! It is an unauthenticated development endpoint: signatures are not checked.
+//! It is an unauthenticated development endpoint: signatures are not checked. One log line per
+//! call goes through `tracing` ([`log`]).
 
 pub mod addressing;
 pub mod clock;
 pub mod control;
 pub mod declared;
-pub mod http;
+pub mod guard;
 pub mod identity;
 pub mod journal;
 pub mod json_protocol;
@@ -27,11 +30,13 @@ pub mod live;
 pub mod load;
 pub mod log;
 pub mod query_protocol;
+pub mod serve;
+pub mod sqs;
 pub mod state;
 pub mod ui;
 pub mod wire;
 
-pub use http::{serve, Config};
+pub use serve::{serve, Config};
 
 /// The largest seed: the engine's seed is also the World's the live view replays on, so it stays
 /// within the integers a JavaScript number holds exactly.

@@ -15,25 +15,31 @@
 //!
 //! Each event's id is `seed:steps-sent`, so a browser that reconnects by itself (`EventSource`
 //! does, after the `retry` the stream asks for) says where it left off and the stream resumes
-//! without a gap or a repeat.
+//! without a gap or a repeat. The stream is axum's [`Sse`], with a comment line after
+//! [`KEEP_ALIVE`] without an event, so that a page gone away is noticed.
 //!
 //! `POST /_sqs-sim/call` with `{"call": "SendMessage", "input": {...}}` (the engine's own queue
 //! URLs, as the page's World writes them) runs one SQS action as the page: `{"output": ...}`, or
 //! `{"error": {"code": ..., "message": ...}}` with status 400.
 
+use crate::control::json_body;
 use crate::journal::Caller;
+use crate::serve::App;
 use crate::state::{Outcome, Shared, State};
-use bytes::Bytes;
-use hyper::body::{Body, Frame};
+use axum::body::Bytes;
+use axum::extract::State as AppState;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use futures_util::stream::{self, Stream};
 use serde_json::{json, Value};
 use sqs_engine::api::{split_tagged, ToJson};
 use sqs_engine::script::error_json;
-use sqs_engine::{Millis, Request, Response};
+use sqs_engine::{Millis, Request, Response as EngineResponse};
 use sqs_sim::LoggedStep;
 use std::convert::Infallible;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -41,25 +47,10 @@ use tokio::sync::mpsc;
 pub const TICK: Duration = Duration::from_millis(100);
 /// The most steps one event carries (a page that opens late gets a long run in parts).
 const STEPS_PER_EVENT: usize = 2_000;
-/// A comment line after this long without an event, so that a page gone away is noticed.
+/// A comment line after this long without an event.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
-
-/// The body of the events stream: what the task feeding it sends.
-pub struct EventStream(mpsc::Receiver<Bytes>);
-
-impl Body for EventStream {
-    type Data = Bytes;
-    type Error = Infallible;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        self.0
-            .poll_recv(cx)
-            .map(|chunk| chunk.map(|bytes| Ok(Frame::data(bytes))))
-    }
-}
+/// How long a browser waits before it reconnects.
+const RETRY: Duration = Duration::from_secs(1);
 
 /// Where a page that reconnects left off: its `Last-Event-ID` (`seed:steps-sent`).
 pub fn resume_point(last_event_id: Option<&str>) -> Option<(u64, usize)> {
@@ -67,11 +58,20 @@ pub fn resume_point(last_event_id: Option<&str>) -> Option<(u64, usize)> {
     Some((seed.parse().ok()?, sent.parse().ok()?))
 }
 
-/// Opens a stream for one page, fed by a task of its own until the page goes away.
-pub fn open(shared: Arc<Shared>, resume: Option<(u64, usize)>) -> EventStream {
+/// `GET /_sqs-sim/events`: the stream for one page, resumed where its `Last-Event-ID` left off,
+/// fed by a task of its own until the page goes away.
+pub async fn events(
+    AppState(app): AppState<Arc<App>>,
+    headers: HeaderMap,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let last = headers.get("last-event-id").and_then(|h| h.to_str().ok());
     let (sender, receiver) = mpsc::channel(16);
-    tokio::spawn(feed(shared, sender, resume));
-    EventStream(receiver)
+    tokio::spawn(feed(app.shared.clone(), sender, resume_point(last)));
+    let events = stream::unfold(receiver, |mut receiver| async move {
+        let event = receiver.recv().await?;
+        Some((Ok(event), receiver))
+    });
+    Sse::new(events).keep_alive(KeepAlive::new().interval(KEEP_ALIVE).text("keep-alive"))
 }
 
 /// The clock as the stream tells it: now, speed, paused, and whether recording stopped.
@@ -80,7 +80,7 @@ type ClockState = (Millis, f64, bool, bool);
 /// What one look at the state found.
 struct Look {
     /// A run begins: the hello event.
-    hello: Option<Bytes>,
+    hello: Option<Event>,
     /// Steps not sent yet (at most [`STEPS_PER_EVENT`]), and whether more wait.
     steps: Vec<LoggedStep>,
     more: bool,
@@ -129,11 +129,11 @@ impl Told {
     }
 
     /// The events that tell what a look found.
-    fn events(&mut self, look: Look) -> Vec<Bytes> {
+    fn events(&mut self, look: Look) -> Vec<Event> {
         let seed = self.run.unwrap_or_default();
         let (now, speed, paused, full) = look.clock;
         let mut data = json!({"now": now, "speed": speed, "paused": paused, "full": full});
-        let mut events: Vec<Bytes> = look.hello.into_iter().collect();
+        let mut events: Vec<Event> = look.hello.into_iter().collect();
         if !look.steps.is_empty() {
             self.sent += look.steps.len();
             data["steps"] = look.steps.iter().map(ToJson::to_json).collect();
@@ -146,58 +146,46 @@ impl Told {
     }
 }
 
-async fn feed(shared: Arc<Shared>, sender: mpsc::Sender<Bytes>, mut resume: Option<(u64, usize)>) {
-    if sender
-        .send(Bytes::from_static(b"retry: 1000\n\n"))
-        .await
-        .is_err()
-    {
+async fn feed(shared: Arc<Shared>, sender: mpsc::Sender<Event>, mut resume: Option<(u64, usize)>) {
+    if sender.send(Event::default().retry(RETRY)).await.is_err() {
         return;
     }
     let mut told = Told::default();
-    let mut quiet = Duration::ZERO;
     loop {
         let look = shared.with(|state| told.look(state, &mut resume));
         let more = look.more;
-        let events = told.events(look);
-        let wrote = !events.is_empty();
-        for bytes in events {
-            if sender.send(bytes).await.is_err() {
+        for event in told.events(look) {
+            if sender.send(event).await.is_err() {
                 return;
             }
         }
-        if more {
-            continue;
+        if !more {
+            tokio::time::sleep(TICK).await;
         }
-        quiet = if wrote { Duration::ZERO } else { quiet + TICK };
-        if quiet >= KEEP_ALIVE {
-            if sender
-                .send(Bytes::from_static(b": keep-alive\n\n"))
-                .await
-                .is_err()
-            {
-                return;
-            }
-            quiet = Duration::ZERO;
-        }
-        tokio::time::sleep(TICK).await;
     }
 }
 
 /// One Server-Sent Event.
-fn event(name: &str, seed: u64, sent: usize, data: &Value) -> Bytes {
-    Bytes::from(format!(
-        "event: {name}\nid: {seed}:{sent}\ndata: {data}\n\n"
-    ))
+fn event(name: &str, seed: u64, sent: usize, data: &Value) -> Event {
+    Event::default()
+        .event(name)
+        .id(format!("{seed}:{sent}"))
+        .data(data.to_string())
 }
 
-/// Runs a call the page makes with its own controls; answers the status and the JSON body.
-pub async fn page_call(shared: &Shared, body: &[u8]) -> (u16, Value) {
-    let refused =
-        |code: &str, message: String| (400, json!({"error": {"code": code, "message": message}}));
-    let value: Value = match serde_json::from_slice(body) {
+/// `POST /_sqs-sim/call`: runs a call the page makes with its own controls.
+pub async fn page_call(
+    AppState(app): AppState<Arc<App>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let value = match json_body(&headers, &body) {
         Ok(value) => value,
-        Err(e) => return refused("SerializationException", format!("not JSON: {e}")),
+        Err((status, message)) => return crate::control::refused(status, message),
+    };
+    let refused = |code: &str, message: String| {
+        let answer = json!({"error": {"code": code, "message": message}});
+        (StatusCode::BAD_REQUEST, Json(answer)).into_response()
     };
     let request =
         split_tagged(value, "call").and_then(|(action, input)| Request::from_input(&action, input));
@@ -205,12 +193,18 @@ pub async fn page_call(shared: &Shared, body: &[u8]) -> (u16, Value) {
         Ok(request) => request,
         Err(e) => return refused("InvalidParameterValue", e.to_string()),
     };
-    let result = match shared.with(|state| state.call(&Caller::Page, request)) {
+    let result = match app.shared.with(|state| state.call(&Caller::Page, request)) {
         Outcome::Done(result) => result,
-        Outcome::Waiting(answer) => Ok(Response::ReceiveMessage(answer.await.unwrap_or_default())),
+        Outcome::Waiting(answer) => Ok(EngineResponse::ReceiveMessage(
+            answer.await.unwrap_or_default(),
+        )),
     };
     match result {
-        Ok(response) => (200, json!({"output": response.to_json()})),
-        Err(error) => (400, json!({"error": error_json(&error)})),
+        Ok(response) => Json(json!({"output": response.to_json()})).into_response(),
+        Err(error) => (
+            StatusCode::BAD_REQUEST,
+            Json(json!({"error": error_json(&error)})),
+        )
+            .into_response(),
     }
 }

@@ -2,124 +2,69 @@
 //! latency against any SQS endpoint: ours or moto's) and for the load test (every message sent is
 //! received and deleted, none is seen twice within its visibility timeout).
 //!
-//! The clients speak the AWS JSON protocol over plain HTTP/1.1 keep-alive connections written
-//! by hand: an SDK's own overhead would be what such a run measures.
+//! The clients speak the AWS JSON protocol through hyper's client (keep-alive connections from
+//! its pool), not an SDK: an SDK's own overhead would be what such a run measures.
 
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::header::{AUTHORIZATION, CONTENT_TYPE};
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
 use serde_json::{json, Value};
 use std::collections::HashMap;
-use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::net::TcpStream;
 
 /// An unchecked SigV4 header, as an SDK sends: our server ignores it, moto's server picks the
 /// service by its credential scope.
-const AUTHORIZATION: &str = "Authorization: AWS4-HMAC-SHA256 \
+const SIGNATURE: &str = "AWS4-HMAC-SHA256 \
     Credential=any/20260101/us-east-1/sqs/aws4_request, SignedHeaders=host, Signature=0";
 
-/// One keep-alive HTTP/1.1 connection to an SQS endpoint (`http://host:port`).
+/// An SQS endpoint (`http://host:port`) and the HTTP client that calls it.
+#[derive(Clone)]
 struct Connection {
-    address: String,
-    stream: Option<BufReader<TcpStream>>,
+    endpoint: String,
+    client: Client<HttpConnector, Full<Bytes>>,
 }
 
 impl Connection {
     fn new(endpoint: &str) -> Self {
-        let address = endpoint.trim_start_matches("http://").trim_end_matches('/');
+        let mut connector = HttpConnector::new();
+        connector.set_nodelay(true);
         Connection {
-            address: address.into(),
-            stream: None,
+            endpoint: endpoint.trim_end_matches('/').into(),
+            client: Client::builder(TokioExecutor::new()).build(connector),
         }
     }
 
     /// Calls `action` with `input`; answers the HTTP status and the JSON body.
-    async fn call(&mut self, action: &str, input: &Value) -> io::Result<(u16, Value)> {
-        let body = serde_json::to_vec(input)?;
-        let head = format!(
-            "POST / HTTP/1.1\r\nHost: {}\r\nX-Amz-Target: AmazonSQS.{action}\r\n\
-             Content-Type: application/x-amz-json-1.0\r\nContent-Length: {}\r\n{AUTHORIZATION}\r\n\r\n",
-            self.address,
-            body.len()
-        );
-        if self.stream.is_none() {
-            let stream = TcpStream::connect(&self.address).await?;
-            stream.set_nodelay(true)?;
-            self.stream = Some(BufReader::new(stream));
-        }
-        let stream = self.stream.as_mut().expect("connected");
-        stream
-            .get_mut()
-            .write_all(&[head.as_bytes(), &body].concat())
-            .await?;
-        let (status, body, keep) = read_response(stream).await?;
-        if !keep {
-            self.stream = None;
-        }
-        let value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    async fn call(&self, action: &str, input: &Value) -> Result<(u16, Value), String> {
+        let request = hyper::Request::post(format!("{}/", self.endpoint))
+            .header("x-amz-target", format!("AmazonSQS.{action}"))
+            .header(CONTENT_TYPE, "application/x-amz-json-1.0")
+            .header(AUTHORIZATION, SIGNATURE)
+            .body(Full::new(Bytes::from(input.to_string())))
+            .map_err(|e| e.to_string())?;
+        let response = self
+            .client
+            .request(request)
+            .await
+            .map_err(|e| e.to_string())?;
+        let status = response.status().as_u16();
+        let body = response
+            .into_body()
+            .collect()
+            .await
+            .map_err(|e| e.to_string())?;
+        let value = serde_json::from_slice(&body.to_bytes()).unwrap_or(Value::Null);
         Ok((status, value))
     }
 }
 
-/// Reads one response: its status, body, and whether the connection stays open.
-async fn read_response(stream: &mut BufReader<TcpStream>) -> io::Result<(u16, Vec<u8>, bool)> {
-    let mut line = String::new();
-    stream.read_line(&mut line).await?;
-    let mut parts = line.split_whitespace();
-    let version = parts.next().unwrap_or_default().to_string();
-    let status: u16 = parts.next().and_then(|s| s.parse().ok()).ok_or_else(|| {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("bad status line {line:?}"),
-        )
-    })?;
-    let (mut length, mut chunked, mut keep) = (None, false, version == "HTTP/1.1");
-    loop {
-        line.clear();
-        if stream.read_line(&mut line).await? == 0 || line == "\r\n" {
-            break;
-        }
-        let Some((name, value)) = line.split_once(':') else {
-            continue;
-        };
-        let (name, value) = (
-            name.trim().to_ascii_lowercase(),
-            value.trim().to_ascii_lowercase(),
-        );
-        match name.as_str() {
-            "content-length" => length = value.parse::<usize>().ok(),
-            "transfer-encoding" => chunked = value.contains("chunked"),
-            "connection" => keep = value != "close",
-            _ => {}
-        }
-    }
-    let mut body = Vec::new();
-    if chunked {
-        loop {
-            line.clear();
-            stream.read_line(&mut line).await?;
-            let size = usize::from_str_radix(line.trim().split(';').next().unwrap_or("0"), 16)
-                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
-            let mut chunk = vec![0; size + 2];
-            stream.read_exact(&mut chunk).await?;
-            if size == 0 {
-                break;
-            }
-            body.extend_from_slice(&chunk[..size]);
-        }
-    } else if let Some(length) = length {
-        body.resize(length, 0);
-        stream.read_exact(&mut body).await?;
-    } else {
-        stream.read_to_end(&mut body).await?;
-        keep = false;
-    }
-    Ok((status, body, keep))
-}
-
 /// Calls `action` and fails on an error answer.
-async fn ok(connection: &mut Connection, action: &str, input: Value) -> Result<Value, String> {
+async fn ok(connection: &Connection, action: &str, input: Value) -> Result<Value, String> {
     match connection.call(action, &input).await {
         Ok((200, value)) => Ok(value),
         Ok((status, value)) => Err(format!("{action}: HTTP {status}: {value}")),
@@ -132,9 +77,9 @@ async fn create_queue(endpoint: &str, prefix: &str) -> Result<String, String> {
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis());
-    let mut connection = Connection::new(endpoint);
+    let connection = Connection::new(endpoint);
     let created = ok(
-        &mut connection,
+        &connection,
         "CreateQueue",
         json!({"QueueName": format!("{prefix}-{stamp}")}),
     )
@@ -182,11 +127,11 @@ pub async fn bench(endpoint: &str, clients: usize, seconds: f64) -> Result<Bench
         .map(|client| {
             let (endpoint, queue) = (endpoint.to_string(), queue.clone());
             tokio::spawn(async move {
-                let mut connection = Connection::new(&endpoint);
+                let connection = Connection::new(&endpoint);
                 let mut latencies: Vec<Duration> = Vec::new();
                 let mut timed = async |action: &str, input: Value| {
                     let at = Instant::now();
-                    let answer = ok(&mut connection, action, input).await;
+                    let answer = ok(&connection, action, input).await;
                     latencies.push(at.elapsed());
                     answer
                 };
@@ -333,10 +278,10 @@ pub async fn load(
             let (endpoint, queue) = (endpoint.to_string(), queue.clone());
             let (first_seen, counts) = (first_seen.clone(), counts.clone());
             tokio::spawn(async move {
-                let mut connection = Connection::new(&endpoint);
-                let mut call = async |action: &str, input: Value| {
+                let connection = Connection::new(&endpoint);
+                let call = async |action: &str, input: Value| {
                     counts[REQUESTS].fetch_add(1, Ordering::Relaxed);
-                    ok(&mut connection, action, input).await
+                    ok(&connection, action, input).await
                 };
                 let mut mine = (client..messages).step_by(clients);
                 while counts[DELETED].load(Ordering::Relaxed) < messages && started.elapsed() < limit {
@@ -395,14 +340,14 @@ pub async fn load(
         task.await.map_err(|e| e.to_string())??;
     }
     let seconds = started.elapsed().as_secs_f64();
-    let mut connection = Connection::new(endpoint);
+    let connection = Connection::new(endpoint);
     let names = [
         "ApproximateNumberOfMessages",
         "ApproximateNumberOfMessagesNotVisible",
         "ApproximateNumberOfMessagesDelayed",
     ];
     let attributes = ok(
-        &mut connection,
+        &connection,
         "GetQueueAttributes",
         json!({"QueueUrl": queue, "AttributeNames": names}),
     )

@@ -1,6 +1,7 @@
 //! The request log: one line per call through `tracing` (on stderr: stdout carries the
 //! `listening on` line that scripts read).
 
+use std::io::IsTerminal;
 use tracing_subscriber::EnvFilter;
 
 /// The levels `--log-level` takes.
@@ -18,6 +19,7 @@ pub fn init(level: &str) -> Result<(), String> {
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .try_init()
         .map_err(|e| format!("the log: {e}"))
 }

@@ -1,11 +1,15 @@
 //! The playground's files (the release bundle `./play` builds into `dist/`), served beside the
-//! SQS endpoint: `http://127.0.0.1:9324/` opens the playground in live mode on this server.
+//! SQS endpoint by tower-http's `ServeDir` (with the bundle's gzip twins to clients that take
+//! gzip): `http://127.0.0.1:9324/` opens the playground in live mode on this server.
 
-use bytes::Bytes;
-use http_body_util::Full;
-use hyper::header::{HeaderValue, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, LOCATION};
-use hyper::{Response, StatusCode};
+use axum::body::Body;
+use axum::extract::Request;
+use axum::http::header::{HeaderValue, CACHE_CONTROL, CONTENT_TYPE, LOCATION};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use std::path::{Component, Path, PathBuf};
+use tower::ServiceExt;
+use tower_http::services::ServeDir;
 
 /// Where the playground's files are, if they were found.
 #[derive(Clone, Debug, Default)]
@@ -34,57 +38,39 @@ impl Ui {
         self.dir.as_deref()
     }
 
-    /// The answer to a GET of `path` (whose query, if any, names no SQS action) when it is the
-    /// playground's: `/` opens the live view (`/?live=1`; with a query, the page it asks for);
-    /// a file of the bundle is sent (its gzip twin to a client that takes gzip). `None`: not
-    /// the playground's (an SQS request, answered as SQS answers it).
-    pub fn answer(
-        &self,
-        path: &str,
-        query: bool,
-        takes_gzip: bool,
-    ) -> Option<Response<Full<Bytes>>> {
+    /// The answer to a GET (whose query names no SQS action) when it is the playground's: `/`
+    /// opens the live view (`/?live=1`; with a query, the page it asks for); a file of the
+    /// bundle is sent. `Err`: not the playground's (no such file, a hidden one, or no bundle),
+    /// the request given back for SQS to answer.
+    pub async fn answer(&self, request: Request) -> Result<Response, Request> {
+        let path = request.uri().path();
         let Some(dir) = &self.dir else {
-            return (path == "/").then(|| {
-                let text = "The playground's files were not found: build them with ./play (or \
-                            trunk build --release), or start sqs-sim serve with --ui DIR.\n";
-                answer(
-                    StatusCode::NOT_FOUND,
-                    "text/plain; charset=utf-8",
-                    text.into(),
-                )
-            });
+            if path != "/" {
+                return Err(request);
+            }
+            let text = "The playground's files were not found: build them with ./play (or \
+                        trunk build --release), or start sqs-sim serve with --ui DIR.\n";
+            let kind = [(CONTENT_TYPE, "text/plain; charset=utf-8")];
+            return Ok((StatusCode::NOT_FOUND, kind, text).into_response());
         };
-        if path == "/" && !query {
-            let mut redirect = answer(StatusCode::FOUND, "text/plain", Bytes::new());
-            redirect
-                .headers_mut()
-                .insert(LOCATION, HeaderValue::from_static("/?live=1"));
-            return Some(redirect);
+        if path == "/" && request.uri().query().is_none() {
+            let mut redirect = StatusCode::FOUND.into_response();
+            let location = HeaderValue::from_static("/?live=1");
+            redirect.headers_mut().insert(LOCATION, location);
+            return Ok(redirect);
         }
-        let file = match path {
-            "/" => dir.join("index.html"),
-            _ => bundle_file(dir, path)?,
-        };
-        let kind = content_type(&file)?;
-        let twin = file.with_extension(format!(
-            "{}.gz",
-            file.extension()
-                .and_then(|e| e.to_str())
-                .unwrap_or_default()
-        ));
-        let (bytes, gzip) = match std::fs::read(&twin) {
-            Ok(bytes) if takes_gzip => (bytes, true),
-            _ => (std::fs::read(&file).ok()?, false),
-        };
-        let mut response = answer(StatusCode::OK, kind, bytes.into());
-        let headers = response.headers_mut();
-        if gzip {
-            headers.insert(CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+        if path != "/" && bundle_file(dir, path).is_none() {
+            return Err(request);
         }
+        let files = ServeDir::new(dir).precompressed_gzip();
+        let mut response = match files.oneshot(request).await {
+            Ok(response) => response.map(Body::new),
+            Err(never) => match never {},
+        };
         // A rebuilt bundle must show at the next load.
-        headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-        Some(response)
+        let no_cache = HeaderValue::from_static("no-cache");
+        response.headers_mut().insert(CACHE_CONTROL, no_cache);
+        Ok(response)
     }
 }
 
@@ -99,35 +85,21 @@ fn bundle_file(dir: &Path, path: &str) -> Option<PathBuf> {
     (plain && file.is_file()).then_some(file)
 }
 
-/// The content type of one of the bundle's files (`None`: not a kind the bundle ships).
-fn content_type(file: &Path) -> Option<&'static str> {
-    Some(match file.extension()?.to_str()? {
-        "html" => "text/html; charset=utf-8",
-        "js" => "text/javascript; charset=utf-8",
-        "wasm" => "application/wasm",
-        "css" => "text/css; charset=utf-8",
-        "svg" => "image/svg+xml",
-        "png" => "image/png",
-        "json" => "application/json",
-        _ => return None,
-    })
-}
-
-fn answer(status: StatusCode, kind: &'static str, body: Bytes) -> Response<Full<Bytes>> {
-    let mut response = Response::new(Full::new(body));
-    *response.status_mut() = status;
-    response
-        .headers_mut()
-        .insert(CONTENT_TYPE, HeaderValue::from_static(kind));
-    response
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::header::{ACCEPT_ENCODING, CONTENT_ENCODING};
 
-    #[test]
-    fn only_the_bundles_own_files_are_served() {
+    fn get(path: &str, gzip: bool) -> Request {
+        let mut request = Request::get(path);
+        if gzip {
+            request = request.header(ACCEPT_ENCODING, "gzip");
+        }
+        request.body(Body::empty()).unwrap()
+    }
+
+    #[tokio::test]
+    async fn only_the_bundles_own_files_are_served() {
         let dir = std::env::temp_dir().join(format!("sqs-sim-ui-{}", std::process::id()));
         std::fs::create_dir_all(dir.join("static")).unwrap();
         std::fs::write(dir.join("index.html"), "<!DOCTYPE html>").unwrap();
@@ -136,20 +108,20 @@ mod tests {
         std::fs::write(dir.join("static/icon.svg"), "<svg/>").unwrap();
         std::fs::write(dir.join(".secret.json"), "{}").unwrap();
         let ui = Ui::find(Some(dir.clone()));
-        let status = |path: &str| ui.answer(path, false, true).map(|r| r.status().as_u16());
-        assert_eq!(status("/"), Some(302));
-        let page = ui.answer("/", true, true).unwrap();
-        assert_eq!(
-            page.headers()[CONTENT_TYPE],
-            "text/html; charset=utf-8",
-            "/?live=1"
-        );
-        assert_eq!(status("/index.html"), Some(200));
-        assert_eq!(status("/static/icon.svg"), Some(200));
-        let wasm = ui.answer("/app.wasm", false, true).unwrap();
+        let status = async |path: &str| ui.answer(get(path, true)).await.ok().map(|r| r.status());
+        assert_eq!(status("/").await, Some(StatusCode::FOUND));
+        let page = ui.answer(get("/?live=1", true)).await.unwrap();
+        assert!(page.headers()[CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html"));
+        assert_eq!(page.headers()[CACHE_CONTROL], "no-cache");
+        assert_eq!(status("/index.html").await, Some(StatusCode::OK));
+        assert_eq!(status("/static/icon.svg").await, Some(StatusCode::OK));
+        let wasm = ui.answer(get("/app.wasm", true)).await.unwrap();
         assert_eq!(wasm.headers()[CONTENT_ENCODING], "gzip");
         assert_eq!(wasm.headers()[CONTENT_TYPE], "application/wasm");
-        let plain = ui.answer("/app.wasm", false, false).unwrap();
+        let plain = ui.answer(get("/app.wasm", false)).await.unwrap();
         assert!(!plain.headers().contains_key(CONTENT_ENCODING));
         // Not the bundle's: SQS answers them.
         for path in [
@@ -159,14 +131,12 @@ mod tests {
             "/000000000000/q",
             "/nothing.js",
         ] {
-            assert_eq!(status(path), None, "{path}");
+            assert_eq!(status(path).await, None, "{path}");
         }
         let none = Ui::find(Some(dir.join("missing")));
-        assert_eq!(
-            none.answer("/", false, true).map(|r| r.status().as_u16()),
-            Some(404)
-        );
-        assert!(none.answer("/index.html", false, true).is_none());
+        let home = none.answer(get("/", true)).await.ok().map(|r| r.status());
+        assert_eq!(home, Some(StatusCode::NOT_FOUND));
+        assert!(none.answer(get("/index.html", true)).await.is_err());
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

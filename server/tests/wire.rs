@@ -125,7 +125,7 @@ fn bad_json_requests_get_aws_errors_and_change_nothing() {
         missing.header("x-amzn-query-error"),
         Some("AWS.SimpleQueueService.NonExistentQueue;Sender")
     );
-    let too_long = vec![b' '; sqs_server::http::MAX_BODY + 1];
+    let too_long = vec![b' '; sqs_server::sqs::MAX_BODY + 1];
     assert_eq!(json_raw(at, "AmazonSQS.ListQueues", &too_long).status, 413);
     assert_eq!(queue_count(at), 0);
 }
@@ -227,4 +227,49 @@ fn the_clock_runs_at_its_speed() {
     // 100 ms of wall time at 1000x: at least 100 virtual seconds.
     assert!(ran >= 100_000, "{ran} ms in 100 ms at 1000x");
     assert_eq!(state["speed"], 1000.0);
+}
+
+#[test]
+fn a_queue_url_takes_only_the_actions_on_that_queue() {
+    let at = start();
+    call(at, "CreateQueue", &json!({"QueueName": "q"}));
+    for action in ["CreateQueue&QueueName=other", "ListQueues"] {
+        let answer = query(at, "/123456789012/q", &format!("Action={action}"));
+        assert_eq!(answer.status, 400, "{}", answer.body);
+        contains(&answer, "<Code>InvalidAction</Code>");
+        let name = action.split('&').next().unwrap();
+        contains(
+            &answer,
+            &format!("The action {name} is not valid for this endpoint."),
+        );
+    }
+    assert_eq!(queue_count(at), 1);
+    // A browser opening a queue URL.
+    let opened = send(at, "GET", "/123456789012/q", &[], b"");
+    assert_eq!(opened.status, 404);
+    contains(&opened, "<Code>UnknownOperationException</Code>");
+}
+
+#[test]
+fn an_x_ray_trace_header_becomes_the_messages_aws_trace_header() {
+    let at = start();
+    let url = call(at, "CreateQueue", &json!({"QueueName": "q"})).json()["QueueUrl"].clone();
+    let trace = "Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1";
+    let headers = [
+        "X-Amz-Target: AmazonSQS.SendMessage",
+        "Content-Type: application/x-amz-json-1.0",
+        &format!("X-Amzn-Trace-Id: {trace}"),
+    ];
+    let input = json!({"QueueUrl": url, "MessageBody": "traced"});
+    let sent = send(at, "POST", "/", &headers, input.to_string().as_bytes());
+    assert_eq!(sent.status, 200, "{}", sent.body);
+    let received = call(
+        at,
+        "ReceiveMessage",
+        &json!({"QueueUrl": url, "MessageSystemAttributeNames": ["AWSTraceHeader"]}),
+    );
+    assert_eq!(
+        received.json()["Messages"][0]["Attributes"]["AWSTraceHeader"],
+        trace
+    );
 }

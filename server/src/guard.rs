@@ -1,0 +1,229 @@
+//! The browser boundary. The endpoint is unauthenticated by design, so what stops a web page the
+//! developer visits from driving it is the browser, and this layer:
+//!
+//! * **Origin**: a request that carries an `Origin` not on the allowed list is refused (403, in
+//!   the request's protocol) before it reaches anything else. SDKs and the CLI send no `Origin`;
+//!   browsers send one on every cross-origin write, including the form POSTs and `text/plain`
+//!   requests that need no CORS preflight. Allowed: the server's own origin (the live view),
+//!   local development origins (`http://localhost:*`, `http://127.0.0.1:*`, `http://[::1]:*`,
+//!   and their `https` forms) and those given with `--cors-origin` (`*`: every origin).
+//! * **Host**: while bound to loopback, only loopback names (`localhost`, `127.0.0.0/8`, `::1`)
+//!   and names given with `--allowed-host` are served, so a page whose name a DNS-rebinding
+//!   attack points at 127.0.0.1 is not answered.
+//!
+//! CORS preflights from allowed origins are answered by tower-http's `CorsLayer`
+//! ([`cors`]), inside this layer.
+
+use crate::serve::App;
+use crate::sqs::Protocol;
+use crate::wire::WireError;
+use axum::extract::{Request, State};
+use axum::http::header::{CONTENT_TYPE, HOST, ORIGIN};
+use axum::http::{HeaderMap, HeaderName, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tower_http::cors::{AllowHeaders, AllowOrigin, CorsLayer};
+
+/// Who may call: the origins browsers may call from and the `Host` names served.
+#[derive(Clone, Debug)]
+pub struct Guard {
+    /// `*` was given: every origin.
+    any_origin: bool,
+    /// Origins given with `--cors-origin` (no trailing slash).
+    origins: Vec<String>,
+    /// `None`: every name (bound to a non-loopback address); else the names served besides
+    /// loopback ones.
+    hosts: Option<Vec<String>>,
+}
+
+impl Guard {
+    /// The guard of a server bound to `host`, with the `--cors-origin` and `--allowed-host`
+    /// values.
+    pub fn new(host: &str, origins: &[String], hosts: &[String]) -> Guard {
+        let any_origin = origins.iter().any(|o| o == "*");
+        if any_origin {
+            tracing::warn!(
+                "--cors-origin '*': every web page this browser opens may drive this server"
+            );
+        }
+        let bound_to_loopback = host == "localhost"
+            || host
+                .trim_matches(['[', ']'])
+                .parse::<IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback());
+        Guard {
+            any_origin,
+            origins: origins
+                .iter()
+                .filter(|o| *o != "*")
+                .map(|o| o.trim_end_matches('/').to_ascii_lowercase())
+                .collect(),
+            hosts: bound_to_loopback
+                .then(|| hosts.iter().map(|h| h.to_ascii_lowercase()).collect()),
+        }
+    }
+
+    /// Why a request with these headers is refused, if it is.
+    fn refusal(&self, headers: &HeaderMap) -> Option<String> {
+        let host = headers.get(HOST).and_then(|h| h.to_str().ok());
+        if let (Some(allowed), Some(host)) = (&self.hosts, host) {
+            let name = host_name(host);
+            if !is_loopback_name(&name) && !allowed.contains(&name) {
+                return Some(format!(
+                    "Host {host} is not served: this server is bound to loopback and answers only \
+                     loopback names (localhost, 127.0.0.1, [::1]), against DNS rebinding; start it \
+                     with --allowed-host {name} to serve that name."
+                ));
+            }
+        }
+        let origin = headers.get(ORIGIN)?;
+        let origin = origin.to_str().unwrap_or("(not text)");
+        let own = host.is_some_and(|host| origin.eq_ignore_ascii_case(&format!("http://{host}")));
+        if self.any_origin || own || self.origin_listed(origin) {
+            return None;
+        }
+        Some(format!(
+            "Origin {origin} is not allowed: this server answers browsers only from its own \
+             origin and local development origins (http://localhost:*, http://127.0.0.1:*, \
+             http://[::1]:*); start it with --cors-origin {origin} to allow that one."
+        ))
+    }
+
+    fn origin_listed(&self, origin: &str) -> bool {
+        let origin = origin.trim_end_matches('/').to_ascii_lowercase();
+        let local = ["http://", "https://"].iter().any(|scheme| {
+            origin
+                .strip_prefix(scheme)
+                .is_some_and(|host| is_loopback_name(&host_name(host)))
+        });
+        local || self.origins.contains(&origin)
+    }
+}
+
+/// The name in a `Host` value (or an origin's host part): without its port, lower-case; an IPv6
+/// address in its brackets.
+fn host_name(host: &str) -> String {
+    let host = host.to_ascii_lowercase();
+    if let Some(end) = host.find(']') {
+        return host[..=end].to_string();
+    }
+    host.split(':').next().unwrap_or_default().to_string()
+}
+
+/// `localhost` (and names under it), an address in 127.0.0.0/8, or `[::1]`.
+fn is_loopback_name(name: &str) -> bool {
+    name == "localhost"
+        || name.ends_with(".localhost")
+        || name
+            .trim_matches(['[', ']'])
+            .parse::<IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// The layer's function: refuses what the guard refuses, passes the rest on.
+pub async fn check(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
+    let Some(why) = app.guard.refusal(request.headers()) else {
+        return next.run(request).await;
+    };
+    tracing::warn!(
+        "refused {} {}: {why}",
+        request.method(),
+        request.uri().path()
+    );
+    refuse(&app, &request, why)
+}
+
+/// A 403 in the request's protocol: the JSON protocol's or the query protocol's error for an SQS
+/// call, the control API's `{"error": ...}` for anything else.
+fn refuse(app: &App, request: &Request, why: String) -> Response {
+    let headers = request.headers();
+    let form = headers
+        .get(CONTENT_TYPE)
+        .and_then(|c| c.to_str().ok())
+        .is_some_and(|c| c.starts_with("application/x-www-form-urlencoded"));
+    let query_call = form
+        || request.uri().query().is_some_and(|q| {
+            form_urlencoded::parse(q.as_bytes()).any(|(name, _)| name == "Action")
+        });
+    let protocol = Protocol::of(headers);
+    if matches!(protocol, Protocol::Json(_)) || query_call {
+        let error = WireError {
+            shape: "com.amazon.coral.service#AccessDeniedException".into(),
+            code: "AccessDenied".into(),
+            status: 403,
+            message: why,
+        };
+        return protocol.error(&error, &app.request_id());
+    }
+    (StatusCode::FORBIDDEN, axum::Json(json!({"error": why}))).into_response()
+}
+
+/// The CORS answers for the origins the guard lets through (any other never reaches it): the
+/// request's origin mirrored, the headers an SDK asks to send allowed, and the ones it reads
+/// exposed.
+pub fn cors() -> CorsLayer {
+    CorsLayer::new()
+        .allow_origin(AllowOrigin::mirror_request())
+        .allow_methods([Method::GET, Method::POST])
+        .allow_headers(AllowHeaders::mirror_request())
+        .allow_private_network(true)
+        .expose_headers([
+            HeaderName::from_static("x-amzn-requestid"),
+            HeaderName::from_static("x-amzn-query-error"),
+            HeaderName::from_static("date"),
+        ])
+        .max_age(Duration::from_secs(600))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    fn refused(guard: &Guard, host: &str, origin: Option<&str>) -> bool {
+        let mut headers = HeaderMap::new();
+        headers.insert(HOST, HeaderValue::from_str(host).unwrap());
+        if let Some(origin) = origin {
+            headers.insert(ORIGIN, HeaderValue::from_str(origin).unwrap());
+        }
+        guard.refusal(&headers).is_some()
+    }
+
+    #[test]
+    fn origins_and_hosts_are_judged_by_the_lists() {
+        let guard = Guard::new("127.0.0.1", &[], &["sqs.test".into()]);
+        for (host, origin) in [
+            ("127.0.0.1:9324", None),
+            ("localhost:9324", Some("http://localhost:3000")),
+            ("127.0.0.1:9324", Some("http://127.0.0.1:9324")),
+            ("[::1]:9324", Some("http://[::1]:8080")),
+            ("127.0.0.2", Some("https://localhost")),
+            ("sqs.test:9324", Some("http://sqs.test:9324")),
+        ] {
+            assert!(!refused(&guard, host, origin), "{host} {origin:?}");
+        }
+        for (host, origin) in [
+            ("evil.example", None),
+            ("127.0.0.1:9324", Some("http://evil.example")),
+            ("127.0.0.1:9324", Some("null")),
+            ("127.0.0.1:9324", Some("http://localhost.evil.example")),
+            ("127.0.0.1.nip.io", None),
+        ] {
+            assert!(refused(&guard, host, origin), "{host} {origin:?}");
+        }
+        let open = Guard::new("0.0.0.0", &["https://app.example/".into()], &[]);
+        assert!(!refused(&open, "sqs:9324", Some("http://sqs:9324")));
+        assert!(!refused(&open, "sqs:9324", Some("https://app.example")));
+        assert!(refused(&open, "sqs:9324", Some("https://other.example")));
+        let any = Guard::new("127.0.0.1", &["*".into()], &[]);
+        assert!(!refused(&any, "localhost", Some("https://other.example")));
+        assert!(
+            refused(&any, "evil.example", None),
+            "the Host rule still holds"
+        );
+    }
+}

@@ -1,0 +1,203 @@
+//! `sqs-sim serve` as an axum application: the [`Router`] of the control API, the live view and
+//! the SQS endpoint, behind the browser guard ([`crate::guard`]), CORS and the request log; and
+//! the listener it is served on.
+
+use crate::addressing::Addressing;
+use crate::declared::Declared;
+use crate::guard::{self, Guard};
+use crate::sqs::{self, MAX_BODY};
+use crate::state::Shared;
+use crate::ui::Ui;
+use crate::{control, live};
+use axum::extract::{DefaultBodyLimit, Request};
+use axum::http::header::HOST;
+use axum::http::HeaderMap;
+use axum::routing::{get, post};
+use axum::serve::ListenerExt;
+use axum::Router;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tower_http::timeout::RequestBodyTimeoutLayer;
+use tower_http::trace::{DefaultOnResponse, TraceLayer};
+use tower_http::LatencyUnit;
+use tracing::Level;
+
+/// What `sqs-sim serve` is started with.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The address to listen on (loopback by default).
+    pub host: String,
+    /// The port (0: any free one).
+    pub port: u16,
+    /// The account queues belong to.
+    pub account_id: String,
+    /// The region in queue ARNs.
+    pub region: String,
+    /// Virtual seconds per wall second.
+    pub speed: f64,
+    /// The playground's files, for the live view at `/`.
+    pub ui: Ui,
+    /// The engine's seed (`None`: drawn from the clock).
+    pub seed: Option<u64>,
+    /// The queues to create before listening.
+    pub queues: Declared,
+    /// Origins browsers may call from besides the server's own and local ones (`*`: any).
+    pub cors_origins: Vec<String>,
+    /// `Host` names served besides loopback ones while bound to loopback.
+    pub allowed_hosts: Vec<String>,
+}
+
+impl Default for Config {
+    /// `sqs-sim serve`'s defaults.
+    fn default() -> Self {
+        Config {
+            host: "127.0.0.1".into(),
+            port: 9324,
+            account_id: "000000000000".into(),
+            region: "us-east-1".into(),
+            speed: 1.0,
+            ui: Ui::default(),
+            seed: None,
+            queues: Declared::default(),
+            cors_origins: Vec::new(),
+            allowed_hosts: Vec::new(),
+        }
+    }
+}
+
+/// What every handler shares: the engine and its clock, how queues are named, the guard.
+pub struct App {
+    /// The engine, its clock and its record.
+    pub shared: Arc<Shared>,
+    /// Queue URLs and ARNs as clients see them.
+    pub addressing: Addressing,
+    /// The playground's files.
+    pub ui: Ui,
+    /// Who may call.
+    pub guard: Guard,
+    /// When the server started (for `/health`).
+    pub started: Instant,
+    /// Request ids: random, or drawn from the seed when one is given.
+    seed: Option<u64>,
+    requests: AtomicU64,
+}
+
+impl App {
+    /// The application `config` describes, its declared queues created; a queue the engine
+    /// refuses is the error.
+    pub fn new(config: &Config) -> Result<Arc<App>, String> {
+        let seed = config.seed.unwrap_or_else(|| {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64);
+            nanos & crate::MAX_SEED
+        });
+        let shared = Arc::new(Shared::new(seed, config.speed));
+        if !config.queues.is_empty() {
+            shared.with(|state| state.declare(&config.queues))?;
+        }
+        Ok(Arc::new(App {
+            shared,
+            addressing: Addressing::new(&config.account_id, &config.region),
+            ui: config.ui.clone(),
+            guard: Guard::new(&config.host, &config.cors_origins, &config.allowed_hosts),
+            started: Instant::now(),
+            seed: config.seed,
+            requests: AtomicU64::new(0),
+        }))
+    }
+
+    /// A fresh request id, shaped as AWS's (a UUID): random, or with a seed the same in every
+    /// run.
+    pub fn request_id(&self) -> String {
+        let id = match self.seed {
+            None => uuid::Uuid::new_v4(),
+            Some(seed) => {
+                let n = self.requests.fetch_add(1, Ordering::Relaxed);
+                let words = [splitmix(seed ^ n), splitmix(!seed ^ n)];
+                let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                uuid::Builder::from_random_bytes(bytes.try_into().expect("16 bytes")).into_uuid()
+            }
+        };
+        id.to_string()
+    }
+}
+
+/// SplitMix64's output function: spreads a counter's bits.
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The origin queue URLs are built on: the request's `Host`.
+pub fn base_url(headers: &HeaderMap) -> String {
+    let host = headers.get(HOST).and_then(|h| h.to_str().ok());
+    format!("http://{}", host.unwrap_or("127.0.0.1"))
+}
+
+/// The longest a client may take to send a request's body.
+const BODY_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The whole service: control routes, the live view's, and the SQS endpoint for everything
+/// else; a request passes the log, then the guard, then CORS.
+pub fn router(app: Arc<App>) -> Router {
+    let log = TraceLayer::new_for_http()
+        .make_span_with(|request: &Request| {
+            tracing::info_span!(
+                "call",
+                method = %request.method(),
+                path = request.uri().path(),
+                action = tracing::field::Empty,
+                queue = tracing::field::Empty,
+            )
+        })
+        .on_request(())
+        .on_response(
+            DefaultOnResponse::new()
+                .level(Level::INFO)
+                .latency_unit(LatencyUnit::Micros),
+        );
+    Router::new()
+        .route("/health", get(control::health))
+        .route("/_sqs-sim/state", get(control::state))
+        .route("/_sqs-sim/clock", post(control::clock))
+        .route("/_sqs-sim/reset", post(control::reset))
+        .route("/_sqs-sim/queues", get(control::queues))
+        .route("/_sqs-sim/queues/{name}/messages", get(control::messages))
+        .route("/_sqs-sim/events", get(live::events))
+        .route("/_sqs-sim/call", post(live::page_call))
+        .fallback(sqs::handle)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(RequestBodyTimeoutLayer::new(BODY_TIMEOUT))
+        .layer(guard::cors())
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            guard::check,
+        ))
+        .layer(log)
+        .with_state(app)
+}
+
+/// Creates the declared queues, then listens on the configured address; `ready` is told the
+/// bound address once it accepts connections.
+pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), String> {
+    let app = App::new(&config)?;
+    let listener = tokio::net::TcpListener::bind((config.host.as_str(), config.port))
+        .await
+        .map_err(|e| format!("{}:{}: {e}", config.host, config.port))?;
+    let clock = app.shared.clone();
+    tokio::spawn(async move { clock.drive_clock().await });
+    ready(listener.local_addr().map_err(|e| e.to_string())?);
+    // Answers are small and clients wait for each: no Nagle delay.
+    let listener = listener.tap_io(|stream| {
+        let _ = stream.set_nodelay(true);
+    });
+    let service = router(app).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, service)
+        .await
+        .map_err(|e| e.to_string())
+}
