@@ -183,6 +183,8 @@ def request(
 ) -> tuple[int, Any]:
     """A control request: JSON in (as `application/json`, which the control API requires), JSON
     out. Answers (status, parsed body); raises `SqsSimError` if the server cannot be reached."""
+    if body is None and method == "POST":
+        body = {}  # the control API takes JSON only, even for a POST with nothing to say
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(endpoint_url + path, data=data, method=method)
     if data is not None:
