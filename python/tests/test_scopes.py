@@ -125,3 +125,12 @@ def test_passes(sqs_sim):
     result.stdout.fnmatch_lines(["*Captured sqs-sim log call*", "*CreateQueue*"])
     # Only the failing test's section: a passing test gets none.
     assert sum("Captured sqs-sim log" in line for line in result.outlines) == 1
+
+
+def test_serve_arguments_from_ini_declared_queues_survive_each_reset(pytester):
+    pytester.makefile(".toml", queues='[queues.orders]\nVisibilityTimeout = 45\n')
+    pytester.makeini("[pytest]\nsqs_sim_args = --config queues.toml\n")
+    pytester.makepyfile(test_a=module("extra"))
+    result = pytester.runpytest("-s")
+    result.assert_outcomes(passed=2)
+    assert seen(result) == ["['orders']"]
