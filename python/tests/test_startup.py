@@ -54,7 +54,7 @@ def test_a_binary_that_exits_at_once_shows_its_stderr(pytester, tmp_path):
     result = pytester.runpytest("--sqs-sim-bin", fake)
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines([
-        "*serve --port 0 --seed 1 exited with status 2 before listening; its output:*",
+        "*serve --port 0 --seed 1 exited with status 2 before listening (no `listening on` line); its output:*",
         "*sqs-sim: serve: unknown option --seed*",
     ])
 
@@ -67,7 +67,7 @@ def test_a_server_that_never_listens_times_out_and_is_stopped(tmp_path):
         exec sleep 60
     """)
     started = time.monotonic()
-    with pytest.raises(SqsSimError, match=r"(?s)printed no `listening on` line in 0.5 s.*starting\.\.\."):
+    with pytest.raises(SqsSimError, match=r"(?s)was not listening within 0.5 s \(no `listening on` line\).*starting\.\.\."):
         Server.start(fake, timeout=0.5, log_dir=tmp_path)
     assert time.monotonic() - started < 5
     assert not os.path.exists(f"/proc/{pid_file.read_text().strip()}")
@@ -79,5 +79,5 @@ def test_a_server_whose_health_fails_is_reported(tmp_path):
         echo "listening on http://127.0.0.1:9"
         exec sleep 60
     """)
-    with pytest.raises(SqsSimError, match="was not healthy within 0.5 s"):
+    with pytest.raises(SqsSimError, match=r"was not healthy within 0.5 s \(GET http://127.0.0.1:9/health: "):
         Server.start(fake, timeout=0.5, log_dir=tmp_path)

@@ -121,34 +121,38 @@ class Server:
         return SqsSimError(f"{' '.join(command)} {what}; its output:\n{log}")
 
     def _wait_for_address(self, command: list[str], timeout: float) -> str:
-        deadline = time.monotonic() + timeout
-        while True:
+        def address():
             for line in self.log_text().splitlines():
                 if line.startswith("listening on "):
-                    return line.removeprefix("listening on ").strip()
-            code = self.process.poll()
-            if code is not None:
-                raise self._failure(command, f"exited with status {code} before listening")
-            if time.monotonic() > deadline:
-                raise self._failure(command, f"printed no `listening on` line in {timeout:g} s")
-            time.sleep(0.01)
+                    return line.removeprefix("listening on ").strip(), ""
+            return None, " (no `listening on` line)"
+
+        return self._wait(command, timeout, address, "listening")
 
     def _wait_for_health(self, command: list[str], timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while True:
+        def healthy():
             try:
                 status, _ = request(self.endpoint_url, "GET", "/health")
-                if status == 200:
-                    return
-                problem = f"GET /health answered {status}"
             except SqsSimError as e:
-                problem = str(e)
+                return None, f" ({e})"
+            return (True, "") if status == 200 else (None, f" (GET /health answered {status})")
+
+        self._wait(command, timeout, healthy, "healthy")
+
+    def _wait(self, command: list[str], timeout: float, probe, state: str):
+        """Calls `probe` (answering a value, or None and what is still wrong) until it answers a
+        value; raises with the server's output if the process exits or `timeout` passes."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value, problem = probe()
+            if value is not None:
+                return value
             code = self.process.poll()
             if code is not None:
-                raise self._failure(command, f"exited with status {code} ({problem})")
+                raise self._failure(command, f"exited with status {code} before {state}{problem}")
             if time.monotonic() > deadline:
-                raise self._failure(command, f"was not healthy within {timeout:g} s ({problem})")
-            time.sleep(0.02)
+                raise self._failure(command, f"was not {state} within {timeout:g} s{problem}")
+            time.sleep(0.01)
 
     def log_text(self, start: int = 0) -> str:
         """The server's output from byte `start` on."""
