@@ -41,7 +41,7 @@ cp "${CARGO_TARGET_DIR:-$ROOT/target}/$TARGET/debug/sqs-sim" "$WORK/server/out/s
 cp /bin/busybox "$WORK/server/out/busybox"
 cp -r dist "$WORK/bundle/src/dist"
 # --format docker: the OCI image format has no HEALTHCHECK.
-if podman build --quiet --format docker --build-context server="$WORK/server" \
+if podman build --quiet --format docker --build-arg TARGETARCH=amd64 --build-context server="$WORK/server" \
   --build-context bundle="$WORK/bundle" -t "$IMAGE" .; then
   ok "build"
 else
@@ -58,8 +58,10 @@ EOF
 # are harmless where they are not needed.
 run=(podman run -d --ulimit nofile=4096:4096 --ulimit nproc=4096:4096)
 command -v runc >/dev/null && run+=(--runtime runc)
+# (Its stderr only on failure: without systemd podman logs that it cannot time health checks.)
 CID="$("${run[@]}" -p 127.0.0.1::9324 -e SQS_SIM_CONFIG=/config/queues.toml \
-  -v "$WORK/queues.toml:/config/queues.toml:ro" "$IMAGE")" || { fail "run: podman run"; finish; }
+  -v "$WORK/queues.toml:/config/queues.toml:ro" "$IMAGE" 2>"$WORK/run.err")" \
+  || { cat "$WORK/run.err"; fail "run: podman run"; finish; }
 ENDPOINT="http://$(podman port "$CID" 9324/tcp | head -n 1)"
 
 health=""
@@ -72,8 +74,9 @@ if grep -q '"status": *"ok"' <<<"$health"; then ok "health: $health"; else
   podman logs "$CID"
 fi
 
-status="$(podman healthcheck run "$CID" 2>/dev/null)"
-[ "$status" = healthy ] && ok "healthcheck" || fail "healthcheck: '$status'"
+if status="$(podman healthcheck run "$CID" 2>&1)"; then ok "healthcheck"; else
+  fail "healthcheck: podman healthcheck run: $status"
+fi
 
 if "$PYTHON" - "$ENDPOINT" <<'EOF'; then ok "sqs"; else fail "sqs: boto3 through the published port"; fi
 import sys
