@@ -26,7 +26,7 @@ use axum::Json;
 use serde_json::{json, Value};
 use sqs_engine::api::ToJson;
 use sqs_engine::view::MessageState;
-use sqs_engine::{Millis, EPOCH_MS};
+use sqs_engine::{Engine, Millis, EPOCH_MS};
 use std::sync::Arc;
 
 /// A refusal: its status and `{"error": message}`.
@@ -144,18 +144,7 @@ fn describe(app: &App, headers: &HeaderMap) -> Value {
             state.waiting_polls(),
         );
         let engine = state.engine();
-        let queues: Vec<Value> = engine
-            .depths()
-            .map(|(name, [visible, in_flight, delayed])| {
-                json!({
-                    "name": name,
-                    "url": app.addressing.public_url(&base, name),
-                    "visible": visible,
-                    "in_flight": in_flight,
-                    "delayed": delayed,
-                })
-            })
-            .collect();
+        let queues = queue_list(app, engine, &base, false);
         json!({
             "now_ms": engine.now(),
             "epoch_ms": EPOCH_MS + engine.now(),
@@ -168,25 +157,30 @@ fn describe(app: &App, headers: &HeaderMap) -> Value {
     })
 }
 
+/// Every queue: its name, URL on `base` and depths, and its attributes if `attributes`.
+fn queue_list(app: &App, engine: &Engine, base: &str, attributes: bool) -> Vec<Value> {
+    let entry = |(name, [visible, in_flight, delayed]): (&str, [u64; 3])| {
+        let mut entry = json!({
+            "name": name,
+            "url": app.addressing.public_url(base, name),
+            "visible": visible,
+            "in_flight": in_flight,
+            "delayed": delayed,
+        });
+        if attributes {
+            entry["attributes"] = json!(engine.attributes(name));
+        }
+        entry
+    };
+    engine.depths().map(entry).collect()
+}
+
 /// `GET /_sqs-sim/queues`: every queue with its URL, depths and attributes (as
 /// GetQueueAttributes `All` answers them).
 pub async fn queues(State(app): State<Arc<App>>, headers: HeaderMap) -> Json<Value> {
     let base = base_url(&headers);
     let mut answer = app.shared.with(|state| {
-        let engine = state.engine();
-        let queues: Vec<Value> = engine
-            .depths()
-            .map(|(name, [visible, in_flight, delayed])| {
-                json!({
-                    "name": name,
-                    "url": app.addressing.public_url(&base, name),
-                    "visible": visible,
-                    "in_flight": in_flight,
-                    "delayed": delayed,
-                    "attributes": engine.attributes(name),
-                })
-            })
-            .collect();
+        let queues = queue_list(&app, state.engine(), &base, true);
         json!({"queues": queues})
     });
     app.addressing.outbound(&mut answer, &base);

@@ -2,6 +2,10 @@
 //! drives it and the long polls it has left pending, behind one lock. The engine is fast (a call
 //! takes microseconds), so each request holds the lock only for its call; a long poll waits
 //! outside it, on a channel its answer arrives by.
+//!
+//! Every change goes through [`State`]'s methods: [`State::call`] (a client's, the page's and the
+//! declared queues' calls), [`State::change_clock`] and [`State::reset`]. A store that keeps the
+//! state across restarts hooks in there: each runs under the lock, before its answer is sent.
 
 use crate::clock::Clock;
 use crate::declared::Declared;

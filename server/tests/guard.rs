@@ -53,6 +53,14 @@ async fn respond(
     router(app.clone()).oneshot(request).await.unwrap()
 }
 
+/// A JSON-protocol call of `action`, with `headers` besides its own.
+async fn sqs(app: &Arc<App>, action: &str, headers: &[(&str, &str)], input: &str) -> Answer {
+    let target = format!("AmazonSQS.{action}");
+    let mut all = vec![("x-amz-target", target.as_str()), JSON_SQS];
+    all.extend_from_slice(headers);
+    ask(app, "POST", "/", &all, input).await
+}
+
 /// [`respond`], its body read.
 async fn ask(
     app: &Arc<App>,
@@ -116,64 +124,30 @@ async fn what_a_foreign_page_sends_is_refused_and_changes_nothing() {
     assert!(form.body.contains("http://evil.example"), "{}", form.body);
 
     // The JSON protocol from a foreign page, as its own protocol's error.
-    let json = ask(
-        &app,
-        "POST",
-        "/",
-        &[("x-amz-target", "AmazonSQS.CreateQueue"), JSON_SQS, EVIL],
-        r#"{"QueueName": "pwned"}"#,
-    )
-    .await;
+    let json = sqs(&app, "CreateQueue", &[EVIL], r#"{"QueueName": "pwned"}"#).await;
     assert_eq!(
         (json.status, json.header("x-amzn-query-error")),
         (403, Some("AccessDenied;Sender"))
     );
 
     // A text/plain clock request: refused by its origin, and by its type from any origin.
-    let plain = [("content-type", "text/plain")];
-    let clock = ask(
-        &app,
-        "POST",
-        "/_sqs-sim/clock",
-        &[plain[0], EVIL],
-        r#"{"advance": 3600}"#,
-    )
-    .await;
-    assert_eq!(clock.status, 403);
-    assert!(clock.json()["error"]
-        .as_str()
-        .unwrap()
-        .contains("--cors-origin"));
-    let local = ask(
-        &app,
-        "POST",
-        "/_sqs-sim/clock",
-        &[plain[0], ("origin", "http://localhost:3000")],
-        r#"{"advance": 3600}"#,
-    )
-    .await;
-    assert_eq!(local.status, 415);
-    assert!(local.json()["error"]
-        .as_str()
-        .unwrap()
-        .contains("application/json"));
+    let plain = ("content-type", "text/plain");
+    let hour = r#"{"advance": 3600}"#;
+    for (origin, status, said) in [
+        (EVIL, 403, "--cors-origin"),
+        (("origin", "http://localhost:3000"), 415, "application/json"),
+    ] {
+        let clock = ask(&app, "POST", "/_sqs-sim/clock", &[plain, origin], hour).await;
+        assert_eq!(clock.status, status, "{origin:?}");
+        let error = clock.json()["error"].as_str().unwrap().to_string();
+        assert!(error.contains(said), "{error}");
+    }
     let reset = ask(&app, "POST", "/_sqs-sim/reset", &[], "").await;
     assert_eq!(reset.status, 415, "no type at all");
 
     // A DNS-rebinding page: its own name in Host, no Origin on its same-origin requests.
     let rebound = [("host", "evil.example:9324")];
-    let read = ask(
-        &app,
-        "POST",
-        "/",
-        &[
-            rebound[0],
-            ("x-amz-target", "AmazonSQS.ListQueues"),
-            JSON_SQS,
-        ],
-        "{}",
-    )
-    .await;
+    let read = sqs(&app, "ListQueues", &[rebound[0]], "{}").await;
     assert_eq!(read.status, 403);
     assert!(
         read.body.contains("--allowed-host evil.example"),
@@ -182,15 +156,10 @@ async fn what_a_foreign_page_sends_is_refused_and_changes_nothing() {
     );
     let listing = ask(&app, "GET", "/_sqs-sim/queues", &rebound, "").await;
     assert_eq!(listing.status, 403);
-    let created = ask(
+    let created = sqs(
         &app,
-        "POST",
-        "/",
-        &[
-            rebound[0],
-            ("x-amz-target", "AmazonSQS.CreateQueue"),
-            JSON_SQS,
-        ],
+        "CreateQueue",
+        &[rebound[0]],
         r#"{"QueueName": "pwned"}"#,
     )
     .await;
@@ -203,14 +172,7 @@ async fn what_a_foreign_page_sends_is_refused_and_changes_nothing() {
 async fn the_live_view_local_pages_and_sdks_are_served() {
     let app = app();
     // An SDK: no Origin.
-    let sdk = ask(
-        &app,
-        "POST",
-        "/",
-        &[("x-amz-target", "AmazonSQS.CreateQueue"), JSON_SQS],
-        r#"{"QueueName": "orders"}"#,
-    )
-    .await;
+    let sdk = sqs(&app, "CreateQueue", &[], r#"{"QueueName": "orders"}"#).await;
     assert_eq!(sdk.status, 200, "{}", sdk.body);
     assert_eq!(
         sdk.json()["QueueUrl"],
@@ -283,18 +245,7 @@ async fn a_browser_sdks_preflight_is_answered_for_local_origins_only() {
         assert!(allowed.contains(header), "{header} not in {allowed}");
     }
     // The call itself: the origin allowed, the request id readable.
-    let call = ask(
-        &app,
-        "POST",
-        "/",
-        &[
-            preflight[0],
-            ("x-amz-target", "AmazonSQS.ListQueues"),
-            JSON_SQS,
-        ],
-        "{}",
-    )
-    .await;
+    let call = sqs(&app, "ListQueues", &[preflight[0]], "{}").await;
     assert_eq!(call.status, 200);
     assert_eq!(
         call.header("access-control-allow-origin"),

@@ -67,6 +67,7 @@ tags = { team = "billing" }
 
 [queues.orders-dlq]
 MessageRetentionPeriod = 1209600
+RedriveAllowPolicy = { redrivePermission = "byQueue", sourceQueues = ["orders"] }
 
 [queues."jobs.fifo"]
 FifoQueue = true
@@ -90,7 +91,13 @@ fn declared_queues_exist_with_their_attributes_and_come_back_after_a_reset() {
         policy,
         json!({"deadLetterTargetArn": "arn:aws:sqs:us-east-1:000000000000:orders-dlq", "maxReceiveCount": 5})
     );
-    assert_eq!(queues[2]["attributes"]["MessageRetentionPeriod"], "1209600");
+    let dlq = &queues[2]["attributes"];
+    assert_eq!(dlq["MessageRetentionPeriod"], "1209600");
+    let allow: Value = serde_json::from_str(dlq["RedriveAllowPolicy"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        allow,
+        json!({"redrivePermission": "byQueue", "sourceQueueArns": ["arn:aws:sqs:us-east-1:000000000000:orders"]})
+    );
     assert_eq!(queues[0]["attributes"]["FifoQueue"], "true");
     assert_eq!(queues[0]["attributes"]["ContentBasedDeduplication"], "true");
     // An SDK finds them by name, on this server's address.
