@@ -35,7 +35,8 @@ def test_the_server_stops_with_the_session(pytester):
 
 def test_the_server_stops_when_pytest_is_killed(pytester):
     pytester.makepyfile(
-        test_a=SERVER_PID + """
+        test_a=SERVER_PID
+        + """
 def test_kill_pytest(sqs_sim):
     os.kill(os.getpid(), signal.SIGKILL)
 """

@@ -128,7 +128,7 @@ def test_passes(sqs_sim):
 
 
 def test_serve_arguments_from_ini_declared_queues_survive_each_reset(pytester):
-    pytester.makefile(".toml", queues='[queues.orders]\nVisibilityTimeout = 45\n')
+    pytester.makefile(".toml", queues="[queues.orders]\nVisibilityTimeout = 45\n")
     pytester.makeini("[pytest]\nsqs_sim_args = --config queues.toml\n")
     pytester.makepyfile(test_a=module("extra"))
     result = pytester.runpytest("-s")

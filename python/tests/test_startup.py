@@ -2,7 +2,6 @@
 
 import os
 import stat
-import textwrap
 import time
 
 import pytest
@@ -15,10 +14,10 @@ def test_needs_server(sqs_sim):
 """
 
 
-def script(tmp_path, name, body):
-    """An executable shell script standing in for sqs-sim."""
-    path = tmp_path / name
-    path.write_text("#!/bin/sh\n" + textwrap.dedent(body))
+def script(tmp_path, *lines):
+    """An executable shell script of `lines` standing in for sqs-sim."""
+    path = tmp_path / "sqs-sim"
+    path.write_text("\n".join(["#!/bin/sh", *lines, ""]))
     path.chmod(path.stat().st_mode | stat.S_IXUSR)
     return str(path)
 
@@ -28,7 +27,9 @@ def test_a_bad_binary_path_errors_each_test_once_quickly(pytester):
     started = time.monotonic()
     result = pytester.runpytest("--sqs-sim-bin", "/no/such/sqs-sim")
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(["*--sqs-sim-bin names '/no/such/sqs-sim', which is not an executable file*"])
+    result.stdout.fnmatch_lines(
+        ["*--sqs-sim-bin names '/no/such/sqs-sim', which is not an executable file*"]
+    )
     assert time.monotonic() - started < 10
 
 
@@ -46,28 +47,25 @@ def test_not_found_anywhere_says_where_it_looked(monkeypatch, tmp_path):
 
 
 def test_a_binary_that_exits_at_once_shows_its_stderr(pytester, tmp_path):
-    fake = script(tmp_path, "sqs-sim", """\
-        echo "sqs-sim: serve: unknown option --seed" >&2
-        exit 2
-    """)
+    fake = script(tmp_path, 'echo "sqs-sim: serve: unknown option --seed" >&2', "exit 2")
     pytester.makepyfile(test_a=USES_FIXTURE)
     result = pytester.runpytest("--sqs-sim-bin", fake)
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines([
-        "*serve --port 0 --seed 1 exited with status 2 before listening (no `listening on` line); its output:*",
-        "*sqs-sim: serve: unknown option --seed*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*serve --port 0 --seed 1 exited with status 2 before listening"
+            " (no `listening on` line); its output:*",
+            "*sqs-sim: serve: unknown option --seed*",
+        ]
+    )
 
 
 def test_a_server_that_never_listens_times_out_and_is_stopped(tmp_path):
     pid_file = tmp_path / "pid"
-    fake = script(tmp_path, "sqs-sim", f"""\
-        echo $$ > {pid_file}
-        echo "starting..."
-        exec sleep 60
-    """)
+    fake = script(tmp_path, f"echo $$ > {pid_file}", 'echo "starting..."', "exec sleep 60")
     started = time.monotonic()
-    with pytest.raises(SqsSimError, match=r"(?s)was not listening within 0.5 s \(no `listening on` line\).*starting\.\.\."):
+    expected = r"(?s)was not listening within 0.5 s \(no `listening on` line\).*starting\.\.\."
+    with pytest.raises(SqsSimError, match=expected):
         Server.start(fake, timeout=0.5, log_dir=tmp_path)
     assert time.monotonic() - started < 5
     assert not os.path.exists(f"/proc/{pid_file.read_text().strip()}")
@@ -75,9 +73,7 @@ def test_a_server_that_never_listens_times_out_and_is_stopped(tmp_path):
 
 def test_a_server_whose_health_fails_is_reported(tmp_path):
     # Listens (says so) on a port where nothing answers.
-    fake = script(tmp_path, "sqs-sim", """\
-        echo "listening on http://127.0.0.1:9"
-        exec sleep 60
-    """)
-    with pytest.raises(SqsSimError, match=r"was not healthy within 0.5 s \(GET http://127.0.0.1:9/health: "):
+    fake = script(tmp_path, 'echo "listening on http://127.0.0.1:9"', "exec sleep 60")
+    expected = r"was not healthy within 0.5 s \(GET http://127.0.0.1:9/health: "
+    with pytest.raises(SqsSimError, match=expected):
         Server.start(fake, timeout=0.5, log_dir=tmp_path)

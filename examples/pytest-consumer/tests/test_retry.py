@@ -42,5 +42,7 @@ def test_a_failing_order_is_retried_then_dead_lettered(sqs_sim, orders):
 
     covered = sqs_sim.now() - start
     assert round(covered) == 90
-    print(f"\nretry example: {covered:.0f} s of SQS time in "
-          f"{time.perf_counter() - started:.3f} s of wall time")
+    print(
+        f"\nretry example: {covered:.0f} s of SQS time in "
+        f"{time.perf_counter() - started:.3f} s of wall time"
+    )
