@@ -134,3 +134,22 @@ def test_serve_arguments_from_ini_declared_queues_survive_each_reset(pytester):
     result = pytester.runpytest("-s")
     result.assert_outcomes(passed=2)
     assert seen(result) == ["['orders']"]
+
+
+def test_each_test_gets_the_clock_back_running_at_the_session_speed(pytester):
+    pytester.makeini("[pytest]\nsqs_sim_speed = 2\n")
+    pytester.makepyfile(
+        test_clock="""
+def test_changes_the_clock(sqs_sim):
+    sqs_sim.pause()
+    sqs_sim.speed(50)
+    sqs_sim.advance(100)
+
+def test_sees_a_fresh_clock(sqs_sim):
+    state = sqs_sim.state()
+    print("CLOCK", state["paused"], state["speed"], state["now_ms"] < 5000)
+"""
+    )
+    result = pytester.runpytest("-s")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*CLOCK False 2.0 True"])
