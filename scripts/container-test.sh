@@ -51,6 +51,8 @@ rm -rf "$WORK" && mkdir -p "$WORK/server/out/data" "$WORK/server/out/config" "$W
 cp "${CARGO_TARGET_DIR:-$ROOT/target}/$TARGET/debug/sqs-sim" "$WORK/server/out/sqs-sim"
 cp /bin/busybox "$WORK/server/out/busybox"
 cp -r dist "$WORK/bundle/src/dist"
+# The previous run's image goes first, so that runs leave no untagged images behind.
+podman rmi -f "$IMAGE" >/dev/null 2>&1
 # --format docker: the OCI image format has no HEALTHCHECK.
 if podman build --quiet --format docker --build-arg TARGETARCH=amd64 --build-context server="$WORK/server" \
   --build-context bundle="$WORK/bundle" -t "$IMAGE" .; then
