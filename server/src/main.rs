@@ -247,7 +247,7 @@ fn bench_day(until: sqs_engine::Millis) -> Result<(), String> {
 }
 
 fn serve(args: ServeArgs) -> Result<(), String> {
-    sqs_server::log::init(&args.log_level)?;
+    let _log = sqs_server::log::init(&args.log_level)?;
     let queues = match &args.config {
         Some(path) => sqs_server::declared::Declared::read(path)?,
         None => Default::default(),

@@ -18,8 +18,7 @@ use axum::Router;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
-use tower_http::timeout::RequestBodyTimeoutLayer;
+use std::time::Instant;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tower_http::LatencyUnit;
 use tracing::Level;
@@ -79,8 +78,8 @@ pub struct App {
     pub guard: Guard,
     /// When the server started (for `/health`).
     pub started: Instant,
-    /// Request ids: random, or drawn from the seed when one is given.
-    seed: Option<u64>,
+    /// Salts request ids ([`App::request_id`]).
+    salt: u64,
     requests: AtomicU64,
 }
 
@@ -104,24 +103,21 @@ impl App {
             ui: config.ui.clone(),
             guard: Guard::new(&config.host, &config.cors_origins, &config.allowed_hosts),
             started: Instant::now(),
-            seed: config.seed,
+            salt: config
+                .seed
+                .unwrap_or_else(|| uuid::Uuid::new_v4().as_u64_pair().0),
             requests: AtomicU64::new(0),
         }))
     }
 
-    /// A fresh request id, shaped as AWS's (a UUID): random, or with a seed the same in every
-    /// run.
+    /// A fresh request id, shaped as AWS's (a UUID): a counter spread by SplitMix64, salted by
+    /// the seed (the same ids in every run) or by a random salt drawn at the start.
     pub fn request_id(&self) -> String {
-        let id = match self.seed {
-            None => uuid::Uuid::new_v4(),
-            Some(seed) => {
-                let n = self.requests.fetch_add(1, Ordering::Relaxed);
-                let words = [splitmix(seed ^ n), splitmix(!seed ^ n)];
-                let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-                uuid::Builder::from_random_bytes(bytes.try_into().expect("16 bytes")).into_uuid()
-            }
-        };
-        id.to_string()
+        let n = self.requests.fetch_add(1, Ordering::Relaxed);
+        let words = [splitmix(self.salt ^ n), splitmix(!self.salt ^ n)];
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let id = uuid::Builder::from_random_bytes(bytes.try_into().expect("16 bytes"));
+        id.into_uuid().to_string()
     }
 }
 
@@ -138,9 +134,6 @@ pub fn base_url(headers: &HeaderMap) -> String {
     let host = headers.get(HOST).and_then(|h| h.to_str().ok());
     format!("http://{}", host.unwrap_or("127.0.0.1"))
 }
-
-/// The longest a client may take to send a request's body.
-const BODY_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The whole service: control routes, the live view's, and the SQS endpoint for everything
 /// else; a request passes the log, then the guard, then CORS.
@@ -172,7 +165,6 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/_sqs-sim/call", post(live::page_call))
         .fallback(sqs::handle)
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .layer(RequestBodyTimeoutLayer::new(BODY_TIMEOUT))
         .layer(guard::cors())
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),
