@@ -122,7 +122,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     report = yield
     if report.failed and LOG_START in item.stash:
         server, start = item.stash[LOG_START]
-        text = server.log_text(start)
+        text = server.settled_log(start)
         if text.strip():
             report.sections.append((f"Captured sqs-sim log {report.when}", text))
     return report

@@ -163,6 +163,18 @@ class Server:
         except FileNotFoundError:
             return ""
 
+    def settled_log(self, start: int, quiet: float = 0.05, limit: float = 1.0) -> str:
+        """The output from byte `start` on, read once the server has written nothing for `quiet`
+        seconds (or after `limit`): its request log is written a moment after each answer."""
+        deadline = time.monotonic() + limit
+        size = self.log_size()
+        while time.monotonic() < deadline:
+            time.sleep(quiet)
+            size, before = self.log_size(), size
+            if size == before:
+                break
+        return self.log_text(start)
+
     def log_size(self) -> int:
         try:
             return self.log_path.stat().st_size
