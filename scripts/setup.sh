@@ -2,12 +2,13 @@
 # Installs whatever is missing for building and testing SQS Playground. Idempotent: when
 # everything is there it only checks (about a second).
 #
-#   scripts/setup.sh [PART...]     PART: rust trunk wasm-bindgen npm chromium python (default: all)
+#   scripts/setup.sh [PART...]     PART: rust trunk wasm-bindgen npm chromium python container
+#                                  (default: all)
 #
-# Sources: rustup (Rust toolchain and wasm32 target), crates.io (trunk, wasm-bindgen-cli),
+# Sources: rustup (Rust toolchain, wasm32 and musl targets), crates.io (trunk, wasm-bindgen-cli),
 # npm (binaryen = wasm-opt, @gfx/zopfli, playwright-core, axe-core, @aws-sdk/client-sqs), Debian
-# (chromium, chromium-driver), PyPI (server/clients/requirements.txt into target/venv, and moto's
-# source). Nothing else.
+# (chromium, chromium-driver, podman, runc, busybox-static), PyPI (server/clients/requirements.txt into target/venv, the build
+# backend of python/'s plugin, and moto's source). Nothing else.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$ROOT"
@@ -111,15 +112,20 @@ setup_npm() {
   [ "$found" = "$ROOT/node_modules/.bin/wasm-opt" ] || die "wasm-opt on PATH is $found, not npm's"
 }
 
-setup_chromium() {
+# apt_install PKG...: installs those of the Debian packages that are missing.
+apt_install() {
   local missing="" p
-  for p in chromium chromium-driver; do
+  for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
   done
   if [ -n "$missing" ]; then
     timed "apt-get install$missing" as_root env DEBIAN_FRONTEND=noninteractive \
       sh -c "apt-get update -qq && apt-get install -y -qq$missing"
   fi
+}
+
+setup_chromium() {
+  apt_install chromium chromium-driver
   [ -x "$CHROMIUM_PATH" ] || die "$CHROMIUM_PATH missing after installing chromium"
   [ -x "$CHROMEDRIVER" ] || die "$CHROMEDRIVER missing after installing chromium-driver"
 }
@@ -138,8 +144,9 @@ venv() {
   fi
 }
 
-# The Python side of `./check server`: target/venv with server/clients/requirements.txt (boto3,
-# AWS CLI v1, moto[server], pytest), target/venv-query with requirements-query.txt (a boto3 that
+# The Python side of `./check server` and `./check python`: target/venv with
+# server/clients/requirements.txt (boto3, AWS CLI v1, moto[server], pytest) and the pytest plugin
+# python/, target/venv-query with requirements-query.txt (a boto3 that
 # speaks SQS's query protocol), and moto's source distribution unpacked in target/moto-src for its
 # tests/test_sqs (never committed).
 setup_python() {
@@ -156,10 +163,29 @@ setup_python() {
         -d target/moto-src 'moto==$moto' &&
       tar -xzf target/moto-src/moto-$moto.tar.gz -C target/moto-src"
   fi
+  # The pytest plugin (python/, pytest-sqs-sim) for `./check python`, editable: the venv runs the
+  # working tree's code; reinstalled only when its pyproject.toml changes (its entry point).
+  local stamp="$venv/.pytest-sqs-sim.sha256" want
+  want="$(sha256sum python/pyproject.toml | cut -d' ' -f1)"
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    timed "pip install -e ./python (pytest-sqs-sim)" \
+      "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -e ./python
+    echo "$want" >"$stamp"
+  fi
+}
+
+# `./check container` (scripts/container-test.sh): podman, runc (crun refuses a host with cgroup
+# v1 and v2 controllers both mounted), Debian's static busybox (the image's health check client)
+# and Rust's static musl target.
+setup_container() {
+  apt_install podman runc busybox-static
+  rustup target list --toolchain "$RUST_CHANNEL" --installed | grep -qx x86_64-unknown-linux-musl \
+    || timed "rustup target add x86_64-unknown-linux-musl" \
+      rustup target add --toolchain "$RUST_CHANNEL" x86_64-unknown-linux-musl
 }
 
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(rust trunk wasm-bindgen npm chromium python)
+[ ${#parts[@]} -gt 0 ] || parts=(rust trunk wasm-bindgen npm chromium python container)
 start=$SECONDS
 timings=()
 for part in "${parts[@]}"; do
@@ -171,7 +197,8 @@ for part in "${parts[@]}"; do
     npm) setup_npm ;;
     chromium) setup_chromium ;;
     python) setup_python ;;
-    *) die "unknown part '$part' (rust trunk wasm-bindgen npm chromium python)" ;;
+    container) setup_container ;;
+    *) die "unknown part '$part' (rust trunk wasm-bindgen npm chromium python container)" ;;
   esac
   timings+=("$part $((SECONDS - part_start)) s")
 done
