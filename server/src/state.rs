@@ -148,12 +148,12 @@ impl State {
         &mut self,
         caller: &Caller,
         at: Millis,
-        request: &Request,
+        (namespace, request): (&Namespace, &Request),
         accepted: bool,
     ) -> Option<Durable> {
         let store = self.store.as_mut()?;
         Some(if accepted {
-            store.append_call(at, caller, request)
+            store.append_call(at, caller, namespace, request)
         } else {
             store.latest()
         })
@@ -170,7 +170,7 @@ impl State {
         let (at, copy) = (self.engine.now(), request.clone());
         let reply = self.engine.call_in(namespace, request);
         let accepted = !matches!(reply, Reply::Done(Err(_)));
-        let durable = self.record(caller, at, &copy, accepted);
+        let durable = self.record(caller, at, (namespace, &copy), accepted);
         self.journal.record(at, caller, copy, accepted);
         let outcome = match reply {
             Reply::Done(result) => Outcome::Done(result, durable),

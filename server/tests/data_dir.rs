@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{call, control, send};
+use common::{call, call_as, control, send};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
@@ -126,4 +126,28 @@ fn a_directory_of_another_format_is_refused_with_a_message() {
         "{stderr}"
     );
     assert!(stderr.contains("--data-dir"), "{stderr}");
+}
+
+#[test]
+fn a_queue_of_another_region_comes_back_in_its_region() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Durable::start(dir.path());
+    // call_as signs for eu-west-1; the server's own region is us-east-1.
+    let input = json!({"QueueName": "abroad"});
+    let created = call_as(server.at, "AKIDEXAMPLE", "CreateQueue", &input);
+    assert_eq!(created.status, 200, "{}", created.body);
+    server.kill();
+
+    let server = Durable::start(dir.path());
+    let listed = |signed: bool| {
+        let answer = match signed {
+            true => call_as(server.at, "AKIDEXAMPLE", "ListQueues", &json!({})),
+            false => call(server.at, "ListQueues", &json!({})),
+        };
+        answer.json()["QueueUrls"].clone()
+    };
+    let abroad = listed(true);
+    assert!(abroad[0].as_str().unwrap().ends_with("/abroad"), "{abroad}");
+    assert_eq!(listed(false), Value::Null, "the home region has no queue");
+    server.kill();
 }

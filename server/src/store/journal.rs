@@ -2,7 +2,8 @@
 //! (`journal-000000000007.log`). Each segment starts with the data directory's [`Header`]; then
 //! records, each `length (u32 LE) | CRC-32 of the payload (u32 LE) | payload`. A payload is one
 //! [`Entry`]: a kind byte, the virtual time (u64 LE), and for a call its caller and the request
-//! in the engine's JSON (`{"call": "SendMessage", "input": {...}}`).
+//! in the engine's JSON (`{"call": "SendMessage", "input": {...}}`), with a `namespace` member
+//! (`{"account": ..., "region": ...}`) when the call was made outside the engine's default one.
 //!
 //! A crash in the middle of a write leaves a torn last record: a length running past the end of
 //! the file, or a checksum that does not match. [`read_segment`] stops there and says how many
@@ -11,16 +12,19 @@
 use super::{Header, StoreError};
 use crate::journal::Caller;
 use sqs_engine::api::{split_tagged, ToJson};
-use sqs_engine::{Millis, Request};
+use serde_json::Value;
+use sqs_engine::{Millis, Namespace, Request};
 use std::path::{Path, PathBuf};
 
 /// One thing the engine was told.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Entry {
-    /// A call the engine accepted, at its virtual time, by its caller.
+    /// A call the engine accepted, at its virtual time, by its caller, in its account and
+    /// region.
     Call {
         at: Millis,
         by: Caller,
+        namespace: Namespace,
         request: Request,
     },
     /// Virtual time reached `at` (long polls answered by time passing, the clock moved by hand,
@@ -54,7 +58,12 @@ impl Entry {
     /// Appends the record (frame and payload) to `out`.
     pub fn encode(&self, out: &mut Vec<u8>) {
         match self {
-            Entry::Call { at, by, request } => encode_call(out, *at, by, request),
+            Entry::Call {
+                at,
+                by,
+                namespace,
+                request,
+            } => encode_call(out, *at, by, namespace, request),
             Entry::Tick { at } => frame(out, TICK, *at, |_| {}),
             Entry::Restart { at } => frame(out, RESTART, *at, |_| {}),
         }
@@ -65,26 +74,39 @@ impl Entry {
         let (&kind, rest) = payload.split_first().ok_or("an empty record")?;
         let (at, rest) = rest.split_at_checked(8).ok_or("a record with no time")?;
         let at = Millis::from_le_bytes(at.try_into().expect("8 bytes"));
-        let request = |json: &[u8]| {
-            serde_json::from_slice(json)
-                .and_then(|value| split_tagged(value, "call"))
+        let call = |json: &[u8]| {
+            let mut value: Value = serde_json::from_slice(json)
+                .map_err(|e| format!("a request that does not read: {e}"))?;
+            let namespace = match value.as_object_mut().and_then(|m| m.remove("namespace")) {
+                Some(namespace) => serde_json::from_value(namespace)
+                    .map_err(|e| format!("a namespace that does not read: {e}"))?,
+                None => Namespace::DEFAULT,
+            };
+            let request = split_tagged(value, "call")
                 .and_then(|(action, input)| Request::from_input(&action, input))
-                .map_err(|e| format!("a request that does not read: {e}"))
+                .map_err(|e| format!("a request that does not read: {e}"))?;
+            Ok::<_, String>((namespace, request))
         };
         Ok(match kind {
-            CALL_BY_PAGE => Entry::Call {
-                at,
-                by: Caller::Page,
-                request: request(rest)?,
-            },
+            CALL_BY_PAGE => {
+                let (namespace, request) = call(rest)?;
+                Entry::Call {
+                    at,
+                    by: Caller::Page,
+                    namespace,
+                    request,
+                }
+            }
             CALL_BY_CLIENT => {
                 let (length, rest) = rest.split_at_checked(2).ok_or("a caller's length")?;
                 let length = u16::from_le_bytes(length.try_into().expect("2 bytes")) as usize;
                 let (name, json) = rest.split_at_checked(length).ok_or("a caller's name")?;
+                let (namespace, request) = call(json)?;
                 Entry::Call {
                     at,
                     by: Caller::Client(String::from_utf8_lossy(name).into_owned()),
-                    request: request(json)?,
+                    namespace,
+                    request,
                 }
             }
             TICK => Entry::Tick { at },
@@ -95,7 +117,13 @@ impl Entry {
 }
 
 /// Appends the record of a call to `out` (an [`Entry::Call`], without owning its request).
-pub fn encode_call(out: &mut Vec<u8>, at: Millis, by: &Caller, request: &Request) {
+pub fn encode_call(
+    out: &mut Vec<u8>,
+    at: Millis,
+    by: &Caller,
+    namespace: &Namespace,
+    request: &Request,
+) {
     let kind = match by {
         Caller::Page => CALL_BY_PAGE,
         Caller::Client(_) => CALL_BY_CLIENT,
@@ -106,7 +134,12 @@ pub fn encode_call(out: &mut Vec<u8>, at: Millis, by: &Caller, request: &Request
             out.extend_from_slice(&(name.len() as u16).to_le_bytes());
             out.extend_from_slice(name);
         }
-        serde_json::to_writer(&mut *out, &request.to_json()).expect("JSON writes to memory");
+        let mut json = request.to_json();
+        if let (Value::Object(members), false) = (&mut json, *namespace == Namespace::DEFAULT) {
+            let namespace = serde_json::to_value(namespace).expect("a namespace is JSON");
+            members.insert("namespace".into(), namespace);
+        }
+        serde_json::to_writer(&mut *out, &json).expect("JSON writes to memory");
     });
 }
 
@@ -187,11 +220,13 @@ mod tests {
             Entry::Call {
                 at: 5,
                 by: Caller::Page,
+                namespace: Namespace::DEFAULT,
                 request: send("one"),
             },
             Entry::Call {
                 at: 7,
                 by: Caller::Client("AKIDEXAMPLE".into()),
+                namespace: Namespace::new("123456789012", "eu-west-1"),
                 request: send("two"),
             },
             Entry::Tick { at: 9 },

@@ -28,7 +28,7 @@ use crate::journal::Caller;
 use commit::{Durable, Log, Writer};
 use journal::{read_segment, segment_path, Entry};
 use snapshot::{snapshot_path, Snapshot};
-use sqs_engine::{Engine, Millis, Reply, Request, SNAPSHOT_VERSION};
+use sqs_engine::{Engine, Millis, Namespace, Reply, Request, SNAPSHOT_VERSION};
 use std::fmt;
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -295,7 +295,9 @@ pub struct Store {
 pub fn apply(engine: &mut Engine, entry: Entry) -> bool {
     engine.advance_to(entry.at());
     let accepted = match entry {
-        Entry::Call { request, .. } => !matches!(engine.call(request), Reply::Done(Err(_))),
+        Entry::Call {
+            namespace, request, ..
+        } => !matches!(engine.call_in(&namespace, request), Reply::Done(Err(_))),
         Entry::Tick { .. } => true,
         Entry::Restart { .. } => {
             engine.end_polls();
@@ -508,11 +510,17 @@ impl Store {
     }
 
     /// Appends an accepted call (without copying its request).
-    pub fn append_call(&mut self, at: Millis, by: &Caller, request: &Request) -> Durable {
+    pub fn append_call(
+        &mut self,
+        at: Millis,
+        by: &Caller,
+        namespace: &Namespace,
+        request: &Request,
+    ) -> Durable {
         self.since_snapshot += 1;
         self.last_at = at;
         self.log
-            .append(|out| journal::encode_call(out, at, by, request))
+            .append(|out| journal::encode_call(out, at, by, namespace, request))
     }
 
     /// A wait for every record appended so far (an answer that depends on them, though its own

@@ -33,7 +33,9 @@ impl Run {
         let reply = self.engine.call(request.clone());
         if !matches!(reply, Reply::Done(Err(_))) {
             let by = Caller::Client("tester".into());
-            self.store.append_call(self.engine.now(), &by, &request);
+            let namespace = Namespace::DEFAULT;
+            self.store
+                .append_call(self.engine.now(), &by, &namespace, &request);
         }
         self.engine.take_completed_polls();
         reply
@@ -169,6 +171,7 @@ fn a_torn_last_record_is_dropped_and_said_so() {
     Entry::Call {
         at: 50,
         by: Caller::Page,
+        namespace: Namespace::DEFAULT,
         request: send(&url, "torn"),
     }
     .encode(&mut record);
