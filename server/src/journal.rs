@@ -4,7 +4,7 @@
 //! server's engine: the page's copy draws the messages where they are, and "Save as scenario"
 //! writes the steps as a scenario file.
 
-use sqs_engine::{Millis, Request};
+use sqs_engine::{Millis, Namespace, Request};
 use sqs_sim::{LoggedStep, SimAction, Step};
 
 /// The most steps one run records (about 300 bytes each): a server left running under a load
@@ -31,13 +31,21 @@ pub struct Journal {
 impl Journal {
     /// Records a call made at `at`. The page's calls are recorded only when SQS took them (a
     /// refused one changes nothing, and the page saw the refusal); a client's always, so that
-    /// the event log shows its refusals too.
-    pub fn record(&mut self, at: Millis, caller: &Caller, request: Request, accepted: bool) {
+    /// the event log shows its refusals too. The page calls in the engine's default namespace;
+    /// a client in `namespace`.
+    pub fn record(
+        &mut self,
+        at: Millis,
+        caller: &Caller,
+        (namespace, request): (&Namespace, Request),
+        accepted: bool,
+    ) {
         let step = match caller {
             Caller::Page if accepted => Step::Call(request),
             Caller::Page => return,
             Caller::Client(name) => Step::Sim(SimAction::Call {
                 by: name.clone(),
+                namespace: namespace.clone(),
                 request,
             }),
         };

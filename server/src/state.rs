@@ -171,7 +171,7 @@ impl State {
         let reply = self.engine.call_in(namespace, request);
         let accepted = !matches!(reply, Reply::Done(Err(_)));
         let durable = self.record(caller, at, (namespace, &copy), accepted);
-        self.journal.record(at, caller, copy, accepted);
+        self.journal.record(at, caller, (namespace, copy), accepted);
         let outcome = match reply {
             Reply::Done(result) => Outcome::Done(result, durable),
             Reply::Pending(poll) => {

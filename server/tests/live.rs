@@ -130,7 +130,7 @@ fn a_world_replaying_the_stream_holds_what_the_server_holds() {
     let names: Vec<(&str, &str)> = recorded
         .iter()
         .map(|s| match &s.step {
-            Step::Sim(SimAction::Call { by, request }) => (by.as_str(), request.action()),
+            Step::Sim(SimAction::Call { by, request, .. }) => (by.as_str(), request.action()),
             other => panic!("not a client's call: {other:?}"),
         })
         .collect();

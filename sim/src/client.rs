@@ -12,12 +12,17 @@ use crate::world::{pending, Who, World};
 use serde_json::Value;
 use sqs_engine::api::{QueueUrl, Response, ToJson};
 use sqs_engine::script::error_json;
-use sqs_engine::{Reply, Request};
+use sqs_engine::{Namespace, Reply, Request};
 
 impl World {
     /// Runs `request` as the client `by`: SQS's answer as AWS writes it (its error included:
     /// a refusal is narrated, as a worker's is, and changes nothing).
-    pub(crate) fn client_call(&mut self, by: &str, request: Request) -> Result<Value, String> {
+    pub(crate) fn client_call(
+        &mut self,
+        by: &str,
+        namespace: &Namespace,
+        request: Request,
+    ) -> Result<Value, String> {
         if by.trim().is_empty() {
             return Err("A client needs a name.".into());
         }
@@ -34,7 +39,7 @@ impl World {
         };
         let action = request.action();
         let told = self.events_len();
-        let answer = match self.call(who, request) {
+        let answer = match self.call_in(who, namespace, request) {
             Reply::Done(Ok(response)) => {
                 let answer = response.to_json();
                 if let (Some(i), Response::ReceiveMessage(output)) = (lane, response) {

@@ -7,7 +7,7 @@ use serde::de;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 use sqs_engine::api::{split_tagged, FromJson, Input, Output, ToJson};
-use sqs_engine::{Millis, Request};
+use sqs_engine::{Millis, Namespace, Request};
 
 /// One action: an SQS call the user makes by hand (as a producer, say), or a simulation action.
 #[derive(Clone, Debug, PartialEq)]
@@ -112,10 +112,14 @@ pub enum SimAction {
     /// "DeleteMessage", "input": {...}}}`). With its first ReceiveMessage a client becomes a
     /// consumer: a lane of its name, on which what it receives waits until it deletes it, changes
     /// its visibility or lets the timeout run out. SQS's refusal is narrated, not an error.
+    /// A call made in another account or region than the engine's default one says so
+    /// (`"namespace": {"account": "123456789012", "region": "eu-west-1"}`).
     Call {
         /// The client, as the server names it (its access key id, or its address and
         /// User-Agent).
         by: String,
+        /// Where the call was made: the account and region of its credentials.
+        namespace: Namespace,
         /// The call.
         request: Request,
     },
@@ -200,8 +204,12 @@ sim_actions!(input;
     },
     Call => {
         let by = input.field("by")?;
+        let namespace = match input.0.as_object_mut().and_then(|m| m.remove("namespace")) {
+            Some(namespace) => serde_json::from_value(namespace)?,
+            None => Namespace::DEFAULT,
+        };
         let (action, request) = split_tagged(input.0, "call")?;
-        SimAction::Call { by, request: Request::from_input(&action, request)? }
+        SimAction::Call { by, namespace, request: Request::from_input(&action, request)? }
     },
     AddProducer => SimAction::AddProducer(FromJson::from_json(input.0)?),
     RemoveProducer => SimAction::RemoveProducer {
@@ -238,9 +246,12 @@ impl ToJson for SimAction {
             Extend { worker, message_id, visibility_timeout },
             RemoveProducer { producer };
             SimAction::AddProducer(spec) => return tagged("AddProducer", spec.to_json()),
-            SimAction::Call { by, request } => {
+            SimAction::Call { by, namespace, request } => {
                 let mut call = request.to_json();
                 call["by"] = by.as_str().into();
+                if *namespace != Namespace::DEFAULT {
+                    call["namespace"] = serde_json::to_value(namespace).expect("JSON");
+                }
                 return tagged("Call", call);
             },
         );
@@ -357,6 +368,7 @@ mod tests {
             },
             SimAction::Call {
                 by: "billing-worker".into(),
+                namespace: Namespace::new("123456789012", "eu-west-1"),
                 request: Request::from_input(
                     "ReceiveMessage",
                     json!({"QueueUrl": "https://sqs.us-east-1.amazonaws.com/000000000000/orders", "WaitTimeSeconds": 20}),

@@ -26,7 +26,7 @@ use sqs_engine::api::{
 };
 use sqs_engine::event::VisibleReason;
 use sqs_engine::script::{error_json, Bindings};
-use sqs_engine::{Engine, Event, EventKind, Millis, PollId, Reply, Request};
+use sqs_engine::{Engine, Event, EventKind, Millis, Namespace, PollId, Reply, Request};
 use std::cell::Cell;
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -494,13 +494,22 @@ impl World {
             } => self.extend(worker, message_id, *visibility_timeout),
             SimAction::AddProducer(spec) => self.add_producer(spec.clone()),
             SimAction::RemoveProducer { producer } => self.remove_producer(producer),
-            SimAction::Call { by, request } => self.client_call(by, request.clone()),
+            SimAction::Call {
+                by,
+                namespace,
+                request,
+            } => self.client_call(by, namespace, request.clone()),
         }
     }
 
     /// One SQS call on someone's behalf: counted, made, and its events narrated. A user's call
     /// that fails is not counted (a failed user action changes nothing).
     pub(crate) fn call(&mut self, who: Who, request: Request) -> Reply {
+        self.call_in(who, &Namespace::DEFAULT, request)
+    }
+
+    /// [`World::call`] in `namespace`: a client's account and region.
+    pub(crate) fn call_in(&mut self, who: Who, namespace: &Namespace, request: Request) -> Reply {
         let (action, action_index) = (request.action(), request.action_index());
         // Labels serve the narration only: a send nobody narrates lets them lapse.
         let labelled = self.narrating();
@@ -522,7 +531,7 @@ impl World {
         // The events a call implies only for a call made while narrating; skip_implied counts
         // the others.
         self.engine.record_implied_events(labelled);
-        let reply = self.engine.call(request);
+        let reply = self.engine.call_in(namespace, request);
         if !labelled && matches!(reply, Reply::Pending(_)) {
             // Its LongPollStarted, left out.
             self.events_skipped += 1;

@@ -7,7 +7,7 @@
 use serde_json::{json, Value};
 use sqs_engine::api::ToJson;
 use sqs_engine::script::error_json;
-use sqs_engine::{Engine, Millis, Reply, Request};
+use sqs_engine::{Engine, Millis, Namespace, Reply, Request};
 use sqs_sim::command::SimAction;
 use sqs_sim::{Actor, Step, World};
 
@@ -20,6 +20,7 @@ fn request(action: &str, input: Value) -> Request {
 fn by(client: &str, action: &str, input: Value) -> Step {
     Step::Sim(SimAction::Call {
         by: client.into(),
+        namespace: Namespace::DEFAULT,
         request: request(action, input),
     })
 }
@@ -214,4 +215,44 @@ fn a_refused_call_is_narrated_and_changes_nothing() {
         "{events:#?}"
     );
     assert!(world.apply(by(" ", "ListQueues", json!({}))).is_err());
+}
+
+#[test]
+fn a_client_in_another_region_calls_there() {
+    let abroad = Namespace::new("123456789012", "eu-west-1");
+    let call = |namespace: &Namespace, action: &str, input: Value| {
+        Step::Sim(SimAction::Call {
+            by: "eu-client".into(),
+            namespace: namespace.clone(),
+            request: request(action, input),
+        })
+    };
+    let mut world = World::new(7);
+    let created = world
+        .apply(call(&abroad, "CreateQueue", json!({"QueueName": "orders"})))
+        .unwrap();
+    assert_eq!(
+        created["QueueUrl"],
+        "https://sqs.eu-west-1.amazonaws.com/123456789012/orders"
+    );
+    // Listed where it was made, not in the engine's default account and region.
+    let listed = |world: &mut World, namespace: &Namespace| {
+        world
+            .apply(call(namespace, "ListQueues", json!({})))
+            .unwrap()
+    };
+    assert_eq!(
+        listed(&mut world, &abroad)["QueueUrls"][0],
+        created["QueueUrl"]
+    );
+    assert_eq!(
+        listed(&mut world, &Namespace::DEFAULT).get("QueueUrls"),
+        None
+    );
+    // The step reads back from its JSON with its namespace.
+    let step = call(&abroad, "ListQueues", json!({}));
+    let text = serde_json::to_string(&step).unwrap();
+    assert!(text.contains("eu-west-1"), "{text}");
+    let read: Step = serde_json::from_str(&text).unwrap();
+    assert_eq!(read, step);
 }

@@ -11,8 +11,8 @@
 
 use super::{Header, StoreError};
 use crate::journal::Caller;
-use sqs_engine::api::{split_tagged, ToJson};
 use serde_json::Value;
+use sqs_engine::api::{split_tagged, ToJson};
 use sqs_engine::{Millis, Namespace, Request};
 use std::path::{Path, PathBuf};
 
