@@ -4,9 +4,10 @@
 # (`sqs-sim load --bench`), against our endpoint and against moto's server (moto[server] from
 # target/venv), in one run; prints requests per second and p50/p99 latency for each, and ours
 # over moto's. With BASELINE=PATH (another build of sqs-sim, e.g. of an older commit), its server
-# gets the same load in the same run, and ours over its is printed too.
+# gets the same load in the same run, and ours over its is printed too. SERVE_ARGS are added to
+# our server's command line (`--log-level warn`: without its per-call log).
 #
-#   [BASELINE=PATH] scripts/server-bench.sh [CLIENTS (50)] [SECONDS (10)]
+#   [BASELINE=PATH] [SERVE_ARGS=...] scripts/server-bench.sh [CLIENTS (50)] [SECONDS (10)]
 #
 # Needs `scripts/setup.sh python` (moto). Builds the release sqs-sim. Loopback only.
 set -euo pipefail
@@ -24,7 +25,8 @@ cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
 trap cleanup EXIT
 log="$(mktemp -d)"
 
-"$SIM" serve --port 0 >"$log/ours" 2>&1 &
+# shellcheck disable=SC2086
+"$SIM" serve --port 0 ${SERVE_ARGS:-} >"$log/ours" 2>&1 &
 pids+=($!)
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 "$MOTO" -H 127.0.0.1 -p "$port" >"$log/moto" 2>&1 &
