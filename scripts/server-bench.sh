@@ -4,10 +4,12 @@
 # (`sqs-sim load --bench`), against our endpoint in memory, against it with a data directory
 # (`--data-dir`, its default `--fsync`) and against moto's server (moto[server] from target/venv),
 # in one run; prints requests per second and p50/p99 latency for each, ours over moto's, the data
-# directory's over the in-memory one's, and the disk the data directory used. With BASELINE=PATH (another build of sqs-sim, e.g. of an older commit), its server
-# gets the same load in the same run, and ours over its is printed too.
+# directory's over the in-memory one's, and the disk the data directory used. With BASELINE=PATH
+# (another build of sqs-sim, e.g. of an older commit), its server gets the same load in the same
+# run, and ours over its is printed too. SERVE_ARGS are added to both of our servers' command
+# lines (`--log-level warn`: without the per-call log).
 #
-#   [BASELINE=PATH] scripts/server-bench.sh [CLIENTS (50)] [SECONDS (10)]
+#   [BASELINE=PATH] [SERVE_ARGS=...] scripts/server-bench.sh [CLIENTS (50)] [SECONDS (10)]
 #
 # Needs `scripts/setup.sh python` (moto). Builds the release sqs-sim. Loopback only.
 set -euo pipefail
@@ -26,9 +28,11 @@ trap cleanup EXIT
 log="$(mktemp -d)"
 trap 'cleanup; rm -rf "$log"' EXIT
 
-"$SIM" serve --port 0 >"$log/ours" 2>&1 &
+# shellcheck disable=SC2086
+"$SIM" serve --port 0 ${SERVE_ARGS:-} >"$log/ours" 2>&1 &
 pids+=($!)
-"$SIM" serve --port 0 --data-dir "$log/data" >"$log/durable" 2>&1 &
+# shellcheck disable=SC2086
+"$SIM" serve --port 0 --data-dir "$log/data" ${SERVE_ARGS:-} >"$log/durable" 2>&1 &
 pids+=($!)
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 "$MOTO" -H 127.0.0.1 -p "$port" >"$log/moto" 2>&1 &
