@@ -25,7 +25,7 @@ pub enum Entry {
         at: Millis,
         by: Caller,
         namespace: Namespace,
-        request: Request,
+        request: Box<Request>,
     },
     /// Virtual time reached `at` (long polls answered by time passing, the clock moved by hand,
     /// or time passing while nothing was called): a replay advances the engine to it.
@@ -94,7 +94,7 @@ impl Entry {
                     at,
                     by: Caller::Page,
                     namespace,
-                    request,
+                    request: Box::new(request),
                 }
             }
             CALL_BY_CLIENT => {
@@ -106,7 +106,7 @@ impl Entry {
                     at,
                     by: Caller::Client(String::from_utf8_lossy(name).into_owned()),
                     namespace,
-                    request,
+                    request: Box::new(request),
                 }
             }
             TICK => Entry::Tick { at },
@@ -221,13 +221,13 @@ mod tests {
                 at: 5,
                 by: Caller::Page,
                 namespace: Namespace::DEFAULT,
-                request: send("one"),
+                request: Box::new(send("one")),
             },
             Entry::Call {
                 at: 7,
                 by: Caller::Client("AKIDEXAMPLE".into()),
                 namespace: Namespace::new("123456789012", "eu-west-1"),
-                request: send("two"),
+                request: Box::new(send("two")),
             },
             Entry::Tick { at: 9 },
             Entry::Restart { at: 11 },

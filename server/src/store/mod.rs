@@ -297,7 +297,7 @@ pub fn apply(engine: &mut Engine, entry: Entry) -> bool {
     let accepted = match entry {
         Entry::Call {
             namespace, request, ..
-        } => !matches!(engine.call_in(&namespace, request), Reply::Done(Err(_))),
+        } => !matches!(engine.call_in(&namespace, *request), Reply::Done(Err(_))),
         Entry::Tick { .. } => true,
         Entry::Restart { .. } => {
             engine.end_polls();

@@ -172,7 +172,7 @@ fn a_torn_last_record_is_dropped_and_said_so() {
         at: 50,
         by: Caller::Page,
         namespace: Namespace::DEFAULT,
-        request: send(&url, "torn"),
+        request: Box::new(send(&url, "torn")),
     }
     .encode(&mut record);
     let segment = segment_path(dir.path(), 0);
