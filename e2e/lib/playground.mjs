@@ -11,6 +11,10 @@ export async function open(page, url, query = '') {
 /** The region (section with aria-label) named exactly `name`. */
 export const region = (scope, name) => scope.getByRole('region', { name, exact: true });
 
+/** Opens the panel under the tab named `name` (Event log, Story, Queue depth, Side effects,
+ * Settings, Producer, Share): the panels below the stage are a tab list, one shown at a time. */
+export const openTab = (page, name) => page.getByRole('tab', { name, exact: true }).click();
+
 /** The button named exactly `name`. */
 export const button = (scope, name) => scope.getByRole('button', { name, exact: true });
 

@@ -74,3 +74,36 @@ pub async fn read_text(file: web_sys::File, max_bytes: usize) -> Result<String, 
     text.as_string()
         .ok_or_else(|| "The file is not text.".into())
 }
+
+/// Fetches the text at `url` (resolved against the page's address): a same-origin file, or one
+/// whose server allows other origins to read it (CORS). Each failure is a sentence naming the
+/// address.
+pub async fn fetch_text(url: &str) -> Result<String, String> {
+    let window = web_sys::window().ok_or("No window.")?;
+    let page = window.location().href().unwrap_or_default();
+    let absolute = web_sys::Url::new_with_base(url, &page)
+        .map_err(|_| format!("\"{url}\" is not an address."))?
+        .href();
+    let unreachable = |_: JsValue| {
+        format!(
+            "{absolute} could not be read: the server did not answer, or it does not let other \
+             sites read the file (CORS)."
+        )
+    };
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(&absolute))
+        .await
+        .map_err(unreachable)?
+        .unchecked_into();
+    if !response.ok() {
+        return Err(format!(
+            "{absolute} could not be read: the server answered {} {}.",
+            response.status(),
+            response.status_text()
+        ));
+    }
+    let text = JsFuture::from(response.text().map_err(unreachable)?)
+        .await
+        .map_err(unreachable)?;
+    text.as_string()
+        .ok_or_else(|| format!("{absolute} is not text."))
+}
