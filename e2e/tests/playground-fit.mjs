@@ -90,8 +90,9 @@ test('a read-only player (controls=0) offers no control that changes the session
     faults: await page.getByText('Faults', { exact: true }).count(),
     grabbable: await page.locator('.msg.grabbable').count(),
   });
-  // The same moment with controls offers every one of them (so their absence below means something).
-  await page.goto(url('') + link);
+  // The same moment with controls offers every one of them (so their absence below means
+  // something); a scenario's producer is under its tab.
+  await page.goto(url('?tab=producer') + link);
   await waitForMessage(region(page, 'Queue'), /^order-1, visible/);
   const editable = await offered();
   assert.ok(editable.buttons.every((n) => n > 0) && editable.faults > 0 && editable.grabbable > 0, JSON.stringify(editable));
