@@ -61,6 +61,11 @@ export async function drag(page, source, target) {
   await page.evaluate(() => window.scrollTo(0, 0));
   await target.scrollIntoViewIfNeeded();
   await source.scrollIntoViewIfNeeded();
+  await dragInView(page, source, target);
+}
+
+/** The same drag where `source` and `target` are, without scrolling anything into view. */
+export async function dragInView(page, source, target) {
   const a = await source.boundingBox();
   const b = await target.boundingBox();
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);

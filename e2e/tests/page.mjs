@@ -3,7 +3,7 @@
 // viewport, and axe over every library scenario once its panels have filled.
 import { test, assert, eventually } from '../lib/harness.mjs';
 import { violations } from '../lib/axe.mjs';
-import { open, region, button, waitForMessage } from '../lib/playground.mjs';
+import { open, region, button, waitForMessage, dragInView } from '../lib/playground.mjs';
 import { stepToEnd, scenarioEnd } from '../lib/onescreen.mjs';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -46,13 +46,7 @@ for (const [width, height] of [[1280, 720], [800, 500]]) {
     assert.ok(await inView(page, card), 'the message is out of view');
     const worker = region(page, 'Worker 1');
     assert.ok(await inView(page, worker), 'Worker 1 is out of view');
-    // A drag by hand, without the helper's scrolling.
-    const a = await card.boundingBox();
-    const b = await worker.boundingBox();
-    await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(b.x + b.width / 2, b.y + b.height / 3, { steps: 12 });
-    await page.mouse.up();
+    await dragInView(page, card, worker);
     await waitForMessage(worker, /^order-1, in flight/);
     const { x, y } = await scroll(page);
     assert.deepEqual({ x, y }, { x: 0, y: 0 }, 'the page scrolled');
@@ -103,74 +97,85 @@ test('the panels are a tab list below the stage, one key apart, the open one in 
   await eventually(async () => assert.match(page.url(), /\?scenario=poison-to-dlq&tab=story$/));
 });
 
-test('every library scenario fits a phone at 390x844: no horizontal overflow at any step', async ({ context, url }) => {
+/**
+ * Opens every library scenario in a page of its own at `viewport` with `query` (after
+ * `prepare(page)`), calls `visit(page, id)`, and returns the problems it found, one line each.
+ */
+async function everyScenario(context, url, viewport, query, visit, prepare = async () => {}) {
   const problems = [];
   for (const id of LIBRARY) {
     const page = await context.newPage();
-    await page.setViewportSize({ width: 390, height: 844 });
-    await open(page, url, `?scenario=${id}`);
-    await stepToEnd(page, async (n) => {
-      const { width } = await scroll(page);
-      if (width > 390) problems.push(`${id} at step ${n}: ${width} px wide`);
-    });
+    await page.setViewportSize(viewport);
+    await prepare(page);
+    await open(page, url, `?scenario=${id}${query}`);
+    for (const p of await visit(page, id)) problems.push(`${id} ${p}`);
     await page.close();
   }
+  return problems;
+}
+
+/** The problems `check(page)` (a list of lines) finds at the start and after every step. */
+async function atEveryStep(page, check) {
+  const found = [];
+  await stepToEnd(page, async (n) => {
+    for (const p of await check(page)) found.push(`at step ${n}: ${p}`);
+  });
+  return found;
+}
+
+test('every library scenario fits a phone at 390x844: no horizontal overflow at any step', async ({ context, url }) => {
+  const problems = await everyScenario(context, url, { width: 390, height: 844 }, '', (page) =>
+    atEveryStep(page, async () => {
+      const { width } = await scroll(page);
+      return width > 390 ? [`${width} px wide`] : [];
+    }));
   assert.deepEqual(problems, []);
 }, { timeout: 240_000 });
 
+/** What is cut in the lanes: a card or line sticking out sideways, below a lane that does not
+ * scroll (one that scrolls its cards keeps them whole), or ending in an ellipsis; and the page
+ * wider than the window. */
+const cutInLanes = (page) =>
+  page.evaluate(() => {
+    const bad = [];
+    for (const lane of document.querySelectorAll('section.lane')) {
+      const l = lane.getBoundingClientRect();
+      const scrolls = lane.scrollHeight > lane.clientHeight + 1 && getComputedStyle(lane).overflowY === 'auto';
+      for (const el of lane.querySelectorAll('.msg, .lane-policy, .lane-head')) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0) continue;
+        const sideways = r.left < l.left - 1 || r.right > l.right + 1;
+        const below = !scrolls && r.bottom > l.bottom + 1;
+        const ellipsis = el.scrollWidth > el.clientWidth + 1;
+        if (sideways || below || ellipsis) bad.push(`${lane.getAttribute('aria-label')}: ${el.className} ${Math.round(r.left)}-${Math.round(r.right)}x${Math.round(r.bottom)} in ${Math.round(l.left)}-${Math.round(l.right)}x${Math.round(l.bottom)}`);
+      }
+    }
+    if (document.documentElement.scrollWidth > window.innerWidth) bad.push(`page ${document.documentElement.scrollWidth} px wide`);
+    return bad;
+  });
+
 test('every library scenario embedded at 640x400 keeps its lanes\' cards and lines whole', async ({ context, url }) => {
-  const problems = [];
-  for (const id of LIBRARY) {
-    const page = await context.newPage();
-    await page.setViewportSize({ width: 640, height: 400 });
-    // Cards glide from place to place: measure where they come to rest.
-    await page.emulateMedia({ reducedMotion: 'reduce' });
-    await open(page, url, `?scenario=${id}&embed=1`);
-    await stepToEnd(page, async (n) => {
-      const cut = await page.evaluate(() => {
-        const bad = [];
-        for (const lane of document.querySelectorAll('section.lane')) {
-          const l = lane.getBoundingClientRect();
-          // A lane that scrolls its cards keeps them whole: what it scrolls out of view is no cut.
-          const scrolls = lane.scrollHeight > lane.clientHeight + 1 && getComputedStyle(lane).overflowY === 'auto';
-          for (const el of lane.querySelectorAll('.msg, .lane-policy, .lane-head')) {
-            const r = el.getBoundingClientRect();
-            if (r.width === 0) continue;
-            const sideways = r.left < l.left - 1 || r.right > l.right + 1;
-            const below = !scrolls && r.bottom > l.bottom + 1;
-            // An ellipsis cuts a line too (the policy line did, in a tooltip only).
-            const ellipsis = el.scrollWidth > el.clientWidth + 1;
-            if (sideways || below || ellipsis) bad.push(`${lane.getAttribute('aria-label')}: ${el.className} ${Math.round(r.left)}-${Math.round(r.right)}x${Math.round(r.bottom)} in ${Math.round(l.left)}-${Math.round(l.right)}x${Math.round(l.bottom)}`);
-          }
-        }
-        if (document.documentElement.scrollWidth > window.innerWidth) bad.push(`page ${document.documentElement.scrollWidth} px wide`);
-        return bad;
-      });
-      for (const c of cut) problems.push(`${id} at step ${n}: ${c}`);
-    });
-    await page.close();
-  }
+  // Cards glide from place to place: measure where they come to rest.
+  const still = (page) => page.emulateMedia({ reducedMotion: 'reduce' });
+  const problems = await everyScenario(context, url, { width: 640, height: 400 }, '&embed=1', (page) => atEveryStep(page, cutInLanes), still);
   assert.deepEqual(problems.slice(0, 20), []);
 }, { timeout: 240_000 });
 
 test('axe finds nothing in any library scenario after a while of play, in any panel', async ({ context, url }) => {
-  const problems = [];
-  for (const id of LIBRARY) {
-    const page = await context.newPage();
-    await page.setViewportSize({ width: 1280, height: 720 });
-    await open(page, url, `?scenario=${id}`);
+  const problems = await everyScenario(context, url, { width: 1280, height: 720 }, '', async (page, id) => {
     // Half way through, then a few steps: the log, the ledger and the chart have filled and the
     // story's markers are drawn.
     const end = await scenarioEnd(page);
     await open(page, url, `?scenario=${id}&t=${Math.round(end / 2000)}`);
     for (let i = 0; i < 3; i++) await button(page, 'Step').click();
     await page.waitForTimeout(1600);
+    const found = [];
     for (const name of ['Event log', 'Side effects', 'Story', 'Queue depth']) {
       await page.getByRole('tab', { name, exact: true }).click();
-      for (const v of await violations(page)) problems.push(`${id} (${name}): ${v}`);
+      for (const v of await violations(page)) found.push(`(${name}): ${v}`);
     }
-    await page.close();
-  }
+    return found;
+  });
   assert.deepEqual(problems, []);
 }, { timeout: 300_000 });
 

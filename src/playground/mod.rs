@@ -40,7 +40,7 @@ use components::queue_switch::QueueSwitch;
 use components::scenario_picker::{ScenarioPicker, Story, StoryLine};
 use components::send_form::Producer;
 use components::settings::{Settings, Typed};
-use components::tabs::{Tab, Tabs};
+use components::tabs::{tab_panel, Tab, TabList};
 use components::worker_lane::WorkerLane;
 use components::worker_policy::Editing;
 use drag::{Gesture, Press};
@@ -788,6 +788,11 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         }
     });
     frame::use_frame_loop(props.live, (*onframe).clone());
+    // The panel open below the stage (view state of the page, not of the session).
+    let chosen_tab = use_state(|| None::<Tab>);
+    let on_tab = use_callback(chosen_tab.setter(), |tab: Tab, chosen| {
+        chosen.set(Some(tab))
+    });
     let container = use_node_ref();
     let after = use_mut_ref(AfterRender::default);
 
@@ -940,6 +945,14 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         ));
     }
 
+    // The tab picked, else the one the address named, else the first.
+    let tabs: Vec<Tab> = panels.iter().map(|(t, _)| *t).collect();
+    let open = [*chosen_tab, state.tab]
+        .into_iter()
+        .flatten()
+        .find(|t| tabs.contains(t))
+        .unwrap_or(Tab::Log);
+
     html! {
         <div class={classes!("playground", pressed.then_some("dragging"), embed.then_some("embed"))} ref={container}
             onpointermove={on.onpointermove.clone()} onpointerup={on.onpointerup.clone()}
@@ -1037,7 +1050,12 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                     entries={s.journal.history(id).to_vec()}
                     onclose={on.onclosehistory.clone()} />
             }
-            <Tabs initial={state.tab} panels={panels} />
+            <div class="tabs">
+                <TabList tabs={tabs} {open} onselect={on_tab} />
+                for (tab, content) in panels {
+                    { tab_panel(tab, open, content) }
+                }
+            </div>
             <div class="visually-hidden" role="status" aria-live="polite">
                 { s.journal.announcement() }
             </div>

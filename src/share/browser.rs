@@ -30,6 +30,23 @@ pub async fn deflate_raw(bytes: &[u8]) -> Result<Vec<u8>, String> {
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
+/// Adds `listener` to the window for `event`; the function returned removes it (a hook's
+/// cleanup).
+pub fn listen<T: ?Sized>(
+    event: &'static str,
+    listener: wasm_bindgen::closure::Closure<T>,
+) -> impl FnOnce() {
+    let window = web_sys::window();
+    if let Some(w) = &window {
+        let _ = w.add_event_listener_with_callback(event, listener.as_ref().unchecked_ref());
+    }
+    move || {
+        if let Some(w) = window {
+            let _ = w.remove_event_listener_with_callback(event, listener.as_ref().unchecked_ref());
+        }
+    }
+}
+
 /// Copies `text` to the clipboard.
 pub async fn copy(text: &str) -> Result<(), String> {
     let window = web_sys::window().ok_or("No window.")?;

@@ -9,7 +9,6 @@ use crate::playground::story::Beat;
 use sqs_engine::Millis;
 use std::ops::Range;
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -192,19 +191,7 @@ fn BeatMarks(props: &MarksProps) -> Html {
                     width.set(f64::from(el.client_width()));
                 }
             });
-            let window = web_sys::window();
-            if let Some(w) = &window {
-                let _ =
-                    w.add_event_listener_with_callback("resize", listener.as_ref().unchecked_ref());
-            }
-            move || {
-                if let Some(w) = window {
-                    let _ = w.remove_event_listener_with_callback(
-                        "resize",
-                        listener.as_ref().unchecked_ref(),
-                    );
-                }
-            }
+            crate::share::browser::listen("resize", listener)
         });
     }
     let apart = match *width {

@@ -154,7 +154,7 @@ fn empty_text(props: &QueueProps) -> &'static str {
         (Idle::Playing, _) => "No message waiting.",
         (Idle::Over, true) => {
             "No message waiting: the scenario is over. Drag the timeline back, or send one from \
-             the Producer below."
+             the Producer tab below."
         }
         (Idle::Over, false) => "No message waiting: the scenario is over.",
         (Idle::Live, _) if props.queue.is_some() => "No message waiting.",

@@ -73,37 +73,33 @@ impl Tab {
     }
 }
 
-/// Properties of [`Tabs`].
+/// Properties of [`TabList`].
 #[derive(Properties, PartialEq)]
-pub struct TabsProps {
-    /// The panels in tab order; the first opens unless `initial` names another.
-    pub panels: Vec<(Tab, Html)>,
-    /// The tab the page's address asked for.
-    #[prop_or_default]
-    pub initial: Option<Tab>,
+pub struct TabListProps {
+    /// The tabs, in order.
+    pub tabs: Vec<Tab>,
+    /// The open one.
+    pub open: Tab,
+    /// A tab picked (by a click or a key).
+    pub onselect: Callback<Tab>,
 }
 
-/// See the module documentation.
+/// The row of tabs. See the module documentation.
 #[component]
-pub fn Tabs(props: &TabsProps) -> Html {
-    let chosen = use_state(|| props.initial);
-    // A click brings its panel into view after it is drawn.
+pub fn TabList(props: &TabListProps) -> Html {
+    // A click brings its panel into view once it is drawn.
     let reveal = use_mut_ref(|| false);
-    let tabs: Vec<Tab> = props.panels.iter().map(|(t, _)| *t).collect();
-    let open = chosen
-        .filter(|t| tabs.contains(t))
-        .or_else(|| tabs.first().copied());
     let select = {
-        let chosen = chosen.clone();
+        let onselect = props.onselect.clone();
         move |tab: Tab| {
             remember_tab(tab);
-            chosen.set(Some(tab));
+            onselect.emit(tab);
         }
     };
     let onkeydown = {
-        let (tabs, select) = (tabs.clone(), select.clone());
+        let (tabs, open, select) = (props.tabs.clone(), props.open, select.clone());
         Callback::from(move |e: KeyboardEvent| {
-            let Some(at) = open.and_then(|o| tabs.iter().position(|t| *t == o)) else {
+            let Some(at) = tabs.iter().position(|t| *t == open) else {
                 return;
             };
             let next = match e.key().as_str() {
@@ -119,41 +115,41 @@ pub fn Tabs(props: &TabsProps) -> Html {
         })
     };
     use_effect({
-        let reveal = reveal.clone();
+        let (reveal, open) = (reveal.clone(), props.open);
         move || {
             if std::mem::take(&mut *reveal.borrow_mut()) {
-                if let Some(tab) = open {
-                    bring_into_view(tab);
-                }
+                bring_into_view(open);
             }
         }
     });
     html! {
-        <div class="tabs">
-            <div class="tab-list" role="tablist" aria-label="Panels" {onkeydown}>
-                for tab in tabs.iter().copied() {
-                    <button type="button" role="tab" id={format!("tab-{}", tab.key())}
-                        class="tab"
-                        aria-selected={(open == Some(tab)).to_string()}
-                        aria-controls={format!("panel-{}", tab.key())}
-                        tabindex={if open == Some(tab) { "0" } else { "-1" }}
-                        onclick={
-                            let (select, reveal) = (select.clone(), reveal.clone());
-                            move |_: MouseEvent| {
-                                *reveal.borrow_mut() = true;
-                                select(tab);
-                            }
-                        }>
-                        { tab.label() }
-                    </button>
-                }
-            </div>
-            for (tab, panel) in props.panels.iter() {
-                <div role="tabpanel" class="tab-panel" id={format!("panel-{}", tab.key())}
-                    aria-labelledby={format!("tab-{}", tab.key())} hidden={open != Some(*tab)}>
-                    { panel.clone() }
-                </div>
+        <div class="tab-list" role="tablist" aria-label="Panels" {onkeydown}>
+            for tab in props.tabs.iter().copied() {
+                <button type="button" role="tab" id={format!("tab-{}", tab.key())}
+                    class="tab"
+                    aria-selected={(props.open == tab).to_string()}
+                    aria-controls={format!("panel-{}", tab.key())}
+                    tabindex={if props.open == tab { "0" } else { "-1" }}
+                    onclick={
+                        let (select, reveal) = (select.clone(), reveal.clone());
+                        move |_: MouseEvent| {
+                            *reveal.borrow_mut() = true;
+                            select(tab);
+                        }
+                    }>
+                    { tab.label() }
+                </button>
             }
+        </div>
+    }
+}
+
+/// The panel of `tab`, shown only when it is the open one (every panel stays in the document).
+pub fn tab_panel(tab: Tab, open: Tab, content: Html) -> Html {
+    html! {
+        <div role="tabpanel" class="tab-panel" id={format!("panel-{}", tab.key())}
+            aria-labelledby={format!("tab-{}", tab.key())} hidden={open != tab}>
+            { content }
         </div>
     }
 }
