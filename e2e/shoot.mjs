@@ -4,6 +4,7 @@
 // target/screenshots/look-NAME.png (the viewport only, the way a projector shows it).
 //
 //   printf 'poison 1280x720 ?scenario=poison-to-dlq&t=5\n' | node e2e/shoot.mjs
+//   DIST=target/dev-dist node e2e/shoot.mjs <lines   # another build than dist/
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +14,8 @@ import { startServer } from './lib/server.mjs';
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(repo, 'target', 'screenshots');
 fs.mkdirSync(out, { recursive: true });
-const server = await startServer({ dir: path.join(repo, 'dist'), prefix: '/' });
+// DIST=target/dev-dist looks at another build.
+const server = await startServer({ dir: path.resolve(repo, process.env.DIST ?? 'dist'), prefix: '/' });
 const browser = await launchChromium();
 for (const line of fs.readFileSync(0, 'utf8').split('\n').filter((l) => l.trim())) {
   const [name, size, query, steps = '0'] = line.trim().split(/\s+/);

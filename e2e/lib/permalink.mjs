@@ -12,6 +12,7 @@ export function permalink(scenario, { playhead = 0, speed = 1000 } = {}) {
 
 /** Presses Share → Copy link and returns the link it made (the clipboard may be refused). */
 export async function copyLink(page) {
+  await page.getByRole('tab', { name: 'Share', exact: true }).click();
   const share = page.getByRole('region', { name: 'Share', exact: true });
   const field = share.getByLabel('Link to this moment');
   const before = (await field.count()) ? await field.inputValue() : '';
@@ -46,6 +47,7 @@ export async function moment(page) {
 /** Opens the Share panel's "Link to this moment" (shown by Embed code) in a new page of the same
  *  context, once its stage is drawn, and returns that page. */
 export async function reopenShared(page) {
+  await page.getByRole('tab', { name: 'Share', exact: true }).click();
   const share = page.getByRole('region', { name: 'Share', exact: true });
   await share.getByRole('button', { name: 'Embed code', exact: true }).click();
   const link = await share.getByLabel('Link to this moment').inputValue();

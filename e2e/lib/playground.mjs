@@ -11,6 +11,10 @@ export async function open(page, url, query = '') {
 /** The region (section with aria-label) named exactly `name`. */
 export const region = (scope, name) => scope.getByRole('region', { name, exact: true });
 
+/** Opens the panel under the tab named `name` (Event log, Story, Queue depth, Side effects,
+ * Settings, Producer, Share): the panels below the stage are a tab list, one shown at a time. */
+export const openTab = (page, name) => page.getByRole('tab', { name, exact: true }).click();
+
 /** The button named exactly `name`. */
 export const button = (scope, name) => scope.getByRole('button', { name, exact: true });
 
@@ -57,6 +61,11 @@ export async function drag(page, source, target) {
   await page.evaluate(() => window.scrollTo(0, 0));
   await target.scrollIntoViewIfNeeded();
   await source.scrollIntoViewIfNeeded();
+  await dragInView(page, source, target);
+}
+
+/** The same drag where `source` and `target` are, without scrolling anything into view. */
+export async function dragInView(page, source, target) {
   const a = await source.boundingBox();
   const b = await target.boundingBox();
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);

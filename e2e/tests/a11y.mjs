@@ -3,7 +3,7 @@
 // both themes, the Share panel open, the embedded player at 800x500, and a phone.
 import { test, assert } from '../lib/harness.mjs';
 import { violations } from '../lib/axe.mjs';
-import { open, region, button } from '../lib/playground.mjs';
+import { open, region, button, openTab } from '../lib/playground.mjs';
 
 /** Opens `query` at `size` in `theme` and plays a few steps, so cards of every state are drawn. */
 async function view(page, url, query, { width = 1280, height = 720, steps = 4 } = {}) {
@@ -57,6 +57,7 @@ for (const [name, query, viewport] of lessons) {
 
 test('axe finds no WCAG 2.2 A/AA violation with the Share panel open', async ({ page, url }) => {
   await view(page, url, '?scenario=crash-before-delete');
+  await openTab(page, 'Share');
   await button(region(page, 'Share'), 'Embed code').click();
   assert.deepEqual(await violations(page), []);
 });

@@ -1,12 +1,12 @@
 // The depth chart can be read: a time axis with clock labels, the values under the pointer, and
 // the same values in a table for screen readers and keyboards.
 import { test, assert, eventually } from '../lib/harness.mjs';
-import { open, region } from '../lib/playground.mjs';
+import { open, region, openTab } from '../lib/playground.mjs';
 
 test('the depth chart has a time axis, reads values under the pointer and has a table', async ({ page, url }) => {
   await open(page, url, '?scenario=poison-to-dlq&t=40');
+  await openTab(page, 'Queue depth');
   const chart = region(page, 'Queue depth');
-  await chart.scrollIntoViewIfNeeded();
   const ticks = await chart.locator('.ticks span').allTextContents();
   assert.ok(ticks.length >= 2, `time-axis labels: ${ticks}`);
   for (const t of ticks) assert.match(t, /^12:00:[0-5]\d$/, 'a label is a clock time');

@@ -5,7 +5,7 @@
 // playground replays to the same event log; a server that goes away is said, its history kept.
 import { test, assert, eventually } from '../lib/harness.mjs';
 import { violations } from '../lib/axe.mjs';
-import { button, region, waitForMessage, waitForText } from '../lib/playground.mjs';
+import { button, region, waitForMessage, waitForText, openTab } from '../lib/playground.mjs';
 import { client, runWorker, startSqsSim } from '../lib/sqs-sim.mjs';
 
 const badge = (page) => page.locator('.live-badge');
@@ -78,7 +78,9 @@ test('a consumer that crashes: its lane holds the message, it comes back, the ne
     const replay = await context.newPage();
     await replay.setViewportSize({ width: 1280, height: 720 });
     await replay.goto(url('?scenario=sandbox'));
+    await openTab(replay, 'Share');
     await replay.getByLabel('Import scenario file').setInputFiles(file);
+    await openTab(replay, 'Event log');
     await eventually(async () => assert.deepEqual(await logLines(replay), lines), { timeout: 8000 });
     await screenshot('live-saved-scenario-replayed', replay);
     const replayed = region(replay, 'billing-1');

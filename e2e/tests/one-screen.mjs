@@ -4,7 +4,7 @@
 // A message whose job failed is drawn in the queue as in flight, with its seconds left and why,
 // never as a "no worker lane" banner; the story line follows the clock and its markers seek.
 import { test, assert, eventually } from '../lib/harness.mjs';
-import { open, region, button, clock, waitForMessage, messages } from '../lib/playground.mjs';
+import { open, region, button, clock, waitForMessage, messages, openTab } from '../lib/playground.mjs';
 import { libraryIds, stepToEnd, assertInView } from '../lib/onescreen.mjs';
 
 // The library, as the page lists it (read once from a page opened for the purpose would cost
@@ -100,6 +100,7 @@ test('the story line follows the clock, and a marker on the timeline seeks to it
   await button(page, 'Go to story line 2 at 12:00:32').click();
   await eventually(async () => assert.equal(await clock(page), '12:00:32'));
   assert.match(await line.textContent(), /Now \(2 of 3\)12:00:32: after the third failure/);
+  await openTab(page, 'Story');
   const story = region(page, 'Story');
   assert.match(await story.locator('li[aria-current="true"]').textContent(), /^12:00:32: after the third failure/);
   await waitForMessage(region(page, 'Dead-letter queue'), /^order-2 POISON, in dead-letter queue/);

@@ -28,7 +28,8 @@ async function reopen(page, link, expected) {
 
 test('a link copied while heartbeat plays, after Send message, reopens the same page', async ({ page, url, screenshot }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
-  await open(page, url, '?scenario=heartbeat');
+  // A scenario's producer is under its tab.
+  await open(page, url, '?scenario=heartbeat&tab=producer');
   await button(page, 'Play').click();
   await until(page, '12:00:30');
   await button(page, 'Send message').click();

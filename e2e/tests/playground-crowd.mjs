@@ -1,7 +1,7 @@
 // A crowd: more messages than can be drawn legibly are shown as counts per state and per
 // worker, with a note saying so; the cards come back when the crowd drains.
 import { test, assert, eventually } from '../lib/harness.mjs';
-import { region, button, messages } from '../lib/playground.mjs';
+import { region, button, messages, openTab } from '../lib/playground.mjs';
 import { permalink } from '../lib/permalink.mjs';
 
 const DLQ_ARN = 'arn:aws:sqs:us-east-1:000000000000:orders-dlq';
@@ -63,6 +63,7 @@ test('a crowded stage shows counts per state and per worker, says so, and they a
   assert.deepEqual(byState, { delayed: 30, visible: 296, 'in flight': 4, 'in dead-letter queue': 20 });
   assert.equal(Object.values(byState).reduce((a, b) => a + b), 350);
   // The same numbers as the depth chart's legend (the World's own samples).
+  await openTab(page, 'Queue depth');
   const legend = await region(page, 'Queue depth').getByRole('listitem').allTextContents();
   assert.deepEqual(legend.map((t) => t.trim()), ['visible 296', 'in flight 4', 'delayed 30', 'dead-letter 20']);
   assert.match(await queue.textContent(), /296 visible · 30 delayed/);
@@ -86,6 +87,8 @@ test('a crowd without a dead-letter queue has no dead-letter tile', async ({ pag
   const queue = region(page, 'Queue');
   await queue.getByText(/^150 messages: too many to draw/).waitFor();
   assert.deepEqual(await tiles(queue, 'Messages by state'), { delayed: 0, visible: 148, 'in flight': 2 });
+  // A queue without one says so under Settings, where a RedrivePolicy is set.
+  await openTab(page, 'Settings');
   assert.match(await region(page, 'Dead-letter queue').textContent(), /no dead-letter queue/);
 });
 

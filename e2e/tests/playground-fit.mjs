@@ -2,7 +2,7 @@
 // session, and nothing outgrows its box: a long message body on a narrow lane, the cost of a few
 // calls (a fraction of a cent), at 1280x720 (a projector), light and dark, and on a phone.
 import { test, assert, eventually } from '../lib/harness.mjs';
-import { open, region, button, waitForMessage } from '../lib/playground.mjs';
+import { open, region, button, waitForMessage, openTab } from '../lib/playground.mjs';
 import { permalink } from '../lib/permalink.mjs';
 
 /** A queue, one slow worker and a message whose body is longer than a lane is wide. */
@@ -48,6 +48,7 @@ test('a scenario opened from a link is named as itself in the picker', async ({ 
   assert.equal(await picker.locator('option:checked').textContent(), 'A long body on a narrow lane');
   // Choosing a library scenario opens it, and the link's own entry goes.
   await picker.selectOption('slow-worker');
+  await openTab(page, 'Story');
   await eventually(async () => assert.match(await region(page, 'Story').textContent(), /slow/i));
   assert.equal(await picker.locator('option[value="long-body"]').count(), 0);
 });
@@ -89,8 +90,9 @@ test('a read-only player (controls=0) offers no control that changes the session
     faults: await page.getByText('Faults', { exact: true }).count(),
     grabbable: await page.locator('.msg.grabbable').count(),
   });
-  // The same moment with controls offers every one of them (so their absence below means something).
-  await page.goto(url('') + link);
+  // The same moment with controls offers every one of them (so their absence below means
+  // something); a scenario's producer is under its tab.
+  await page.goto(url('?tab=producer') + link);
   await waitForMessage(region(page, 'Queue'), /^order-1, visible/);
   const editable = await offered();
   assert.ok(editable.buttons.every((n) => n > 0) && editable.faults > 0 && editable.grabbable > 0, JSON.stringify(editable));

@@ -1,10 +1,11 @@
 // Settings are validated by the engine: an out-of-range value is refused with SQS's message
 // next to the field, and nothing changes.
 import { test, assert } from '../lib/harness.mjs';
-import { open, region, send, waitForMessage } from '../lib/playground.mjs';
+import { open, region, send, waitForMessage, openTab } from '../lib/playground.mjs';
 
 test('an out-of-range setting is refused with SQS\'s message and changes nothing', async ({ page, url, screenshot }) => {
   await open(page, url, '?scenario=sandbox');
+  await openTab(page, 'Settings');
   const field = page.getByLabel('Visibility timeout (seconds)', { exact: true });
   const form = page.locator('form.field', { has: field });
   assert.equal(await field.inputValue(), '30');

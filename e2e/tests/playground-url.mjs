@@ -4,7 +4,7 @@ import { open, region, clock, waitForMessage } from '../lib/playground.mjs';
 import { reopenShared } from '../lib/permalink.mjs';
 
 test('a link opens a scenario ready to play, at a speed, in a theme', async ({ page, url, screenshot }) => {
-  await open(page, url, '?scenario=slow-worker&speed=50&autoplay=1&theme=dark');
+  await open(page, url, '?scenario=slow-worker&speed=50&autoplay=1&theme=dark&tab=story');
   assert.equal(await page.locator('html').getAttribute('data-theme'), 'dark');
   assert.equal(await page.getByLabel('Speed', { exact: true }).inputValue(), '50');
   assert.equal(await page.getByLabel('Scenario', { exact: true }).inputValue(), 'slow-worker');
@@ -14,7 +14,7 @@ test('a link opens a scenario ready to play, at a speed, in a theme', async ({ p
 });
 
 test('the fragment form works for embeds, and a paused scenario waits at 12:00:00', async ({ page, url }) => {
-  await open(page, url, '#scenario=r-021&embed=1');
+  await open(page, url, '#scenario=r-021&embed=1&tab=story');
   assert.equal(await page.getByLabel('Scenario', { exact: true }).inputValue(), 'r-021');
   await page.waitForTimeout(300);
   assert.equal(await clock(page), '12:00:00');

@@ -103,6 +103,8 @@ fn merge(first: LaunchOptions, second: LaunchOptions) -> LaunchOptions {
         },
         lesson: first.lesson.or(second.lesson),
         live: first.live || second.live,
+        tab: first.tab.or(second.tab),
+        src: first.src.or(second.src),
     }
 }
 
@@ -150,7 +152,7 @@ mod tests {
         assert_eq!(
             l.warnings,
             ["Ignored \"#hello\" in the address: it is neither a permalink (#s=…) nor a \
-              parameter the playground reads (scenario, speed, t, autoplay, embed, theme, controls, lesson, compare, live)."]
+              parameter the playground reads (scenario, speed, t, autoplay, embed, theme, controls, lesson, compare, live, tab, src)."]
         );
         assert!(Link::parse("", "#s=1.abc&scenario=heartbeat")
             .warnings

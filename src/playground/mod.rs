@@ -21,7 +21,7 @@ pub mod story;
 use crate::live::{self, Signal};
 use crate::share::bridge;
 use crate::share::embed::{self, HostCommand};
-use crate::share::launch::Theme;
+use crate::share::launch::{LaunchOptions, Theme};
 use crate::share::panel::Share;
 use crate::share::session::Session as SharedSession;
 use crate::share::snippets::QueueSpec;
@@ -40,6 +40,7 @@ use components::queue_switch::QueueSwitch;
 use components::scenario_picker::{ScenarioPicker, Story, StoryLine};
 use components::send_form::Producer;
 use components::settings::{Settings, Typed};
+use components::tabs::{tab_panel, Tab, TabList};
 use components::worker_lane::WorkerLane;
 use components::worker_policy::Editing;
 use drag::{Gesture, Press};
@@ -312,6 +313,10 @@ pub struct State {
     embed: bool,
     /// `live=1`: the page follows the server that served it.
     live: bool,
+    /// The panel the page's address opens on.
+    tab: Option<Tab>,
+    /// `src=`: the scenario file the page's address names, fetched once the page is drawn.
+    src: Option<String>,
 }
 
 impl State {
@@ -329,6 +334,8 @@ impl State {
             catalogue: Rc::new(scenarios::catalogue()),
             embed: link.options.embed || !link.options.controls,
             live: link.options.live,
+            tab: link.options.tab,
+            src: link.options.src.clone(),
         };
         state.redraw();
         state
@@ -739,6 +746,31 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         }
     });
     bridge::use_host_commands(on.onhost.clone());
+    // `src=`: the default scenario shows while the file comes; it opens when read (as Import
+    // reads a file), or the picker names what is wrong with it.
+    use_effect_with(state.src.clone(), {
+        let dispatch = on.onaction.clone();
+        move |src| {
+            if let Some(src) = src.clone() {
+                wasm_bindgen_futures::spawn_local(async move {
+                    let read = crate::share::browser::fetch_text(&src)
+                        .await
+                        .and_then(|text| {
+                            crate::share::export::import(&text).map_err(|e| {
+                                format!("The scenario file {src} cannot be opened: {e}")
+                            })
+                        });
+                    dispatch.emit(match read {
+                        Ok(session) => Action::Import(session),
+                        Err(error) => Action::Refused {
+                            slot: Slot::Scenario,
+                            error,
+                        },
+                    });
+                });
+            }
+        }
+    });
     live::stream::use_live_stream(state.live, on.onlive.clone());
     // Live mode: the requests the last action made go to the server; a refusal comes back.
     use_effect({
@@ -756,6 +788,11 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         }
     });
     frame::use_frame_loop(props.live, (*onframe).clone());
+    // The panel open below the stage (view state of the page, not of the session).
+    let chosen_tab = use_state(|| None::<Tab>);
+    let on_tab = use_callback(chosen_tab.setter(), |tab: Tab, chosen| {
+        chosen.set(Some(tab))
+    });
     let container = use_node_ref();
     let after = use_mut_ref(AfterRender::default);
 
@@ -827,8 +864,8 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
             form={u.send.clone()} error={s.error(&Slot::Send).map(str::to_string)}
             onedit={on.oneditsend.clone()} onsend={on.onsend.clone()} />
     };
-    // A sandbox has no script: its producer (you) opens the drawer. An embed shows the story
-    // and the stage, not the editing panels.
+    // A sandbox has no script: its producer (you) stands on the stage, by the queue it sends
+    // to. An embed shows the story and the stage, not the editing panels.
     let sandbox = s.end() == 0;
     let add_worker = on.onaction.reform(|_: MouseEvent| Action::AddWorker);
     let beats = state.beats.clone();
@@ -857,6 +894,64 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
             proof={proof.messages.clone()} proves={proves_queue(stage.dlq.as_deref())}
             selected={u.selected.clone()} onselect={on.onselect.clone()} />
     };
+
+    // The panels below the stage, one open at a time. A scenario without a dead-letter queue
+    // says how to give it one under Settings; a scripted scenario's producer has its own tab
+    // (the sandbox's is on the stage).
+    let mut panels = vec![
+        (
+            Tab::Log,
+            html! { <EventLog log={state.summaries.log.1.clone()} names={u.names.clone()} onselect={on.onselect.clone()} /> },
+        ),
+        (
+            Tab::Story,
+            html! { <Story title={scenario.title.clone()} narrative={scenario.narrative.clone()} beats={beats.clone()} current={current.clone()} /> },
+        ),
+        (
+            Tab::Depth,
+            html! { <DepthChart points={state.summaries.chart.2.clone()} /> },
+        ),
+        (
+            Tab::Effects,
+            html! { <Ledger effects={state.summaries.effects.clone()} /> },
+        ),
+    ];
+    if !embed {
+        panels.push((
+            Tab::Settings,
+            html! {
+                <>
+                    <Settings queue={stage.queue.clone()} {dlq_arn} errors={setting_errors}
+                        typed={u.typed.clone()} onset={on.onset.clone()} ontype={on.ontype.clone()}
+                        onopen={on.onopen.clone()} />
+                    if stage.dlq.is_none() { { dlq.clone() } }
+                </>
+            },
+        ));
+        if !sandbox {
+            panels.push((Tab::Producer, producer.clone()));
+        }
+        panels.push((
+            Tab::Share,
+            html! {
+                <Share
+                    session={on.session.clone()}
+                    scenario={state.scenario.clone()}
+                    queue={queue_spec(stage)}
+                    events={on.events.clone()}
+                    samples={on.samples.clone()}
+                    onimport={on.onimport.clone()} />
+            },
+        ));
+    }
+
+    // The tab picked, else the one the address named, else the first.
+    let tabs: Vec<Tab> = panels.iter().map(|(t, _)| *t).collect();
+    let open = [*chosen_tab, state.tab]
+        .into_iter()
+        .flatten()
+        .find(|t| tabs.contains(t))
+        .unwrap_or(Tab::Log);
 
     html! {
         <div class={classes!("playground", pressed.then_some("dragging"), embed.then_some("embed"))} ref={container}
@@ -897,6 +992,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                 }
                 <main class={classes!("stage", stage.dlq.is_some().then_some("with-dlq"))}>
                     <div class="stage-queue">
+                        if !embed && sandbox { { producer } }
                         if let Some(shown) = stage.queue.as_ref().filter(|_| !stage.queues.is_empty()) {
                             <QueueSwitch queues={stage.queues.clone()} shown={shown.name.clone()}
                                 onshow={on.onshowqueue.clone()} />
@@ -948,32 +1044,16 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                 </main>
                 <Counters tally={tally(&s)} />
             </div>
-            <div class="drawer">
-                if !embed && sandbox { { producer.clone() } }
-                if let Some(id) = &u.selected {
-                    <History
-                        title={stage.find(id).map_or_else(|| id.clone(), |c| c.body.clone())}
-                        entries={s.journal.history(id).to_vec()}
-                        onclose={on.onclosehistory.clone()} />
-                }
-                <Story title={scenario.title.clone()} narrative={scenario.narrative.clone()}
-                    beats={beats} {current} />
-                if !embed && !sandbox { { producer } }
-                if stage.dlq.is_none() { { dlq } }
-                <EventLog log={state.summaries.log.1.clone()} names={u.names.clone()} onselect={on.onselect.clone()} />
-                <DepthChart points={state.summaries.chart.2.clone()} />
-                <Ledger effects={state.summaries.effects.clone()} />
-                if !embed {
-                    <Settings queue={stage.queue.clone()} {dlq_arn} errors={setting_errors}
-                        typed={u.typed.clone()} onset={on.onset.clone()} ontype={on.ontype.clone()}
-                        onopen={on.onopen.clone()} />
-                    <Share
-                        session={on.session.clone()}
-                        scenario={state.scenario.clone()}
-                        queue={queue_spec(stage)}
-                        events={on.events.clone()}
-                        samples={on.samples.clone()}
-                        onimport={on.onimport.clone()} />
+            if let Some(id) = &u.selected {
+                <History
+                    title={stage.find(id).map_or_else(|| id.clone(), |c| c.body.clone())}
+                    entries={s.journal.history(id).to_vec()}
+                    onclose={on.onclosehistory.clone()} />
+            }
+            <div class="tabs">
+                <TabList tabs={tabs} {open} onselect={on_tab} />
+                for (tab, content) in panels {
+                    { tab_panel(tab, open, content) }
                 }
             </div>
             <div class="visually-hidden" role="status" aria-live="polite">
@@ -1179,13 +1259,24 @@ pub fn apply_theme(theme: Option<Theme>) {
     }
 }
 
-/// Puts the open scenario in the address bar, so the page can be shared or reloaded.
+/// Puts the open scenario in the address bar, so the page can be shared or reloaded (with the
+/// open panel's tab, if the address names one).
 fn remember_in_url(id: &str) {
-    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let tab = window
+        .location()
+        .search()
+        .ok()
+        .and_then(|q| LaunchOptions::parse(&q).0.tab)
+        .map(|t| format!("&tab={}", t.key()))
+        .unwrap_or_default();
+    if let Ok(history) = window.history() {
         let _ = history.replace_state_with_url(
             &wasm_bindgen::JsValue::NULL,
             "",
-            Some(&format!("?scenario={id}")),
+            Some(&format!("?scenario={id}{tab}")),
         );
     }
 }

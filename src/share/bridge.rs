@@ -3,7 +3,7 @@
 
 use super::embed::HostCommand;
 use wasm_bindgen::closure::Closure;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 use yew::prelude::*;
 
 /// True when the page runs inside a frame (an embedding page is listening).
@@ -57,18 +57,6 @@ pub fn use_host_commands(on_command: Callback<HostCommand>) {
                     ))),
                 }
             });
-        let window = web_sys::window();
-        if let Some(w) = &window {
-            let _ =
-                w.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref());
-        }
-        move || {
-            if let Some(w) = window {
-                let _ = w.remove_event_listener_with_callback(
-                    "message",
-                    listener.as_ref().unchecked_ref(),
-                );
-            }
-        }
+        super::browser::listen("message", listener)
     });
 }

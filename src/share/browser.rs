@@ -30,6 +30,23 @@ pub async fn deflate_raw(bytes: &[u8]) -> Result<Vec<u8>, String> {
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
+/// Adds `listener` to the window for `event`; the function returned removes it (a hook's
+/// cleanup).
+pub fn listen<T: ?Sized>(
+    event: &'static str,
+    listener: wasm_bindgen::closure::Closure<T>,
+) -> impl FnOnce() {
+    let window = web_sys::window();
+    if let Some(w) = &window {
+        let _ = w.add_event_listener_with_callback(event, listener.as_ref().unchecked_ref());
+    }
+    move || {
+        if let Some(w) = window {
+            let _ = w.remove_event_listener_with_callback(event, listener.as_ref().unchecked_ref());
+        }
+    }
+}
+
 /// Copies `text` to the clipboard.
 pub async fn copy(text: &str) -> Result<(), String> {
     let window = web_sys::window().ok_or("No window.")?;
@@ -73,4 +90,37 @@ pub async fn read_text(file: web_sys::File, max_bytes: usize) -> Result<String, 
         .map_err(|_| "The file could not be read.".to_string())?;
     text.as_string()
         .ok_or_else(|| "The file is not text.".into())
+}
+
+/// Fetches the text at `url` (resolved against the page's address): a same-origin file, or one
+/// whose server allows other origins to read it (CORS). Each failure is a sentence naming the
+/// address.
+pub async fn fetch_text(url: &str) -> Result<String, String> {
+    let window = web_sys::window().ok_or("No window.")?;
+    let page = window.location().href().unwrap_or_default();
+    let absolute = web_sys::Url::new_with_base(url, &page)
+        .map_err(|_| format!("\"{url}\" is not an address."))?
+        .href();
+    let unreachable = |_: JsValue| {
+        format!(
+            "{absolute} could not be read: the server did not answer, or it does not let other \
+             sites read the file (CORS)."
+        )
+    };
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(&absolute))
+        .await
+        .map_err(unreachable)?
+        .unchecked_into();
+    if !response.ok() {
+        return Err(format!(
+            "{absolute} could not be read: the server answered {} {}.",
+            response.status(),
+            response.status_text()
+        ));
+    }
+    let text = JsFuture::from(response.text().map_err(unreachable)?)
+        .await
+        .map_err(unreachable)?;
+    text.as_string()
+        .ok_or_else(|| format!("{absolute} is not text."))
 }

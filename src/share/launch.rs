@@ -2,9 +2,11 @@
 //! `?scenario=<id>&speed=<n>&t=<seconds>&autoplay=1&embed=1&theme=light|dark&controls=0&lesson=1`,
 //! and `compare=<settings>,<settings>` for two copies of the scenario side by side
 //! ([`sqs_sim::compare`]); `live=1` follows the `sqs-sim serve` that served the page
-//! ([`crate::live`]).
+//! ([`crate::live`]); `tab=<key>` opens a panel below the stage; `src=<URL>` fetches a
+//! scenario file and opens it (read as Import reads a file).
 //! Each value is checked; a bad one is named in a warning and ignored, never fatal.
 
+use crate::playground::components::tabs::Tab;
 use sqs_engine::Millis;
 use sqs_sim::compare::{self, Variant};
 
@@ -41,6 +43,10 @@ pub struct LaunchOptions {
     pub compare: Option<(Variant, Variant)>,
     /// `live=1`: follow the server the page came from (`sqs-sim serve`).
     pub live: bool,
+    /// `tab=<key>`: the panel open below the stage.
+    pub tab: Option<Tab>,
+    /// `src=<URL>`: a scenario file to fetch and open (relative to the page).
+    pub src: Option<String>,
 }
 
 impl Default for LaunchOptions {
@@ -56,13 +62,16 @@ impl Default for LaunchOptions {
             lesson: None,
             compare: None,
             live: false,
+            tab: None,
+            src: None,
         }
     }
 }
 
 /// The parameters [`LaunchOptions::parse`] reads.
 pub const KEYS: &[&str] = &[
-    "scenario", "speed", "t", "autoplay", "embed", "theme", "controls", "lesson", "compare", "live",
+    "scenario", "speed", "t", "autoplay", "embed", "theme", "controls", "lesson", "compare",
+    "live", "tab", "src",
 ];
 
 /// The slowest and fastest playback speeds.
@@ -104,6 +113,12 @@ impl LaunchOptions {
                     "light" => o.theme = Some(Theme::Light),
                     "dark" => o.theme = Some(Theme::Dark),
                     _ => bad("theme is light or dark"),
+                },
+                "src" if !value.trim().is_empty() => o.src = Some(value.clone()),
+                "src" => bad("src is the address of a scenario file"),
+                "tab" => match Tab::from_key(&value) {
+                    Some(tab) => o.tab = Some(tab),
+                    None => bad(&format!("tab is one of {}", Tab::keys())),
                 },
                 "compare" => match compare::pair(&value) {
                     Ok(pair) => o.compare = Some(pair),
@@ -198,6 +213,19 @@ mod tests {
         assert_eq!(w.len(), 5, "{w:?}");
         assert!(w[0].contains("scenario=<script>"));
         assert!(w[1].contains("speed must be a number from 1 to 1000"));
+    }
+
+    #[test]
+    fn reads_the_open_tab_and_names_an_unknown_one() {
+        let (o, w) = LaunchOptions::parse("scenario=r-022&tab=share");
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(o.tab, Some(Tab::Share));
+        let (o, w) = LaunchOptions::parse("tab=chart");
+        assert_eq!(o.tab, None);
+        assert_eq!(
+            w,
+            ["Ignored tab=chart: tab is one of log|story|depth|effects|settings|producer|share."]
+        );
     }
 
     #[test]

@@ -157,13 +157,47 @@ struct MarksProps {
     onseek: Callback<Millis>,
 }
 
-/// Markers closer than this fraction of the timeline are one marker (a 24 px target each).
+/// Markers closer than this many pixels along the timeline are one marker: each is a 24 px
+/// target, and WCAG 2.2's target size asks that no other target lie within 24 px of its centre.
+const MARK_APART_PX: f64 = 26.0;
+/// The same as a fraction of the timeline until its width is known (the first drawing).
 const MARK_APART: f64 = 0.04;
 
 /// A marker per story line along the timeline (lines close together share one); pressing one
-/// moves the clock there.
+/// moves the clock there. Which lines share a marker depends on the timeline's width in pixels,
+/// measured after each drawing and when the window is resized.
 #[component]
 fn BeatMarks(props: &MarksProps) -> Html {
+    let track = use_node_ref();
+    let width = use_state(|| 0.0_f64);
+    {
+        // After every drawing: a new width (the top bar's row reflows) is drawn again.
+        let (track, width) = (track.clone(), width.clone());
+        use_effect(move || {
+            if let Some(el) = track.cast::<web_sys::Element>() {
+                let now = f64::from(el.client_width());
+                if (now - *width).abs() >= 1.0 {
+                    width.set(now);
+                }
+            }
+        });
+    }
+    {
+        // A resize while the clock stands still draws nothing else: measure then too.
+        let (track, width) = (track.clone(), width.setter());
+        use_effect_with((), move |_| {
+            let listener = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+                if let Some(el) = track.cast::<web_sys::Element>() {
+                    width.set(f64::from(el.client_width()));
+                }
+            });
+            crate::share::browser::listen("resize", listener)
+        });
+    }
+    let apart = match *width {
+        w if w > 0.0 => MARK_APART_PX / w,
+        _ => MARK_APART,
+    };
     let horizon = props.horizon.max(1) as f64;
     let now = |i: usize| props.current.as_ref().is_some_and(|r| r.contains(&i));
     // (first line, last line, where), the lines of a marker in order.
@@ -171,12 +205,12 @@ fn BeatMarks(props: &MarksProps) -> Html {
     for (i, b) in props.beats.iter().enumerate() {
         let at = (b.at as f64 / horizon).min(1.0);
         match marks.last_mut() {
-            Some((_, last, x)) if at - *x < MARK_APART => *last = i,
+            Some((_, last, x)) if at - *x < apart => *last = i,
             _ => marks.push((i, i, at)),
         }
     }
     html! {
-        <div class="beat-marks">
+        <div class="beat-marks" ref={track}>
             for (first, last, x) in marks {
                 <button class={classes!("beat-mark", (first..=last).any(now).then_some("now"))}
                     style={format!("left: {:.2}%", x * 100.0)}

@@ -25,7 +25,8 @@ pub fn Ledger(props: &LedgerProps) -> Html {
             if props.effects.is_empty() {
                 <p class="empty">{ "No side effect yet." }</p>
             }
-            <ol class="log">
+            // Focusable: a list that scrolls must be reachable by keyboard.
+            <ol class="log" tabindex="0">
                 for e in props.effects.iter().rev() {
                     <li data-duplicate={e.duplicate.to_string()}>
                         <time>{ wall_clock(e.at) }</time>

@@ -18,6 +18,7 @@ pub mod queue_switch;
 pub mod scenario_picker;
 pub mod send_form;
 pub mod settings;
+pub mod tabs;
 pub mod worker_lane;
 pub mod worker_policy;
 

@@ -53,7 +53,7 @@ pub struct QueueProps {
 /// The situation an empty queue's text speaks to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Idle {
-    /// The sandbox: you send the messages (with the Producer under the stage).
+    /// The sandbox: you send the messages (with the Producer beside the queue).
     Sandbox,
     /// A scenario still to run, paused at its start: it sends its own messages once its clock
     /// runs.
@@ -146,7 +146,7 @@ pub fn Queue(props: &QueueProps) -> Html {
 fn empty_text(props: &QueueProps) -> &'static str {
     match (props.idle, props.editable) {
         (Idle::Sandbox, true) => {
-            "No message waiting. Press Send message (under the stage), then drag the message onto a worker."
+            "No message waiting. Press Send message (above), then drag the message onto a worker."
         }
         (Idle::Sandbox, false) => "No message waiting.",
         (Idle::Scenario, _) => "No message waiting. Press Play, or Step, to run the scenario.",
@@ -154,7 +154,7 @@ fn empty_text(props: &QueueProps) -> &'static str {
         (Idle::Playing, _) => "No message waiting.",
         (Idle::Over, true) => {
             "No message waiting: the scenario is over. Drag the timeline back, or send one from \
-             the Producer below."
+             the Producer tab below."
         }
         (Idle::Over, false) => "No message waiting: the scenario is over.",
         (Idle::Live, _) if props.queue.is_some() => "No message waiting.",

@@ -109,7 +109,8 @@ pub fn StoryLine(props: &StoryLineProps) -> Html {
     html! {
         <section class={classes!("story-line", upcoming.then_some("upcoming"))} aria-label="Story line">
             <span class="story-step" aria-hidden="true">{ step }</span>
-            <p class="story-now" aria-live="polite">
+            // Focusable: in a short window it scrolls.
+            <p class="story-now" aria-live="polite" tabindex="0">
                 if total == 0 {
                     { &props.title }
                 }
