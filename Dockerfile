@@ -2,8 +2,8 @@
 # sqs-sim serve in a container: a local SQS endpoint with a virtual clock and the live view.
 #
 #   docker build -t sqs-sim .
-#   docker run --rm --init -p 127.0.0.1:9324:9324 sqs-sim
-#   docker run --rm --init -p 127.0.0.1:9324:9324 -v ./queues.toml:/config/queues.toml:ro \
+#   docker run --rm -p 127.0.0.1:9324:9324 sqs-sim
+#   docker run --rm -p 127.0.0.1:9324:9324 -v ./queues.toml:/config/queues.toml:ro \
 #     -e SQS_SIM_CONFIG=/config/queues.toml sqs-sim --seed 1
 #
 # Three stages: the static server binary (musl, the Rust pinned in rust-toolchain.toml), the

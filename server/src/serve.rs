@@ -196,7 +196,7 @@ pub fn router(app: Arc<App>) -> Router {
 }
 
 /// Creates the declared queues, then listens on the configured address; `ready` is told the
-/// bound address once it accepts connections.
+/// bound address once it accepts connections. Returns on SIGTERM or Ctrl-C.
 pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), String> {
     let app = App::new(&config)?;
     let listener = tokio::net::TcpListener::bind((config.host.as_str(), config.port))
@@ -208,8 +208,14 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
     let router = router(app);
     // hyper's HTTP/1.1 connection, one task each (as axum's serve-with-hyper example): axum::serve
     // adds version detection and a shutdown watch per connection that this server does not use.
+    let stop = stop_signal();
+    tokio::pin!(stop);
     loop {
-        let Ok((stream, peer)) = listener.accept().await else {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = &mut stop => return Ok(()),
+        };
+        let Ok((stream, peer)) = accepted else {
             continue;
         };
         // Answers are small and clients wait for each: no Nagle delay.
@@ -226,4 +232,23 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
                 .await;
         });
     }
+}
+
+/// SIGTERM (`docker stop`, also when the server is a container's process 1) or Ctrl-C. Stopping
+/// then loses nothing: every answered call's record was written before its answer.
+async fn stop_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => tokio::select! {
+                _ = interrupt => {}
+                _ = terminate.recv() => {}
+            },
+            Err(_) => drop(interrupt.await),
+        }
+    }
+    #[cfg(not(unix))]
+    drop(interrupt.await);
 }

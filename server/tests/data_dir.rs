@@ -46,6 +46,14 @@ impl Durable {
         self.child.wait().unwrap();
     }
 
+    /// SIGTERM, as `docker stop` sends: the server stops by itself.
+    fn terminate(mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        assert!(sent.success());
+        self.child.wait().unwrap()
+    }
+
     fn state(&self) -> Value {
         send(self.at, "GET", "/_sqs-sim/state", &[], b"").json()
     }
@@ -149,5 +157,20 @@ fn a_queue_of_another_region_comes_back_in_its_region() {
     let abroad = listed(true);
     assert!(abroad[0].as_str().unwrap().ends_with("/abroad"), "{abroad}");
     assert_eq!(listed(false), Value::Null, "the home region has no queue");
+    server.kill();
+}
+
+#[test]
+fn sigterm_stops_the_server_and_keeps_its_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Durable::start(dir.path());
+    let url = queue_url(server.at);
+    let input = json!({"QueueUrl": url, "MessageBody": "kept"});
+    assert_eq!(call(server.at, "SendMessage", &input).status, 200);
+    let status = server.terminate();
+    assert!(status.success(), "{status}");
+    let server = Durable::start(dir.path());
+    let report = &server.printed[0];
+    assert!(report.contains("1 messages"), "{report}");
     server.kill();
 }
