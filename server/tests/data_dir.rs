@@ -90,7 +90,7 @@ fn a_killed_server_starts_again_where_it_stopped() {
     let server = Durable::start(dir.path());
     let report = &server.printed[0];
     assert!(report.contains("restarted in"), "{report}");
-    assert!(report.contains("with 1 queues and 2 messages"), "{report}");
+    assert!(report.contains("with 1 queue and 2 messages"), "{report}");
     let state = server.state();
     // The clock resumed past the 100 s jump, and the received message is still in flight.
     assert!(state["now_ms"].as_u64().unwrap() >= 100_000, "{state}");
@@ -171,6 +171,6 @@ fn sigterm_stops_the_server_and_keeps_its_state() {
     assert!(status.success(), "{status}");
     let server = Durable::start(dir.path());
     let report = &server.printed[0];
-    assert!(report.contains("1 messages"), "{report}");
+    assert!(report.contains("with 1 queue and 1 message"), "{report}");
     server.kill();
 }

@@ -609,15 +609,23 @@ pub fn report(dir: &Path, fsync: Fsync, recovered: &Recovered) -> String {
     } else {
         format!(
             "data directory {} (--fsync {fsync}): restarted in {} ms from snapshot {} and {} \
-             journal records; virtual time resumes at {:.3} s with {} queues and {messages} \
-             messages",
+             journal records; virtual time resumes at {:.3} s with {} and {}",
             dir.display(),
             recovered.took.as_millis(),
             recovered.snapshot,
             recovered.replayed,
             engine.now() as f64 / 1000.0,
-            engine.queue_names().len(),
+            counted(engine.queue_names().len() as u64, "queue"),
+            counted(messages, "message"),
         )
+    }
+}
+
+/// `1 queue`, `2 queues`.
+fn counted(n: u64, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
     }
 }
 
