@@ -60,7 +60,9 @@ pub(crate) struct Poll {
 /// they are kept in id order in a deque: a new one goes to the back, a lookup is an index (its
 /// id less the front's), and an answered one leaves its place empty until it reaches the front.
 /// Each poll moves in and out once, where a B-tree of polls (over 100 bytes each) moved them
-/// around its nodes on every insert and remove.
+/// around its nodes on every insert and remove. Not a `slab`: a slab hands out its own keys and
+/// reuses them, where a poll's id is the engine's public, ever-growing [`PollId`], and the
+/// oldest-first order of the waiting polls is the order they are served in.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Polls {
     /// The id of the poll at the front.
@@ -99,7 +101,6 @@ impl Polls {
         self.waiting[at] = Some(poll);
     }
 
-    /// Whether poll `id` waits.
     /// The ids of the waiting polls, oldest first.
     pub(crate) fn ids(&self) -> Vec<PollId> {
         (self.waiting.iter().zip(self.first..))
@@ -107,6 +108,7 @@ impl Polls {
             .collect()
     }
 
+    /// Whether poll `id` waits.
     pub(crate) fn contains(&self, id: PollId) -> bool {
         self.place(id).is_some_and(|at| self.waiting[at].is_some())
     }
