@@ -10,6 +10,9 @@
 //! [`query_protocol`], [`addressing`], [`wire`]). A long poll is a task waiting on a channel, not
 //! a thread. Queues a file declares are created before it listens ([`declared`]); browsers are
 //! kept to the allowed origins and loopback names ([`guard`]); the control API is [`control`].
+//! With a data directory, every call the engine accepted is in its journal before the call is
+//! answered, with snapshots of the engine's state now and then, so a restart resumes where the
+//! server stopped ([`store`]).
 //!
 //! It also serves the playground ([`ui`]) in live mode: every call that reaches the engine is
 //! recorded with its time and its client ([`journal`], [`identity`]) and streamed to the page
