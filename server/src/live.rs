@@ -15,8 +15,8 @@
 //!
 //! Each event's id is `seed:steps-sent`, so a browser that reconnects by itself (`EventSource`
 //! does, after the `retry` the stream asks for) says where it left off and the stream resumes
-//! without a gap or a repeat. The stream is axum's [`Sse`], with a comment line after
-//! [`KEEP_ALIVE`] without an event, so that a page gone away is noticed.
+//! without a gap or a repeat. The stream is axum's [`Sse`], with a keep-alive comment line after
+//! 15 s without an event, so that a page gone away is noticed.
 //!
 //! `POST /_sqs-sim/call` with `{"call": "SendMessage", "input": {...}}` (the engine's own queue
 //! URLs, as the page's World writes them) runs one SQS action as the page: `{"output": ...}`, or
