@@ -26,9 +26,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 use tower::ServiceExt;
-use tower_http::trace::{DefaultOnResponse, TraceLayer};
-use tower_http::LatencyUnit;
-use tracing::Level;
 
 /// What `sqs-sim serve` is started with.
 #[derive(Clone, Debug)]
@@ -159,22 +156,6 @@ pub fn base_url(headers: &HeaderMap) -> String {
 /// The whole service: control routes, the live view's, and the SQS endpoint for everything
 /// else; a request passes the log, then the guard, then CORS.
 pub fn router(app: Arc<App>) -> Router {
-    let log = TraceLayer::new_for_http()
-        .make_span_with(|request: &Request| {
-            tracing::info_span!(
-                "call",
-                method = %request.method(),
-                path = request.uri().path(),
-                action = tracing::field::Empty,
-                queue = tracing::field::Empty,
-            )
-        })
-        .on_request(())
-        .on_response(
-            DefaultOnResponse::new()
-                .level(Level::INFO)
-                .latency_unit(LatencyUnit::Micros),
-        );
     Router::new()
         .route("/health", get(control::health))
         .route("/_sqs-sim/state", get(control::state))
@@ -191,7 +172,7 @@ pub fn router(app: Arc<App>) -> Router {
             app.clone(),
             guard::check,
         ))
-        .layer(log)
+        .layer(axum::middleware::from_fn(crate::log::calls))
         .with_state(app)
 }
 

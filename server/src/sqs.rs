@@ -157,9 +157,12 @@ async fn call(app: &App, request: Request, protocol: Protocol) -> Response {
         parts.uri.query(),
         peer,
     ));
+    let named = parsed.as_ref().ok().map(|(action, input)| Called {
+        action,
+        queue: queue_of(input),
+    });
     let answer = match parsed {
         Ok((action, input)) => {
-            tracing::Span::current().record("action", action);
             let region = identity::signing_region(&parts.headers, parts.uri.query());
             let place = (path, region.as_deref());
             engine_call(app, &caller, action, input, place, &base, &protocol)
@@ -168,7 +171,7 @@ async fn call(app: &App, request: Request, protocol: Protocol) -> Response {
         }
         Err(error) => Err(error),
     };
-    match answer {
+    let mut response = match answer {
         Ok((action, output)) => match protocol {
             Protocol::Json(_) => {
                 let body = serde_json::to_vec(&output).expect("JSON");
@@ -183,7 +186,28 @@ async fn call(app: &App, request: Request, protocol: Protocol) -> Response {
             error.message = app.addressing.public_message(&error.message, &base);
             protocol.error(&error, &request_id)
         }
+    };
+    if let Some(named) = named {
+        response.extensions_mut().insert(named);
     }
+    response
+}
+
+/// What the request log names a call by ([`crate::log::calls`] reads it off the response).
+#[derive(Clone, Debug)]
+pub struct Called {
+    /// The SQS action.
+    pub action: &'static str,
+    /// The queue, by the last segment of its URL or by its name.
+    pub queue: Option<String>,
+}
+
+/// The queue a call's input names: the last segment of its QueueUrl, else its QueueName.
+fn queue_of(input: &Value) -> Option<String> {
+    let url_name = input["QueueUrl"]
+        .as_str()
+        .and_then(|url| url.rsplit('/').next());
+    url_name.or(input["QueueName"].as_str()).map(str::to_owned)
 }
 
 /// Runs one action: its members rewritten for the engine, the engine's answer (now, or when a
@@ -199,12 +223,6 @@ async fn engine_call(
 ) -> Result<Value, WireError> {
     let path_url = queue_path(path).then(|| format!("{base}{path}"));
     let namespace = app.addressing.inbound(&mut input, path_url, region);
-    let url_name = input["QueueUrl"]
-        .as_str()
-        .and_then(|url| url.rsplit('/').next());
-    if let Some(queue) = url_name.or(input["QueueName"].as_str()) {
-        tracing::Span::current().record("queue", queue);
-    }
     let type_error = match protocol {
         Protocol::Json(_) => WireError::serialization,
         Protocol::Query => WireError::invalid_parameter,

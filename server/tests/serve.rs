@@ -354,3 +354,63 @@ fn every_subcommand_has_its_help() {
     assert_eq!(wrong.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("--port"));
 }
+
+#[test]
+fn each_call_is_one_line_of_the_request_log() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sqs-sim"))
+        .args(["serve", "--port", "0", "--log-level", "info"])
+        .env_remove("RUST_LOG")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let at: SocketAddr = line
+        .trim()
+        .strip_prefix("listening on http://")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(
+        call(at, "CreateQueue", &json!({"QueueName": "orders"})).status,
+        200
+    );
+    assert_eq!(
+        call(at, "GetQueueUrl", &json!({"QueueName": "nope"})).status,
+        400
+    );
+    // SIGTERM: the server stops and its log writes what is left.
+    let pid = child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", output.status);
+    let log = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<&str> = log.lines().filter(|l| l.contains(" call ")).collect();
+    assert_eq!(lines.len(), 2, "{log}");
+    for (line, fields) in lines.iter().zip([
+        [
+            "method=POST",
+            "action=\"CreateQueue\"",
+            "queue=\"orders\"",
+            "status=200",
+        ],
+        [
+            "method=POST",
+            "action=\"GetQueueUrl\"",
+            "queue=\"nope\"",
+            "status=400",
+        ],
+    ]) {
+        for field in fields {
+            assert!(line.contains(field), "{field} not in {line}");
+        }
+        assert!(line.contains("latency_us="), "{line}");
+    }
+}
