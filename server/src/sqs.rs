@@ -157,10 +157,14 @@ async fn call(app: &App, request: Request, protocol: Protocol) -> Response {
         parts.uri.query(),
         peer,
     ));
-    let named = parsed.as_ref().ok().map(|(action, input)| Called {
-        action,
-        queue: queue_of(input),
-    });
+    // Named only for the request log, so only when it writes the line.
+    let named = match &parsed {
+        Ok((action, input)) if tracing::enabled!(tracing::Level::INFO) => Some(Called {
+            action,
+            queue: queue_of(input),
+        }),
+        _ => None,
+    };
     let answer = match parsed {
         Ok((action, input)) => {
             let region = identity::signing_region(&parts.headers, parts.uri.query());

@@ -5,7 +5,7 @@ mod common;
 
 use common::{call, send, Answer};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 
@@ -17,11 +17,17 @@ struct Server {
 
 impl Server {
     fn start(args: &[&str]) -> Server {
+        Server::start_with(args, Stdio::null())
+    }
+
+    /// [`Server::start`] with its log (stderr) going to `stderr`.
+    fn start_with(args: &[&str], stderr: Stdio) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_sqs-sim"))
             .args(["serve", "--port", "0"])
             .args(args)
+            .env_remove("RUST_LOG")
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .unwrap();
         let mut line = String::new();
@@ -35,6 +41,18 @@ impl Server {
             .parse()
             .unwrap();
         Server { child, at }
+    }
+
+    /// SIGTERM, as `docker stop` sends: how it exited, and what it wrote on stderr (if piped).
+    fn terminate(mut self) -> (std::process::ExitStatus, String) {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        assert!(sent.success());
+        let mut log = String::new();
+        if let Some(mut stderr) = self.child.stderr.take() {
+            stderr.read_to_string(&mut log).unwrap();
+        }
+        (self.child.wait().unwrap(), log)
     }
 }
 
@@ -357,23 +375,8 @@ fn every_subcommand_has_its_help() {
 
 #[test]
 fn each_call_is_one_line_of_the_request_log() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sqs-sim"))
-        .args(["serve", "--port", "0", "--log-level", "info"])
-        .env_remove("RUST_LOG")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let at: SocketAddr = line
-        .trim()
-        .strip_prefix("listening on http://")
-        .unwrap()
-        .parse()
-        .unwrap();
+    let server = Server::start_with(&["--log-level", "info"], Stdio::piped());
+    let at = server.at;
     assert_eq!(
         call(at, "CreateQueue", &json!({"QueueName": "orders"})).status,
         200
@@ -383,15 +386,8 @@ fn each_call_is_one_line_of_the_request_log() {
         400
     );
     // SIGTERM: the server stops and its log writes what is left.
-    let pid = child.id().to_string();
-    assert!(Command::new("kill")
-        .args(["-TERM", &pid])
-        .status()
-        .unwrap()
-        .success());
-    let output = child.wait_with_output().unwrap();
-    assert!(output.status.success(), "{}", output.status);
-    let log = String::from_utf8_lossy(&output.stderr);
+    let (status, log) = server.terminate();
+    assert!(status.success(), "{status}");
     let lines: Vec<&str> = log.lines().filter(|l| l.contains(" call ")).collect();
     assert_eq!(lines.len(), 2, "{log}");
     for (line, fields) in lines.iter().zip([
