@@ -26,6 +26,7 @@
 //! * `World` is the `sqs-sim run` driver (`sqs_engine::script::Driver`).
 #![warn(missing_docs)]
 
+mod actor;
 pub mod bench;
 pub mod checkpoints;
 mod client;
@@ -50,6 +51,7 @@ mod timers;
 pub mod worker;
 mod world;
 
+pub use actor::Actor;
 pub use command::{LoggedStep, SimAction, Step};
 pub use ledger::{Effect, Ledger};
 pub use lesson::{
@@ -61,4 +63,4 @@ pub use narrate::clock;
 pub use scenario::Scenario;
 pub use tail::NARRATED_TAIL;
 pub use worker::{WorkerPolicy, WorkerStatus, WorkerView};
-pub use world::{Actor, World, WorldEvent, EVENT_BUFFER};
+pub use world::{World, WorldEvent, EVENT_BUFFER};

@@ -1,7 +1,7 @@
 //! Plain words for what happened: the texts the UI shows verbatim in the event log and the live
 //! region. Short sentences, SQS's own words (ReceiveMessage, receipt handle, receive count).
 
-use crate::world::Actor;
+use crate::actor::Actor;
 use rustc_hash::FxHashMap;
 use sqs_engine::api::MessageId;
 use sqs_engine::event::VisibleReason;

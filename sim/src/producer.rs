@@ -1,8 +1,9 @@
 //! Steady producers: a SendMessage every `every` seconds, bodies and FIFO ids from templates.
 
+use crate::actor::{Actor, Who};
 use crate::timers::Timer;
 use crate::worker::ProducerSpec;
-use crate::world::{cached_url, named, Actor, Who, World};
+use crate::world::{cached_url, named, World};
 use serde_json::Value;
 use sqs_engine::api::{QueueUrl, SendMessageInput};
 use sqs_engine::decimal::push_decimal;

@@ -8,6 +8,7 @@
 //! timers, then scenario steps — the order a user action at that instant would see, which is
 //! what makes replaying the log give the same world.
 
+use crate::actor::{Actor, Who};
 use crate::command::{LoggedStep, SimAction, Step};
 use crate::lane::{Lane, Life};
 use crate::ledger::Ledger;
@@ -42,23 +43,6 @@ pub const EVENT_BUFFER: usize = 5_000;
 /// get consecutive ids, so up to this many never share a hint.
 pub(crate) const LANE_HINTS: usize = 64;
 
-/// Who caused an event: `"Sqs"`, `{"Worker": "Worker A"}`, `{"Producer": "P"}`, `"User"`,
-/// `{"Client": "report-job"}`.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-pub enum Actor {
-    /// SQS itself (a timer: visibility expiry, delay end, retention, ...).
-    Sqs,
-    /// A worker, by name.
-    Worker(String),
-    /// A producer, by name.
-    Producer(String),
-    /// The user, by hand (a UI action or a scenario step).
-    User,
-    /// A client of its own that has no lane (it never received): a process talking to
-    /// `sqs-sim serve` ([`SimAction::Call`](crate::SimAction::Call)).
-    Client(String),
-}
-
 /// Something that happened, for the event log, the animations and the live region.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct WorldEvent {
@@ -76,23 +60,6 @@ pub struct WorldEvent {
     pub text: String,
 }
 
-impl ToJson for Actor {
-    fn to_json(&self) -> Value {
-        let (kind, name) = match self {
-            Actor::Sqs => return "Sqs".into(),
-            Actor::User => return "User".into(),
-            Actor::Worker(name) => ("Worker", name),
-            Actor::Producer(name) => ("Producer", name),
-            Actor::Client(name) => ("Client", name),
-        };
-        let mut out = Output::default();
-        out.field(kind, name);
-        out.into()
-    }
-}
-
-sqs_engine::write_by_hand!(Actor);
-
 sqs_engine::writers! {
     WorldEvent {
         at: field("at"),
@@ -102,20 +69,6 @@ sqs_engine::writers! {
         message_id: field("message_id"),
         text: field("text"),
     }
-}
-
-/// Who acts, as the world tracks it: a copyable id, named (an [`Actor`]) only for the events
-/// that are narrated, so that the calls of a fast-forward do not copy names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Who {
-    Sqs,
-    User,
-    /// A worker lane, by id.
-    Lane(u64),
-    /// A producer, by id.
-    Producer(u64),
-    /// A client without a lane, by its place in [`World::clients`].
-    Client(usize),
 }
 
 /// The lane holding a message in flight, and the message's ApproximateReceiveCount at that
