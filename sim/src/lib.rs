@@ -45,6 +45,7 @@ pub mod metrics;
 mod narrate;
 mod producer;
 mod rng;
+mod runner;
 pub mod scenario;
 mod tail;
 mod timers;

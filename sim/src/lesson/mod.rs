@@ -56,7 +56,7 @@
 //!   messages per state, as GetQueueAttributes counts them; at least one.
 //! * `{"kind": "All", "claims": [CLAIM, ...]}`: every one of them.
 //!
-//! [`Questions::check`] (run by [`Scenario::parse`]) refuses a bad question with an error that
+//! [`Questions::check`] (run by [`Scenario::parse`](crate::Scenario::parse)) refuses a bad question with an error that
 //! names it ("question 2 (at 60 s): `correct` is 4 but there are 3 choices"), including a claim
 //! or pointer naming a worker, queue, effect or message the scenario never has.
 //!
@@ -76,16 +76,15 @@
 
 use crate::narrate::secs;
 use crate::producer::Template;
-use crate::scenario::Scenario;
-use crate::world::World;
 use crate::{Summary, WorkerStatus};
 use serde::de::Error as _;
 use serde_json::Value;
 use sqs_engine::api::{FromJson, Input, Output, ToJson};
 use sqs_engine::script::seconds;
-use sqs_engine::view::{MessageState, MessageView};
 use sqs_engine::Millis;
 use std::ops::Deref;
+
+mod truths;
 
 /// A scenario's questions, in time order.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -254,118 +253,6 @@ impl From<Vec<Question>> for Questions {
     }
 }
 
-impl Question {
-    /// Which choices' claims hold in `world` (at `reveal_at`: only the correct one's).
-    pub fn truths(&self, world: &World) -> Vec<bool> {
-        let mut truths = Vec::with_capacity(self.choices.len());
-        for choice in &self.choices {
-            truths.push(choice.claim.holds(world));
-        }
-        truths
-    }
-}
-
-impl Claim {
-    /// Whether the world shows this fact now.
-    pub fn holds(&self, world: &World) -> bool {
-        match self {
-            Claim::Message(facts) => facts.holds(world),
-            Claim::Performed { effect, times } => world.ledger().performed_named(effect) == *times,
-            Claim::Counter { counter, value } => {
-                let summary = serde_json::to_value(world.summary()).unwrap_or_default();
-                summary.get(counter).and_then(Value::as_u64) == Some(*value)
-            }
-            Claim::Worker(facts) => facts.holds(world),
-            Claim::Queue(facts) => facts.holds(world),
-            Claim::All(claims) => claims.iter().all(|c| c.holds(world)),
-        }
-    }
-}
-
-impl MessageFacts {
-    fn holds(&self, world: &World) -> bool {
-        let found = stored(world, &self.message, self.queue.as_deref());
-        if self.state == Some(MessageStatus::Deleted) {
-            return found.is_empty();
-        }
-        let dead_letter_queues = world.dead_letter_queues();
-        found.iter().any(|(queue, m)| {
-            let (status, ends) = match m.state {
-                _ if dead_letter_queues.contains(queue) => (MessageStatus::DeadLettered, None),
-                MessageState::Delayed { until } => (MessageStatus::Delayed, Some(until)),
-                MessageState::Visible => (MessageStatus::Visible, None),
-                MessageState::InFlight { until, .. } => (MessageStatus::InFlight, Some(until)),
-            };
-            self.state.is_none_or(|s| s == status)
-                && self
-                    .holder
-                    .as_ref()
-                    .is_none_or(|h| world.holder_of(&m.message_id) == Some(h.as_str()))
-                && self.receive_count.is_none_or(|n| n == m.receive_count)
-                && self.until.is_none_or(|t| ends == Some(t))
-        })
-    }
-}
-
-impl WorkerFacts {
-    fn holds(&self, world: &World) -> bool {
-        world.workers().iter().any(|view| {
-            view.name == self.worker
-                && self.status.as_ref().is_none_or(|s| *s == view.status)
-                && self.deliveries.is_none_or(|n| n == view.deliveries)
-                && self.holding.is_none_or(|n| n == view.holding.len() as u64)
-                && self.api_calls.is_none_or(|n| n == view.api_calls)
-                && self.empty_receives.is_none_or(|n| n == view.empty_receives)
-        })
-    }
-}
-
-impl QueueFacts {
-    fn holds(&self, world: &World) -> bool {
-        let depth = world.queue_depth(&self.queue);
-        let counts = [
-            ("visible", self.visible),
-            ("in_flight", self.in_flight),
-            ("delayed", self.delayed),
-        ];
-        counts
-            .iter()
-            .all(|(state, n)| n.is_none_or(|n| depth.get(*state) == Some(&n)))
-    }
-}
-
-impl PointsAt {
-    /// The MessageIds of the stored messages [`PointsAt::message`] names (in
-    /// [`PointsAt::queue`], if given), for the stage to highlight: none when there is no message
-    /// or it is gone (deleted).
-    pub fn message_ids(&self, world: &World) -> Vec<String> {
-        let Some(body) = &self.message else {
-            return Vec::new();
-        };
-        let mut ids = Vec::new();
-        for (_, message) in stored(world, body, self.queue.as_deref()) {
-            ids.push(message.message_id);
-        }
-        ids
-    }
-}
-
-/// The stored messages with this body, with their queue's name (only `queue`'s, if given).
-fn stored(world: &World, body: &str, queue: Option<&str>) -> Vec<(String, MessageView)> {
-    let mut found = Vec::new();
-    for name in world.engine().queue_names() {
-        if queue.is_some_and(|q| q != name) {
-            continue;
-        }
-        for message in world.engine().messages(&name) {
-            if message.body == body {
-                found.push((name.clone(), message));
-            }
-        }
-    }
-    found
-}
-
 /// "question 2 (at 60 s)": question `index` (from 0) as errors name it, counted from 1.
 fn label(index: usize, at: Option<Millis>) -> String {
     match at {
@@ -375,11 +262,10 @@ fn label(index: usize, at: Option<Millis>) -> String {
 }
 
 impl Questions {
-    /// Refuses a bad question, naming it: see the module documentation. `scenario` holds them
-    /// (its duration and the names its steps introduce).
-    pub fn check(&self, scenario: &Scenario) -> Result<(), String> {
-        let end = scenario.duration();
-        let names = Names::of(&scenario.steps);
+    /// Refuses a bad question, naming it: see the module documentation. The scenario that
+    /// holds them has these `steps` (the names they introduce) and ends at `end`.
+    pub fn check(&self, steps: &[Value], end: Millis) -> Result<(), String> {
+        let names = Names::of(steps);
         let mut revealed: Millis = 0;
         for (index, question) in self.iter().enumerate() {
             question
