@@ -95,22 +95,6 @@ pub struct Retained {
     pub log: usize,
 }
 
-impl World {
-    /// The sizes of what the world keeps (for the memory figures of the benchmarks).
-    pub fn retained(&self) -> Retained {
-        Retained {
-            events: self.events_len(),
-            labels: self.labels.len(),
-            holders: self.holders.len(),
-            ledger_entries: self.ledger.effects.len(),
-            ledger_keys: self.ledger.keys(),
-            timers: self.timers_len(),
-            samples: self.metrics.samples.len(),
-            log: self.log().len(),
-        }
-    }
-}
-
 /// What [`run_day`] measured.
 #[derive(Clone, Debug)]
 pub struct DayResult {

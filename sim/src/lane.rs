@@ -226,7 +226,7 @@ pub(crate) struct Lane {
     pub(crate) armed: Armed,
     pub(crate) rng: Rng,
     pub(crate) warnings: Vec<String>,
-    /// Its queue's URL, once looked up ([`crate::world::cached_url`]).
+    /// Its queue's URL, once looked up ([`crate::queue_url::cached_url`]).
     pub(crate) queue_url: Option<QueueUrl>,
     pub(crate) api_calls: u64,
     pub(crate) empty_receives: u64,

@@ -1,30 +1,133 @@
 //! Steady producers: a SendMessage every `every` seconds, bodies and FIFO ids from templates.
 
-use crate::actor::{Actor, Who};
-use crate::timers::Timer;
+use crate::queue_url::cached_url;
 use crate::worker::ProducerSpec;
-use crate::world::{cached_url, named, World};
-use serde_json::Value;
 use sqs_engine::api::{QueueUrl, SendMessageInput};
 use sqs_engine::decimal::push_decimal;
-use sqs_engine::{Millis, Request};
+use sqs_engine::{Engine, Millis, Request};
+
+/// The producers, in the order they were added: the world's part that owns them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Producers {
+    list: Vec<Producer>,
+}
 
 /// A producer at run time.
 #[derive(Clone, Debug)]
-pub(crate) struct Producer {
-    pub(crate) id: u64,
-    pub(crate) spec: ProducerSpec,
+struct Producer {
+    id: u64,
+    spec: ProducerSpec,
     /// The spec's templates, parsed once (a producer renders one body per send).
     body: Template,
     group_id: Option<Template>,
     deduplication_id: Option<Template>,
     /// Messages sent so far.
-    pub(crate) sent: u64,
-    /// Its queue's URL, once looked up ([`crate::world::cached_url`]).
-    pub(crate) queue_url: Option<QueueUrl>,
+    sent: u64,
+    /// Its queue's URL, once looked up ([`Producers::forget_queue_urls`]).
+    queue_url: Option<QueueUrl>,
     /// The buffer a body is rendered into before the engine's shared copy is made of it: one
     /// allocation per body, not two.
     scratch: String,
+}
+
+/// A producer's next send, as [`Producers::next_send`] prepares it.
+pub(crate) struct Send {
+    /// The SendMessage, or why there is none (its queue does not exist), in words.
+    pub(crate) request: Result<Request, String>,
+    /// How long until the send after it (None: this is the producer's last).
+    pub(crate) every: Option<Millis>,
+}
+
+impl Producers {
+    /// Why a producer cannot be added, if it cannot.
+    pub(crate) fn check(&self, spec: &ProducerSpec) -> Result<(), String> {
+        if spec.name.trim().is_empty() {
+            return Err("A producer needs a name.".into());
+        }
+        if self.list.iter().any(|p| p.spec.name == spec.name) {
+            return Err(format!(
+                "There is already a producer named \"{}\".",
+                spec.name
+            ));
+        }
+        let steady = spec.every > 0.0 && spec.every.is_finite();
+        if !steady && spec.count != Some(1) {
+            return Err("A producer's `every` must be more than 0 seconds.".into());
+        }
+        Ok(())
+    }
+
+    /// Adds a producer ([`Producers::check`] first) with a fresh `id`.
+    pub(crate) fn add(&mut self, id: u64, spec: ProducerSpec) {
+        self.list.push(Producer {
+            id,
+            body: Template::parse(&spec.body),
+            group_id: spec.group_id.as_deref().map(Template::parse),
+            deduplication_id: spec.deduplication_id.as_deref().map(Template::parse),
+            spec,
+            sent: 0,
+            queue_url: None,
+            scratch: String::new(),
+        });
+    }
+
+    /// Removes the producer named `name`: its id and how many messages it sent.
+    pub(crate) fn remove(&mut self, name: &str) -> Result<(u64, u64), String> {
+        let at = self
+            .list
+            .iter()
+            .position(|p| p.spec.name == name)
+            .ok_or_else(|| format!("There is no producer named \"{name}\"."))?;
+        let producer = self.list.remove(at);
+        Ok((producer.id, producer.sent))
+    }
+
+    /// Removes the producer `id` (after its last send).
+    pub(crate) fn finish(&mut self, id: u64) {
+        self.list.retain(|p| p.id != id);
+    }
+
+    /// The name of producer `id`.
+    pub(crate) fn name_of(&self, id: u64) -> Option<&str> {
+        let producer = self.list.iter().find(|p| p.id == id)?;
+        Some(&producer.spec.name)
+    }
+
+    /// Counts and prepares producer `id`'s next send (None: there is no such producer). Its
+    /// queue's URL is looked up in `engine` once and kept until [`Producers::forget_queue_urls`].
+    pub(crate) fn next_send(&mut self, id: u64, engine: &Engine) -> Option<Send> {
+        let producer = self.list.iter_mut().find(|p| p.id == id)?;
+        producer.sent += 1;
+        let n = producer.sent;
+        producer.scratch.clear();
+        producer.body.render_into(n, &mut producer.scratch);
+        let spec = &producer.spec;
+        let last = spec.count.is_some_and(|count| n >= count);
+        let every = ((spec.every * 1000.0).round() as Millis).max(1);
+        let request = match cached_url(engine, &mut producer.queue_url, &spec.queue) {
+            Some(queue_url) => Ok(Request::SendMessage(SendMessageInput {
+                queue_url,
+                message_body: producer.scratch.as_str().into(),
+                delay_seconds: spec.delay_seconds.map(i64::from),
+                message_group_id: producer.group_id.as_ref().map(|t| t.render(n)),
+                message_deduplication_id: producer.deduplication_id.as_ref().map(|t| t.render(n)),
+                ..SendMessageInput::default()
+            })),
+            None => Err(format!(
+                "{}: the queue {} does not exist",
+                spec.name, spec.queue
+            )),
+        };
+        Some(Send {
+            request,
+            every: (!last).then_some(every),
+        })
+    }
+
+    /// Drops the queue URLs looked up: a queue was created or deleted since.
+    pub(crate) fn forget_queue_urls(&mut self) {
+        self.list.iter_mut().for_each(|p| p.queue_url = None);
+    }
 }
 
 /// A parsed template: `{n}` is the message number, `{n%K}` is n mod K; anything else is text.
@@ -93,94 +196,6 @@ impl Template {
                 Piece::Number(None) => push_decimal(out, n),
                 Piece::Number(Some(k)) => push_decimal(out, n % k),
             }
-        }
-    }
-}
-
-impl World {
-    pub(crate) fn add_producer(&mut self, spec: ProducerSpec) -> Result<Value, String> {
-        if spec.name.trim().is_empty() {
-            return Err("A producer needs a name.".into());
-        }
-        if self.producers.iter().any(|p| p.spec.name == spec.name) {
-            return Err(format!(
-                "There is already a producer named \"{}\".",
-                spec.name
-            ));
-        }
-        let steady = spec.every > 0.0 && spec.every.is_finite();
-        if !steady && spec.count != Some(1) {
-            return Err("A producer's `every` must be more than 0 seconds.".into());
-        }
-        let id = self.fresh_id();
-        let result = named("producer", &spec.name);
-        self.producers.push(Producer {
-            id,
-            body: Template::parse(&spec.body),
-            group_id: spec.group_id.as_deref().map(Template::parse),
-            deduplication_id: spec.deduplication_id.as_deref().map(Template::parse),
-            spec,
-            sent: 0,
-            queue_url: None,
-            scratch: String::new(),
-        });
-        self.schedule(self.now(), Timer::Produce { producer: id });
-        Ok(result.into())
-    }
-
-    pub(crate) fn remove_producer(&mut self, name: &str) -> Result<Value, String> {
-        let at = self
-            .producers
-            .iter()
-            .position(|p| p.spec.name == name)
-            .ok_or_else(|| format!("There is no producer named \"{name}\"."))?;
-        let producer = self.producers.remove(at);
-        self.cancel(Timer::Produce {
-            producer: producer.id,
-        });
-        let mut result = named("producer", name);
-        result.field("sent", &producer.sent);
-        Ok(result.into())
-    }
-
-    /// A producer's next send.
-    pub(crate) fn produce(&mut self, id: u64) {
-        let Some(at) = self.producers.iter().position(|p| p.id == id) else {
-            return;
-        };
-        let producer = &mut self.producers[at];
-        producer.sent += 1;
-        let n = producer.sent;
-        producer.scratch.clear();
-        producer.body.render_into(n, &mut producer.scratch);
-        let spec = &producer.spec;
-        let last = spec.count.is_some_and(|count| n >= count);
-        let every = ((spec.every * 1000.0).round() as Millis).max(1);
-        match cached_url(&self.engine, &mut producer.queue_url, &spec.queue) {
-            Some(queue_url) => {
-                let request = Request::SendMessage(SendMessageInput {
-                    queue_url,
-                    message_body: producer.scratch.as_str().into(),
-                    delay_seconds: spec.delay_seconds.map(i64::from),
-                    message_group_id: producer.group_id.as_ref().map(|t| t.render(n)),
-                    message_deduplication_id: producer
-                        .deduplication_id
-                        .as_ref()
-                        .map(|t| t.render(n)),
-                    ..SendMessageInput::default()
-                });
-                self.call(Who::Producer(id), request);
-            }
-            None => {
-                let text = format!("{}: the queue {} does not exist", spec.name, spec.queue);
-                let actor = Actor::Producer(spec.name.clone());
-                self.say(actor, None, text)
-            }
-        }
-        if last {
-            self.producers.remove(at);
-        } else {
-            self.schedule(self.now() + every, Timer::Produce { producer: id });
         }
     }
 }

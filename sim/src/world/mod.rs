@@ -14,7 +14,7 @@ use crate::lane::{Lane, Life};
 use crate::ledger::Ledger;
 use crate::metrics::Metrics;
 use crate::narrate::{self, Labels};
-use crate::producer::Producer;
+use crate::producer::Producers;
 use crate::scenario::{self, Scenario, StepKind};
 use crate::tail::Tail;
 use crate::timers::{Timer, Timers};
@@ -23,7 +23,7 @@ use rustc_hash::FxHashMap;
 use serde::Deserialize;
 use serde_json::Value;
 use sqs_engine::api::{
-    MessageId, Output, QueueUrl, ReceiveMessageOutput, Response, SendMessageBatchInput, ToJson,
+    MessageId, Output, ReceiveMessageOutput, Response, SendMessageBatchInput, ToJson,
 };
 use sqs_engine::event::VisibleReason;
 use sqs_engine::script::{error_json, Bindings};
@@ -31,6 +31,14 @@ use sqs_engine::{Engine, Event, EventKind, Millis, Namespace, PollId, Reply, Req
 use std::cell::Cell;
 use std::collections::VecDeque;
 use std::sync::Arc;
+
+mod client;
+mod consume;
+mod driver;
+mod faults;
+mod gauges;
+mod manual;
+mod producing;
 
 /// How many undrained events the world narrates one by one (the default of
 /// [`World::set_event_buffer`]). A UI drains them every frame, far below this; when more happen
@@ -99,33 +107,33 @@ enum Next {
 /// session: both copies go on independently and deterministically.
 #[derive(Clone)]
 pub struct World {
-    pub(crate) seed: u64,
-    pub(crate) engine: Engine,
-    pub(crate) lanes: Vec<Lane>,
+    seed: u64,
+    engine: Engine,
+    lanes: Vec<Lane>,
     /// Where each lane was found last, by its id modulo [`LANE_HINTS`] ([`World::lane_pos`]):
     /// a message's steps look up its lane again and again, and the steps of 20 lanes'
     /// messages interleave (one hint for the lane found last missed twice per message).
-    pub(crate) lane_hints: [Cell<usize>; LANE_HINTS],
+    lane_hints: [Cell<usize>; LANE_HINTS],
     /// Ids for lanes, jobs and producers.
-    pub(crate) next_id: u64,
+    next_id: u64,
     /// MessageId -> who received it last, while it is in flight.
-    pub(crate) holders: FxHashMap<MessageId, Holder>,
-    pub(crate) producers: Vec<Producer>,
+    holders: FxHashMap<MessageId, Holder>,
+    producers: Producers,
     /// The clients of their own that have called without being consumers, by first call
     /// ([`SimAction::Call`](crate::SimAction::Call)).
-    pub(crate) clients: Vec<String>,
-    pub(crate) timers: Timers,
+    clients: Vec<String>,
+    timers: Timers,
     /// The scenario's later steps, with their times (fixed once loaded: shared by the copies),
     /// and how many of them have run.
     scheduled: Arc<[(Millis, Value)]>,
     steps_run: usize,
     /// Named results of scenario steps (`as`), for `${NAME.path}`.
     bindings: Bindings,
-    pub(crate) polls: FxHashMap<PollId, PollOwner>,
+    polls: FxHashMap<PollId, PollOwner>,
     /// The user's long polls answered and not yet taken (by the script runner).
     user_polls: Vec<(PollId, ReceiveMessageOutput)>,
-    pub(crate) ledger: Ledger,
-    pub(crate) metrics: Metrics,
+    ledger: Ledger,
+    metrics: Metrics,
     log: Vec<LoggedStep>,
     actions: Vec<LoggedStep>,
     events: Vec<WorldEvent>,
@@ -138,26 +146,26 @@ pub struct World {
     events_drained: u64,
     /// Where the latest events began ([`World::narration_start`]).
     tail: Tail,
-    pub(crate) labels: Labels,
+    labels: Labels,
     /// The dead-letter queues' names, cached for the samples (cleared when a queue is created,
     /// deleted or changes its attributes).
-    pub(crate) dead_letter_cache: Option<Vec<String>>,
+    dead_letter_cache: Option<Vec<String>>,
     /// The buffer the engine's events are drained into (empty between two calls).
     drained: Vec<Event>,
     /// The buffer the engine's answered long polls are taken into (empty between two calls).
     answered: Vec<(PollId, ReceiveMessageOutput)>,
     /// Whether a lane has ever held messages by hand (manual mode): until one has, a message
     /// leaving the queue has no manual job to leave.
-    pub(crate) held_by_hand: bool,
+    held_by_hand: bool,
     /// Whether the clock loop is firing a timer ([`World::fire_now`]).
     firing: bool,
     /// The job whose timer is firing, if a job's: that timer is no longer scheduled, so the
     /// job's end has none to cancel (a job's step schedules its next one only as it returns).
-    pub(crate) firing_job: Option<u64>,
+    firing_job: Option<u64>,
     /// Polls asked for at the current instant while a timer fired, as (order of scheduling,
     /// lane): timers in all but name (see [`World::fire_now`]); empty between two timers.
     /// In order, taken from the front.
-    pub(crate) due_polls: VecDeque<(u64, u64)>,
+    due_polls: VecDeque<(u64, u64)>,
 }
 
 impl World {
@@ -173,7 +181,7 @@ impl World {
             lane_hints: std::array::from_fn(|_| Cell::new(0)),
             next_id: 1,
             holders: FxHashMap::default(),
-            producers: Vec::new(),
+            producers: Producers::default(),
             clients: Vec::new(),
             timers: Timers::default(),
             scheduled: Arc::new([]),
@@ -602,9 +610,8 @@ impl World {
             }),
             Who::Producer(id) => self
                 .producers
-                .iter()
-                .find(|p| p.id == id)
-                .map_or(Actor::User, |p| Actor::Producer(p.spec.name.clone())),
+                .name_of(id)
+                .map_or(Actor::User, |name| Actor::Producer(name.to_string())),
             Who::Client(i) => Actor::Client(self.clients[i].clone()),
         }
     }
@@ -755,7 +762,7 @@ impl World {
     /// or created since.
     fn forget_queue_urls(&mut self) {
         self.lanes.iter_mut().for_each(|lane| lane.queue_url = None);
-        self.producers.iter_mut().for_each(|p| p.queue_url = None);
+        self.producers.forget_queue_urls();
     }
 
     /// A new id for a lane, job or producer.
@@ -1024,21 +1031,6 @@ impl World {
     pub fn take_completed_polls(&mut self) -> Vec<(PollId, ReceiveMessageOutput)> {
         std::mem::take(&mut self.user_polls)
     }
-}
-
-/// The URL of queue `name`, looked up once and kept in `cache` (a lane's or a producer's) until
-/// a queue is created or deleted ([`World::forget_queue_urls`]): each poll, job and send needs
-/// it, and a lookup by name walks the engine's map of names.
-#[inline]
-pub(crate) fn cached_url(
-    engine: &Engine,
-    cache: &mut Option<QueueUrl>,
-    name: &str,
-) -> Option<QueueUrl> {
-    if cache.is_none() {
-        *cache = engine.queue_url(name);
-    }
-    cache.clone()
 }
 
 /// Puts a buffer taken out of `slot` (`mem::take`) back. The empty Vec left there owns no

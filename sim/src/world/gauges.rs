@@ -1,8 +1,9 @@
 //! What the world measures: queue depth by state (SQS's Approximate* attributes), the depth
 //! samples for the charts, and the end-of-run summary.
 
+use super::World;
+use crate::bench::Retained;
 use crate::metrics::{Holders, Sample, Summary};
-use crate::world::World;
 use serde_json::Value;
 use sqs_engine::Millis;
 use std::collections::BTreeMap;
@@ -153,6 +154,22 @@ impl World {
             empty_receives: m.empty_receives,
             cost_usd: m.cost_usd(),
             by_state: self.by_state(),
+        }
+    }
+}
+
+impl World {
+    /// The sizes of what the world keeps (for the memory figures of the benchmarks).
+    pub fn retained(&self) -> Retained {
+        Retained {
+            events: self.events_len(),
+            labels: self.labels.len(),
+            holders: self.holders.len(),
+            ledger_entries: self.ledger.effects.len(),
+            ledger_keys: self.ledger.keys(),
+            timers: self.timers_len(),
+            samples: self.metrics.samples.len(),
+            log: self.log().len(),
         }
     }
 }

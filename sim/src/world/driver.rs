@@ -2,9 +2,9 @@
 //! narrated, logged), the clock moves the workers too, `{"sim": ...}` steps are the
 //! simulation's own, and the run ends with the summary line.
 
+use super::World;
 use crate::actor::Who;
 use crate::command::{LoggedStep, Step};
-use crate::world::World;
 use serde_json::Value;
 use sqs_engine::api::ReceiveMessageOutput;
 use sqs_engine::script::Driver;

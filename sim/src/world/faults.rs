@@ -1,8 +1,8 @@
 //! Faults injected into workers: kill, hang, restart, and the faults armed for the current or
 //! next message (crash after commit, lost delete response, failed job).
 
+use super::{named, World};
 use crate::lane::{Armed, Failure, JobKind, Life};
-use crate::world::{named, World};
 use serde_json::Value;
 use sqs_engine::api::MessageId;
 

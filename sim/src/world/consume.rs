@@ -2,13 +2,14 @@
 //! poll), ChangeMessageVisibility (heartbeat, by hand) and DeleteMessage (and the batch forms),
 //! plus the faults injected into them and the user's hands in manual mode.
 
+use super::{named, PollOwner, World, LANE_HINTS};
 use crate::actor::{Actor, Who};
 use crate::lane::{warnings, Due, Failure, JobKind, Lane, Life};
 use crate::ledger::Attempt;
 use crate::narrate::secs;
+use crate::queue_url::cached_url;
 use crate::timers::Timer;
 use crate::worker::{WorkerMode, WorkerPolicy};
-use crate::world::{cached_url, named, PollOwner, World, LANE_HINTS};
 use serde_json::Value;
 use sqs_engine::api::{
     ChangeMessageVisibilityBatchEntry, ChangeMessageVisibilityBatchInput,

@@ -1,9 +1,9 @@
 //! The user's hands: dragging a message onto a worker, and manual mode (receive, extend, delete
 //! by hand with the receipt handle the lane holds).
 
+use super::{named, World};
 use crate::lane::Life;
 use crate::worker::WorkerMode;
-use crate::world::{named, World};
 use serde_json::{json, Value};
 use sqs_engine::api::{ChangeMessageVisibilityInput, DeleteMessageInput, QueueUrl, ToJson};
 use sqs_engine::{ReceiptHandle, Reply, Request};

@@ -7,9 +7,9 @@
 //! message or changes its visibility, or until the timeout runs out (a client that crashed).
 //! Any other client (one that only sends, say) is named in the event log.
 
+use super::{pending, World};
 use crate::actor::Who;
 use crate::worker::{WorkerMode, WorkerPolicy};
-use crate::world::{pending, World};
 use serde_json::Value;
 use sqs_engine::api::{QueueUrl, Response, ToJson};
 use sqs_engine::script::error_json;
