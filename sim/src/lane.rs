@@ -8,6 +8,8 @@ use crate::worker::{
 };
 use sqs_engine::api::{Body, Message, MessageId, QueueUrl};
 use sqs_engine::{Millis, ReceiptHandle};
+use std::cell::Cell;
+use std::ops::{Index, IndexMut};
 use std::sync::Arc;
 
 /// Whether a lane is working.
@@ -201,6 +203,93 @@ impl Job {
             };
             Due::Wait(wake)
         }
+    }
+}
+
+/// How many lane positions [`Lanes::pos`] remembers: lanes added one after the other get
+/// consecutive ids, so up to this many never share a hint.
+const LANE_HINTS: usize = 64;
+
+/// The worker lanes, in the order they were added (so by id: ids only grow): the world's part
+/// that owns them, found by id through remembered positions.
+#[derive(Clone, Debug)]
+pub(crate) struct Lanes {
+    list: Vec<Lane>,
+    /// Where each lane was found last, by its id modulo [`LANE_HINTS`]: a message's steps look
+    /// up its lane again and again, and the steps of 20 lanes' messages interleave (one hint
+    /// for the lane found last missed twice per message).
+    hints: [Cell<usize>; LANE_HINTS],
+}
+
+impl Default for Lanes {
+    fn default() -> Self {
+        Lanes {
+            list: Vec::new(),
+            hints: std::array::from_fn(|_| Cell::new(0)),
+        }
+    }
+}
+
+impl Lanes {
+    /// The position of the lane with this id: where its hint says if it is still there, else
+    /// a binary search (lanes are only ever pushed with a fresh, larger id or removed, so they
+    /// stay sorted by id). Inlined (a hint is checked in a few instructions) with the search
+    /// kept out of line.
+    #[inline]
+    pub(crate) fn pos(&self, id: u64) -> Option<usize> {
+        let at = self.hints[id as usize % LANE_HINTS].get();
+        if self.list.get(at).is_some_and(|l| l.id == id) {
+            return Some(at);
+        }
+        self.find(id)
+    }
+
+    /// [`Lanes::pos`] when the hint is stale.
+    #[inline(never)]
+    fn find(&self, id: u64) -> Option<usize> {
+        let at = self.list.binary_search_by_key(&id, |l| l.id).ok()?;
+        self.hints[id as usize % LANE_HINTS].set(at);
+        Some(at)
+    }
+
+    /// The position of the lane named `name`.
+    pub(crate) fn by_name(&self, name: &str) -> Option<usize> {
+        self.list.iter().position(|l| *l.name == *name)
+    }
+
+    /// Adds a lane (its id larger than every other's).
+    pub(crate) fn push(&mut self, lane: Lane) {
+        debug_assert!(self.list.last().is_none_or(|l| l.id < lane.id));
+        self.list.push(lane);
+    }
+
+    /// Removes the lane at position `i`.
+    pub(crate) fn remove(&mut self, i: usize) -> Lane {
+        self.list.remove(i)
+    }
+
+    pub(crate) fn iter(&self) -> std::slice::Iter<'_, Lane> {
+        self.list.iter()
+    }
+
+    pub(crate) fn iter_mut(&mut self) -> std::slice::IterMut<'_, Lane> {
+        self.list.iter_mut()
+    }
+}
+
+impl Index<usize> for Lanes {
+    type Output = Lane;
+
+    #[inline]
+    fn index(&self, i: usize) -> &Lane {
+        &self.list[i]
+    }
+}
+
+impl IndexMut<usize> for Lanes {
+    #[inline]
+    fn index_mut(&mut self, i: usize) -> &mut Lane {
+        &mut self.list[i]
     }
 }
 

@@ -2,7 +2,7 @@
 //! poll), ChangeMessageVisibility (heartbeat, by hand) and DeleteMessage (and the batch forms),
 //! plus the faults injected into them and the user's hands in manual mode.
 
-use super::{named, PollOwner, World, LANE_HINTS};
+use super::{named, PollOwner, World};
 use crate::actor::{Actor, Who};
 use crate::lane::{warnings, Due, Failure, JobKind, Lane, Life};
 use crate::ledger::Attempt;
@@ -28,29 +28,14 @@ const ERROR_PAUSE: Millis = 1000;
 impl World {
     pub(crate) fn lane_index(&self, name: &str) -> Result<usize, String> {
         self.lanes
-            .iter()
-            .position(|l| *l.name == *name)
+            .by_name(name)
             .ok_or_else(|| format!("There is no worker named \"{name}\"."))
     }
 
-    /// The lane with this id: where its hint says if it is still there, else a binary search
-    /// (lanes are only ever pushed with a fresh, larger id or removed, so they stay sorted by
-    /// id). Inlined (a hint is checked in a few instructions) with the search kept out of line.
+    /// The position of the lane with this id.
     #[inline]
     pub(crate) fn lane_pos(&self, id: u64) -> Option<usize> {
-        let at = self.lane_hints[id as usize % LANE_HINTS].get();
-        if self.lanes.get(at).is_some_and(|l| l.id == id) {
-            return Some(at);
-        }
-        self.find_lane(id)
-    }
-
-    /// [`World::lane_pos`] when the hint is stale.
-    #[inline(never)]
-    fn find_lane(&self, id: u64) -> Option<usize> {
-        let at = self.lanes.binary_search_by_key(&id, |l| l.id).ok()?;
-        self.lane_hints[id as usize % LANE_HINTS].set(at);
-        Some(at)
+        self.lanes.pos(id)
     }
 
     pub(crate) fn actor(&self, i: usize) -> Actor {
@@ -172,7 +157,7 @@ impl World {
 
     fn poll_later(&mut self, lane: u64, pause: Millis) {
         // Moves a poll due now, as it moves a timer.
-        self.due_polls.retain(|&(_, l)| l != lane);
+        self.scheduler.drop_due_poll(lane);
         self.schedule(self.now() + pause, Timer::Poll { lane });
     }
 
@@ -320,7 +305,7 @@ impl World {
         }
         if let Some(hb) = &job.heartbeat {
             let every = ((hb.every * 1000.0) as Millis).max(1);
-            job.first_heartbeat = Some((now + every, self.timers.reserve()));
+            job.first_heartbeat = Some((now + every, self.scheduler.reserve()));
         }
         if self.narrating() {
             self.say_job_started(i, job_id, now);
@@ -412,7 +397,7 @@ impl World {
                     let job_mut = self.lanes[i].job_mut(job).expect("found above");
                     if let Some((beat, order)) = job_mut.first_heartbeat.filter(|&(b, _)| at >= b) {
                         job_mut.first_heartbeat = None;
-                        self.timers
+                        self.scheduler
                             .schedule_as(beat, order, Timer::Heartbeat { lane, job });
                     }
                     self.schedule(at, Timer::Job { lane, job });
@@ -635,7 +620,7 @@ impl World {
             return;
         };
         let job = self.lanes[i].jobs.remove(at);
-        if self.firing_job != Some(job_id) {
+        if self.scheduler.firing_job() != Some(job_id) {
             self.cancel(Timer::Job {
                 lane: lane_id,
                 job: job_id,

@@ -163,7 +163,7 @@ impl World {
     pub fn retained(&self) -> Retained {
         Retained {
             events: self.events_len(),
-            labels: self.labels.len(),
+            labels: self.narration.labels().len(),
             holders: self.holders.len(),
             ledger_entries: self.ledger.effects.len(),
             ledger_keys: self.ledger.keys(),

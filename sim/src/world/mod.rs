@@ -10,17 +10,17 @@
 
 use crate::actor::{Actor, Who};
 use crate::command::{LoggedStep, SimAction, Step};
-use crate::lane::{Lane, Life};
+use crate::lane::{Lane, Lanes, Life};
 use crate::ledger::Ledger;
 use crate::metrics::Metrics;
-use crate::narrate::{self, Labels};
+use crate::narrate;
+use crate::narration::{Narration, WorldEvent};
 use crate::producer::Producers;
 use crate::scenario::{self, Scenario, StepKind};
-use crate::tail::Tail;
-use crate::timers::{Timer, Timers};
+use crate::scheduler::Scheduler;
+use crate::timers::Timer;
 use crate::worker::WorkerView;
 use rustc_hash::FxHashMap;
-use serde::Deserialize;
 use serde_json::Value;
 use sqs_engine::api::{
     MessageId, Output, ReceiveMessageOutput, Response, SendMessageBatchInput, ToJson,
@@ -28,9 +28,6 @@ use sqs_engine::api::{
 use sqs_engine::event::VisibleReason;
 use sqs_engine::script::{error_json, Bindings};
 use sqs_engine::{Engine, Event, EventKind, Millis, Namespace, PollId, Reply, Request};
-use std::cell::Cell;
-use std::collections::VecDeque;
-use std::sync::Arc;
 
 mod client;
 mod consume;
@@ -39,45 +36,6 @@ mod faults;
 mod gauges;
 mod manual;
 mod producing;
-
-/// How many undrained events the world narrates one by one (the default of
-/// [`World::set_event_buffer`]). A UI drains them every frame, far below this; when more happen
-/// before the next [`World::drain_events`] (a fast-forward), the rest are still counted in the
-/// metrics and applied to the state, but not narrated: the drain ends with one event saying how
-/// many were left out. At about 250 bytes an event, the buffer holds at most ~1.3 MB.
-pub const EVENT_BUFFER: usize = 5_000;
-
-/// How many lane positions [`World::lane_pos`] remembers: lanes added one after the other
-/// get consecutive ids, so up to this many never share a hint.
-pub(crate) const LANE_HINTS: usize = 64;
-
-/// Something that happened, for the event log, the animations and the live region.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct WorldEvent {
-    /// When.
-    pub at: Millis,
-    /// Who.
-    pub actor: Actor,
-    /// The SQS action behind it, if any ("ChangeMessageVisibility").
-    pub action: Option<String>,
-    /// The engine's event, if it is one.
-    pub engine: Option<EventKind>,
-    /// The MessageId it concerns, if any.
-    pub message_id: Option<String>,
-    /// Plain words: "Worker 2 called ChangeMessageVisibility: hidden for 30 s more".
-    pub text: String,
-}
-
-sqs_engine::writers! {
-    WorldEvent {
-        at: field("at"),
-        actor: field("actor"),
-        action: field("action"),
-        engine: field("engine"),
-        message_id: field("message_id"),
-        text: field("text"),
-    }
-}
 
 /// The lane holding a message in flight, and the message's ApproximateReceiveCount at that
 /// delivery, read from the Received event: a worker that asked SQS for the attribute would make
@@ -109,11 +67,7 @@ enum Next {
 pub struct World {
     seed: u64,
     engine: Engine,
-    lanes: Vec<Lane>,
-    /// Where each lane was found last, by its id modulo [`LANE_HINTS`] ([`World::lane_pos`]):
-    /// a message's steps look up its lane again and again, and the steps of 20 lanes'
-    /// messages interleave (one hint for the lane found last missed twice per message).
-    lane_hints: [Cell<usize>; LANE_HINTS],
+    lanes: Lanes,
     /// Ids for lanes, jobs and producers.
     next_id: u64,
     /// MessageId -> who received it last, while it is in flight.
@@ -122,11 +76,7 @@ pub struct World {
     /// The clients of their own that have called without being consumers, by first call
     /// ([`SimAction::Call`](crate::SimAction::Call)).
     clients: Vec<String>,
-    timers: Timers,
-    /// The scenario's later steps, with their times (fixed once loaded: shared by the copies),
-    /// and how many of them have run.
-    scheduled: Arc<[(Millis, Value)]>,
-    steps_run: usize,
+    scheduler: Scheduler,
     /// Named results of scenario steps (`as`), for `${NAME.path}`.
     bindings: Bindings,
     polls: FxHashMap<PollId, PollOwner>,
@@ -136,17 +86,7 @@ pub struct World {
     metrics: Metrics,
     log: Vec<LoggedStep>,
     actions: Vec<LoggedStep>,
-    events: Vec<WorldEvent>,
-    /// The most undrained events narrated ([`EVENT_BUFFER`] by default).
-    event_buffer: usize,
-    /// Events left out since the last drain because the buffer was full.
-    events_skipped: u64,
-    /// The events the drains so far took out, narrated or left out (their notes of what was
-    /// left out not counted).
-    events_drained: u64,
-    /// Where the latest events began ([`World::narration_start`]).
-    tail: Tail,
-    labels: Labels,
+    narration: Narration,
     /// The dead-letter queues' names, cached for the samples (cleared when a queue is created,
     /// deleted or changes its attributes).
     dead_letter_cache: Option<Vec<String>>,
@@ -157,15 +97,6 @@ pub struct World {
     /// Whether a lane has ever held messages by hand (manual mode): until one has, a message
     /// leaving the queue has no manual job to leave.
     held_by_hand: bool,
-    /// Whether the clock loop is firing a timer ([`World::fire_now`]).
-    firing: bool,
-    /// The job whose timer is firing, if a job's: that timer is no longer scheduled, so the
-    /// job's end has none to cancel (a job's step schedules its next one only as it returns).
-    firing_job: Option<u64>,
-    /// Polls asked for at the current instant while a timer fired, as (order of scheduling,
-    /// lane): timers in all but name (see [`World::fire_now`]); empty between two timers.
-    /// In order, taken from the front.
-    due_polls: VecDeque<(u64, u64)>,
 }
 
 impl World {
@@ -177,15 +108,12 @@ impl World {
         World {
             seed,
             engine,
-            lanes: Vec::new(),
-            lane_hints: std::array::from_fn(|_| Cell::new(0)),
+            lanes: Lanes::default(),
             next_id: 1,
             holders: FxHashMap::default(),
             producers: Producers::default(),
             clients: Vec::new(),
-            timers: Timers::default(),
-            scheduled: Arc::new([]),
-            steps_run: 0,
+            scheduler: Scheduler::default(),
             bindings: Bindings::default(),
             polls: FxHashMap::default(),
             user_polls: Vec::new(),
@@ -193,19 +121,11 @@ impl World {
             metrics: Metrics::new(),
             log: Vec::new(),
             actions: Vec::new(),
-            events: Vec::new(),
-            event_buffer: EVENT_BUFFER,
-            events_skipped: 0,
-            events_drained: 0,
-            tail: Tail::default(),
-            labels: Labels::default(),
+            narration: Narration::default(),
             dead_letter_cache: None,
             drained: Vec::new(),
             answered: Vec::new(),
             held_by_hand: false,
-            firing: false,
-            firing_job: None,
-            due_polls: VecDeque::new(),
         }
     }
 
@@ -231,7 +151,7 @@ impl World {
                 StepKind::Call | StepKind::Sim => later.push((at, step.clone())),
             }
         }
-        world.scheduled = later.into();
+        world.scheduler.set_steps(later);
         Ok(world)
     }
 
@@ -303,15 +223,13 @@ impl World {
                     }
                 }
                 Next::Timer => {
-                    if let Some(timer) = self.timers.pop() {
+                    if let Some(timer) = self.scheduler.pop() {
                         self.fire_now(timer);
                     }
                 }
                 Next::Step => {
-                    let scheduled = Arc::clone(&self.scheduled);
-                    if let Some((_, step)) = scheduled.get(self.steps_run) {
-                        self.steps_run += 1;
-                        if let Err(e) = self.run_scenario_step(step) {
+                    if let Some(step) = self.scheduler.take_step() {
+                        if let Err(e) = self.run_scenario_step(step.value()) {
                             self.say(Actor::User, None, format!("A scenario step failed: {e}"));
                         }
                     }
@@ -344,11 +262,8 @@ impl World {
             }
         };
         consider(self.engine.next_deadline(), Next::Engine);
-        consider(self.timers.first_at(), Next::Timer);
-        consider(
-            self.scheduled.get(self.steps_run).map(|&(at, _)| at),
-            Next::Step,
-        );
+        consider(self.scheduler.first_at(), Next::Timer);
+        consider(self.scheduler.next_step_at(), Next::Step);
         next
     }
 
@@ -480,7 +395,7 @@ impl World {
                 Request::SendMessage(_) | Request::SendMessageBatch(_)
             )
         {
-            self.labels.lapse();
+            self.narration.labels_mut().lapse();
         }
         // SendMessage (the hot path): the label is taken from the request without a map.
         let (single, bodies) = match &request {
@@ -495,7 +410,7 @@ impl World {
         let reply = self.engine.call_in(namespace, request);
         if !labelled && matches!(reply, Reply::Pending(_)) {
             // Its LongPollStarted, left out.
-            self.events_skipped += 1;
+            self.narration.skip(1);
         }
         let failed = matches!(reply, Reply::Done(Err(_)));
         if !(failed && who == Who::User) {
@@ -507,7 +422,9 @@ impl World {
         if let Reply::Done(Ok(response)) = &reply {
             match (single, &bodies, response) {
                 (Some(label), _, Response::SendMessage(output)) => {
-                    self.labels.learn_label(output.message_id, label);
+                    self.narration
+                        .labels_mut()
+                        .learn_label(output.message_id, label);
                 }
                 (_, Some(bodies), Response::SendMessageBatch(output)) => {
                     for stored in &output.successful {
@@ -516,7 +433,7 @@ impl World {
                         if let Some((_, body)) =
                             bodies.iter().rev().find(|(id, _)| *id == stored.id)
                         {
-                            self.labels.learn(stored.message_id, body);
+                            self.narration.labels_mut().learn(stored.message_id, body);
                         }
                     }
                 }
@@ -538,7 +455,7 @@ impl World {
     #[inline]
     fn advance_engine(&mut self, t: Millis) {
         if t > self.now() {
-            self.tail.leave(self.now(), self.events_total());
+            self.narration.leave(self.now());
         }
         // The engine settles after every call and advance: with nothing due by `t` it only
         // moves its clock (nothing at all at its own time), and has nothing to settle.
@@ -654,7 +571,7 @@ impl World {
             if self.narrating() {
                 self.narrate_engine_event(who, action, event);
             } else {
-                self.events_skipped += 1 + self.skip_implied(event);
+                self.narration.skip(1 + self.skip_implied(event));
             }
             self.track(who, &event.kind);
         }
@@ -676,8 +593,9 @@ impl World {
     #[inline(never)]
     fn narrate_engine_event(&mut self, who: Who, action: Option<&str>, event: &Event) {
         let actor = self.actor_of(who);
-        let text = narrate::engine_event(&actor, action, event.at, &event.kind, &self.labels);
-        self.events.push(WorldEvent {
+        let labels = self.narration.labels();
+        let text = narrate::engine_event(&actor, action, event.at, &event.kind, labels);
+        self.narration.tell(WorldEvent {
             at: event.at,
             actor,
             action: action.map(str::to_string),
@@ -726,21 +644,24 @@ impl World {
             EventKind::Deleted { message_id, .. }
             | EventKind::RetentionExpired { message_id, .. } => {
                 self.gone(*message_id);
-                self.labels.forget(*message_id);
+                self.narration.labels_mut().forget(*message_id);
             }
             // Still stored (in the dead-letter queue) under the same MessageId: keeps its label.
             EventKind::MovedToDeadLetterQueue { message_id, .. } => self.gone(*message_id),
             EventKind::Purged { message_ids, .. } => {
                 for &id in message_ids {
                     self.gone(id);
-                    self.labels.forget(id);
+                    self.narration.labels_mut().forget(id);
                 }
             }
             EventKind::Redriven {
                 old_message_id,
                 message_id,
                 ..
-            } => self.labels.alias(*message_id, old_message_id),
+            } => self
+                .narration
+                .labels_mut()
+                .alias(*message_id, old_message_id),
             EventKind::QueueCreated { queue, .. } => {
                 self.dead_letter_cache = None;
                 self.forget_queue_urls();
@@ -786,61 +707,47 @@ impl World {
 
     /// Adds a world timer (not before now), or moves it if it is scheduled.
     pub(crate) fn schedule(&mut self, at: Millis, timer: Timer) {
-        self.timers.schedule(at.max(self.now()), timer);
-    }
-
-    /// Whether this timer is scheduled.
-    pub(crate) fn has_timer(&self, timer: Timer) -> bool {
-        self.timers.has(timer)
+        self.scheduler.schedule(at.max(self.now()), timer);
     }
 
     /// Drops a timer if it is scheduled.
     pub(crate) fn cancel(&mut self, timer: Timer) {
-        self.timers.cancel(timer);
+        self.scheduler.cancel(timer);
     }
 
     /// Drops every timer of a lane.
     pub(crate) fn cancel_lane(&mut self, lane: u64) {
-        self.timers.cancel_where(|t| t.lane() == Some(lane));
-        self.due_polls.retain(|&(_, l)| l != lane);
+        self.scheduler.cancel_lane(lane);
     }
 
-    /// Fires a timer, then the polls it asked for at this instant ([`World::due_polls`]). A
+    /// Fires a timer, then the polls it asked for at this instant ([`Scheduler::next_due_poll`]). A
     /// worker that finishes a job polls again at once: as a timer scheduled now, the poll would
     /// wait for everything due by now (the engine's work, timers scheduled before it), and run
     /// next when nothing is. So it runs here, without a timer, when nothing else is due by now;
     /// else it becomes the timer it would have been, in the place it took when asked for.
     fn fire_now(&mut self, timer: Timer) {
-        self.firing = true;
-        if let Timer::Job { job, .. } = timer {
-            self.firing_job = Some(job);
-        }
+        self.scheduler.start_firing(timer);
         self.fire(timer);
-        self.firing_job = None;
-        while let Some((order, lane)) = self.due_polls.pop_front() {
+        self.scheduler.fired();
+        while let Some((order, lane)) = self.scheduler.next_due_poll() {
             let now = self.now();
             if self.next_item().is_some_and(|(at, _)| at <= now) {
-                self.timers.schedule_as(now, order, Timer::Poll { lane });
+                self.scheduler.schedule_as(now, order, Timer::Poll { lane });
             } else {
                 self.poll(lane);
             }
         }
-        self.firing = false;
+        self.scheduler.stop_firing();
     }
 
-    /// Schedules a poll of `lane` now: in [`World::due_polls`] while a timer fires.
+    /// Schedules a poll of `lane` now: in [`Scheduler::next_due_poll`] while a timer fires.
     pub(crate) fn poll_now(&mut self, lane: u64) {
-        if self.firing {
-            let order = self.timers.reserve();
-            self.due_polls.push_back((order, lane));
-        } else {
-            self.schedule(self.now(), Timer::Poll { lane });
-        }
+        self.scheduler.poll_now(self.now(), lane);
     }
 
     /// Whether a poll of `lane` is scheduled (as a timer or due now).
     pub(crate) fn has_poll(&self, lane: u64) -> bool {
-        self.has_timer(Timer::Poll { lane }) || self.due_polls.iter().any(|&(_, l)| l == lane)
+        self.scheduler.has_poll(lane)
     }
 
     fn fire(&mut self, timer: Timer) {
@@ -855,7 +762,7 @@ impl World {
     /// A message's short, readable name: its body when short, else the start of its MessageId.
     /// A message that is gone (deleted) is still named by its body while a worker works on it.
     pub(crate) fn label(&self, message_id: &str) -> String {
-        if let Some(label) = self.labels.known(message_id) {
+        if let Some(label) = self.narration.labels().known(message_id) {
             return label.to_string();
         }
         self.lanes
@@ -872,26 +779,26 @@ impl World {
     /// build a text for [`World::say`] check this first so that a fast-forward does not pay for
     /// texts nobody reads; [`World::skip`] counts the event instead.
     pub(crate) fn narrating(&self) -> bool {
-        self.events.len() < self.event_buffer
+        self.narration.narrating()
     }
 
     /// Counts an event left out because the buffer is full.
     pub(crate) fn skip(&mut self) {
-        self.events_skipped += 1;
+        self.narration.skip(1);
     }
 
-    /// How many undrained events are narrated one by one ([`EVENT_BUFFER`] by default; 0: none,
+    /// How many undrained events are narrated one by one ([`EVENT_BUFFER`](crate::EVENT_BUFFER) by default; 0: none,
     /// for a replay nobody watches). Past it, until the next [`World::drain_events`], events are
     /// counted, not narrated. The state, the metrics and the ledger never depend on it.
     pub fn set_event_buffer(&mut self, events: usize) {
-        self.event_buffer = events;
+        self.narration.set_buffer(events);
         self.relabel();
     }
 
     /// Names the stored messages again if their labels lapsed and the narration resumes (it
     /// resumes only here and on a drain).
     fn relabel(&mut self) {
-        if !self.labels.lapsed() || !self.narrating() {
+        if !self.narration.labels().lapsed() || !self.narrating() {
             return;
         }
         let engine = &self.engine;
@@ -903,7 +810,7 @@ impl World {
         let stored = views
             .iter()
             .filter_map(|m| Some((MessageId::new(&m.message_id)?, m.body.as_str())));
-        self.labels.rebuild(stored);
+        self.narration.labels_mut().rebuild(stored);
     }
 
     /// Records a world event that is not an engine event.
@@ -919,7 +826,7 @@ impl World {
             self.skip();
             return;
         }
-        self.events.push(WorldEvent {
+        self.narration.tell(WorldEvent {
             at: self.now(),
             actor,
             action: action.map(str::to_string),
@@ -936,40 +843,21 @@ impl World {
 
     /// Events recorded and not drained yet.
     pub(crate) fn events_len(&self) -> usize {
-        self.events.len()
+        self.narration.len()
     }
 
     /// World timers scheduled.
     pub(crate) fn timers_len(&self) -> usize {
-        self.timers.len()
+        self.scheduler.len()
     }
 
     /// What happened since the last call, in order.
     /// When more than the event buffer ([`World::set_event_buffer`]) happened, the last one
     /// says how many more were counted but not narrated.
     pub fn drain_events(&mut self) -> Vec<WorldEvent> {
-        self.events_drained = self.events_total();
-        let skipped = std::mem::take(&mut self.events_skipped);
-        if skipped > 0 {
-            self.events.push(WorldEvent {
-                at: self.now(),
-                actor: Actor::Sqs,
-                action: None,
-                engine: None,
-                message_id: None,
-                text: format!(
-                    "Fast-forward: {skipped} more events happened, counted in the charts and counters but not narrated one by one"
-                ),
-            });
-        }
-        let events = std::mem::take(&mut self.events);
+        let events = self.narration.drain(self.now());
         self.relabel();
         events
-    }
-
-    /// How many events have happened since time 0, narrated or not.
-    fn events_total(&self) -> u64 {
-        self.events_drained + self.events.len() as u64 + self.events_skipped
     }
 
     /// The instant through which a fast-forward to now may run without narrating (see
@@ -978,7 +866,7 @@ impl World {
     /// the latest receive of each message in flight (what hides it, and why). None: narrate from
     /// time 0, a replay of the scenario as it loads.
     pub fn narration_start(&self) -> Option<Millis> {
-        let tail = self.tail.start(self.events_total())?;
+        let tail = self.narration.tail_start()?;
         match self.engine.earliest_receive_in_flight() {
             Some(received) if received <= tail => received.checked_sub(1),
             _ => Some(tail),
