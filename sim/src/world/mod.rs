@@ -7,6 +7,14 @@
 //! timeout that ends at 12:00:30 makes the message receivable by a poll at 12:00:30), then
 //! timers, then scenario steps — the order a user action at that instant would see, which is
 //! what makes replaying the log give the same world.
+//!
+//! The world holds parts that own their state behind private fields: the engine, the
+//! [`Scheduler`] (timers and scenario steps), the [`Lanes`], the [`Producers`], the
+//! [`Metrics`], the [`Ledger`] and the [`Narration`] (the presentation side: events in plain
+//! words, which nothing else reads). This module's children are the world's work on them:
+//! `consume` (workers polling and processing), `manual` (the user's own hands), `faults`,
+//! `producing`, `client` (calls of clients without a lane), `gauges` (samples and summary)
+//! and `driver` (the `sqs-sim run` driver).
 
 use crate::actor::{Actor, Who};
 use crate::command::{LoggedStep, SimAction, Step};
@@ -102,7 +110,12 @@ pub struct World {
 impl World {
     /// An empty world at time 0.
     pub fn new(seed: u64) -> Self {
-        let mut engine = Engine::new(seed);
+        World::with_engine(seed, Engine::new(seed))
+    }
+
+    /// A world around `engine`, its queues and messages as they are, with no lanes, producers
+    /// or scenario steps yet; everything random draws from `seed`.
+    pub(crate) fn with_engine(seed: u64, mut engine: Engine) -> Self {
         // The world counts, narrates and tracks holders from the engine's events.
         engine.record_events(true);
         World {
