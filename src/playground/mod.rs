@@ -34,7 +34,7 @@ use crate::share::bridge;
 use components::counters::Counters;
 use link::Link;
 use state::State;
-use view::{ShareCallbacks, View};
+use view::{Adapters, View};
 use yew::prelude::*;
 
 /// Properties of [`Playground`].
@@ -78,7 +78,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
         move |_| dispatcher.to_callback()
     });
     let onaction = &*onaction;
-    let share = use_memo((), |_| ShareCallbacks::new(&state.session, onaction));
+    let adapters = use_memo((), |_| Adapters::new(&state.session, onaction));
     let framed = *use_memo((), |_| bridge::framed());
     effects::use_clock(props.live, framed, state.session.clone(), onaction.clone());
     effects::use_scenario_file(state.src.clone(), onaction.clone());
@@ -86,7 +86,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     let container = use_node_ref();
 
     let s = state.session.borrow();
-    let view = View::new(&state, &s, onaction);
+    let view = View::new(&state, &s, onaction, &adapters);
     effects::use_after_render(container.clone(), view.drawn(framed));
     // The pointer is followed on the whole playground, so a drop anywhere ends a drag. The
     // listeners are always there: a press and the moves after it may come in one task, before
@@ -104,7 +104,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                 <Counters tally={view.tally()} />
             </div>
             { view.history() }
-            { view.panels(&share) }
+            { view.panels() }
             <div class="visually-hidden" role="status" aria-live="polite">
                 { s.journal.announcement() }
             </div>

@@ -5,7 +5,7 @@
 
 use super::action::Action;
 use super::components::chart::DepthChart;
-use super::components::controls::Controls;
+use super::components::controls::{Clock, Controls};
 use super::components::counters::Tally;
 use super::components::dlq::DeadLetterQueue;
 use super::components::error;
@@ -48,19 +48,23 @@ const SETTINGS: [&str; 6] = [
     "ContentBasedDeduplication",
 ];
 
-/// The Share panel's callbacks, made once so that the panel is not drawn again with every
-/// frame: it reads the session, its events and its samples only when it uses them.
-pub struct ShareCallbacks {
+/// The callbacks of the two parts that are not the playground's own: the clock's controls
+/// (shared with the comparison page) and the Share panel (which reads the session, its events
+/// and its samples only when it uses them). Made once from the one `Callback<Action>`, so that
+/// those parts are not drawn again with every frame.
+pub struct Adapters {
+    onclock: Callback<Clock>,
     session: Callback<(), SharedSession>,
     events: Callback<(), Vec<WorldEvent>>,
     samples: Callback<(), Vec<Sample>>,
     onimport: Callback<SharedSession>,
 }
 
-impl ShareCallbacks {
-    /// Reading `session`; an imported file goes to `onaction`.
-    pub fn new(session: &Rc<RefCell<Session>>, onaction: &Callback<Action>) -> ShareCallbacks {
-        ShareCallbacks {
+impl Adapters {
+    /// Reading `session`; what the parts ask for goes to `onaction`.
+    pub fn new(session: &Rc<RefCell<Session>>, onaction: &Callback<Action>) -> Adapters {
+        Adapters {
+            onclock: onaction.reform(Action::Clock),
             session: reader(session, Session::share),
             events: reader(session, |s| s.journal.events().to_vec()),
             samples: reader(session, |s| s.world().metrics().samples.clone()),
@@ -80,6 +84,7 @@ pub struct View<'a> {
     state: &'a State,
     s: &'a Session,
     onaction: &'a Callback<Action>,
+    adapters: &'a Adapters,
     /// The question (or the score) shown in the story line's place.
     panel: Option<Panel>,
     /// What the revealed answer points at on the stage.
@@ -92,7 +97,12 @@ pub struct View<'a> {
 
 impl<'a> View<'a> {
     /// The view of `state`, whose session is `s`.
-    pub fn new(state: &'a State, s: &'a Session, onaction: &'a Callback<Action>) -> View<'a> {
+    pub fn new(
+        state: &'a State,
+        s: &'a Session,
+        onaction: &'a Callback<Action>,
+        adapters: &'a Adapters,
+    ) -> View<'a> {
         let panel = s.lesson_view();
         let proof = match &panel {
             Some(Panel::Question(asked)) => match &asked.phase {
@@ -105,6 +115,7 @@ impl<'a> View<'a> {
             state,
             s,
             onaction,
+            adapters,
             panel,
             proof,
             sandbox: s.end() == 0,
@@ -177,7 +188,7 @@ impl<'a> View<'a> {
                     held={s.lesson().open().is_some()}
                     error={s.error(&Slot::Clock).map(str::to_string)}
                     beats={state.beats.clone()} current={self.current.clone()}
-                    onclock={on.reform(Action::Clock)} />
+                    onclock={self.adapters.onclock.clone()} />
             </header>
         }
     }
@@ -335,8 +346,9 @@ impl<'a> View<'a> {
     /// address named, else the first. A scenario without a dead-letter queue says how to give
     /// it one under Settings; a scripted scenario's producer has its own tab (the sandbox's is
     /// on the stage).
-    pub fn panels(&self, share: &ShareCallbacks) -> Html {
+    pub fn panels(&self) -> Html {
         let (state, u, stage, on) = (self.state, &self.state.ui, self.stage(), self.onaction);
+        let share = self.adapters;
         let scenario = self.s.scenario();
         let mut panels = vec![
             (
