@@ -91,7 +91,6 @@ pub fn use_live_server(on: bool, session: Rc<RefCell<Session>>, onaction: Callba
 }
 
 /// What one render drew that the root reacts to once it is in the document.
-#[derive(Clone, PartialEq)]
 pub struct Drawn {
     /// Which message is in which place ([`super::stage::Stage::placement`]).
     pub placement: u64,

@@ -149,7 +149,6 @@ impl<'a> View<'a> {
 
     /// The root element's classes: a drag under way, the read-only player.
     pub fn classes(&self) -> Classes {
-        // Pointer drags are followed on the whole playground, so a drop anywhere ends them.
         let pressed = self.state.ui.gesture != Gesture::Idle;
         classes!(
             "playground",
