@@ -99,23 +99,21 @@ pub fn CopyView(props: &CopyProps) -> Html {
                 <Queue queue={stage.queue.clone()} place={stage.queued.clone()} crowd={stage.crowd}
                     leaving={stage.leaving.clone()} unheld={stage.unheld.clone()} idle={props.idle}
                     selected={None::<String>} pick={None} note={None::<String>} editable={false}
-                    onselect={Callback::noop()} onpick={Callback::noop()} onpress={Callback::noop()}
-                    ondeliver={Callback::noop()} />
+                    onaction={Callback::noop()} />
                 <section class="panel workers" aria-label={format!("Workers of copy {}", props.name)}>
                     <div class="lanes" style={format!("--cols: {cols}; --rows: {rows}")}>
                         for lane in &stage.lanes {
                             <WorkerLane key={lane.worker.name.clone()} lane={lane.clone()}
                                 queue_url={props.queue_url.clone()} over={false}
                                 selected={None::<String>} error={None::<String>} editing={None}
-                                editable={false} onselect={Callback::noop()} onworker={Callback::noop()}
-                                oncall={Callback::noop()} oneditpolicy={Callback::noop()} />
+                                editable={false} onaction={Callback::noop()} />
                         }
                     </div>
                 </section>
                 if stage.dlq.is_some() {
                     <DeadLetterQueue name={stage.dlq.clone()} place={stage.dead.clone()}
                         max_receives={max_receives(stage)} selected={None::<String>}
-                        onselect={Callback::noop()} />
+                        onaction={Callback::noop()} />
                 }
             </div>
             <div class="duplicates">

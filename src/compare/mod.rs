@@ -9,7 +9,7 @@
 pub mod copy;
 pub mod table;
 
-use crate::playground::components::controls::Controls;
+use crate::playground::components::controls::{Clock, Controls};
 use crate::playground::components::queue::Idle;
 use crate::playground::link::Link;
 use crate::playground::session::{Session, Slot};
@@ -96,6 +96,18 @@ pub enum Action {
     Apply(usize),
     /// The link was copied (or why not).
     Copied(Result<(), String>),
+}
+
+impl From<Clock> for Action {
+    fn from(clock: Clock) -> Action {
+        match clock {
+            Clock::Play => Action::Play,
+            Clock::Pause => Action::Pause,
+            Clock::Step => Action::Step,
+            Clock::Speed(speed) => Action::Speed(speed),
+            Clock::Seek(t) => Action::Seek(t),
+        }
+    }
 }
 
 /// The comparison's state: the copies (shared, changed in place) and what is drawn of them.
@@ -406,7 +418,6 @@ pub fn Comparison(props: &ComparisonProps) -> Html {
         [&copies[0].variant, &copies[1].variant],
         Some((now, clock.speed())),
     );
-    let on = |action: Action| dispatch.reform(move |()| action.clone());
     let copy_link = {
         let (link, dispatch) = (link.clone(), dispatch.clone());
         Callback::from(move |_: MouseEvent| {
@@ -432,8 +443,7 @@ pub fn Comparison(props: &ComparisonProps) -> Html {
                     <Controls now={now} {horizon} playing={clock.playing()} speed={clock.speed()}
                         error={clock.error(&Slot::Clock).map(str::to_string)}
                         beats={state.beats.clone()} current={current.clone()}
-                        onplay={on(Action::Play)} onpause={on(Action::Pause)} onstep={on(Action::Step)}
-                        onspeed={dispatch.reform(Action::Speed)} onseek={dispatch.reform(Action::Seek)} />
+                        onclock={dispatch.reform(Action::from)} />
                     if !state.embed {
                         <div class="compare-head">
                             <a href={format!("?scenario={}", base.id)}>{ "Back to the playground" }</a>

@@ -299,14 +299,35 @@ pub enum Phase {
 }
 
 impl Phase {
-    /// Its name, for the `data-phase` attribute (CSS and tests) and the focus.
-    pub fn key(&self) -> &'static str {
+    /// Which phase, without what it holds.
+    pub fn kind(&self) -> PhaseKind {
         match self {
-            Phase::Asking => "asking",
-            Phase::Waiting(_) => "waiting",
-            Phase::Revealed(_) => "revealed",
+            Phase::Asking => PhaseKind::Asking,
+            Phase::Waiting(_) => PhaseKind::Waiting,
+            Phase::Revealed(_) => PhaseKind::Revealed,
         }
     }
+
+    /// Its name, for the `data-phase` attribute (CSS and tests).
+    pub fn key(&self) -> &'static str {
+        match self.kind() {
+            PhaseKind::Asking => "asking",
+            PhaseKind::Waiting => "waiting",
+            PhaseKind::Revealed => "revealed",
+        }
+    }
+}
+
+/// A [`Phase`] without what it holds: what the root compares from one render to the next to
+/// move the focus when a question opens or its answer shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PhaseKind {
+    /// Waiting for an answer.
+    Asking,
+    /// Answered: the clock plays on to the reveal.
+    Waiting,
+    /// At the reveal.
+    Revealed,
 }
 
 /// A question's answer, at its reveal.

@@ -8,7 +8,9 @@ use super::journal::Journal;
 use sqs_engine::view::{MessageState, MessageView};
 use sqs_engine::Millis;
 use sqs_sim::{WorkerPolicy, WorkerStatus, WorkerView, World};
+use std::collections::hash_map::DefaultHasher;
 use std::fmt::Write;
+use std::hash::{Hash, Hasher};
 
 /// More messages than this on the stage (the queue, the workers and the dead-letter queue
 /// together) are drawn as counts per state and per worker: thousands of cards can be neither
@@ -548,6 +550,46 @@ impl Stage {
         self.cards().find(|c| c.id == id && c.look != Look::Stale)
     }
 
+    /// How the worker lanes are laid out: (columns, rows). Up to four lanes in two columns (one
+    /// row for two); more in three, then four columns.
+    pub fn lane_grid(&self) -> (usize, usize) {
+        let cols = match self.lanes.len() {
+            0 | 1 => 1,
+            2..=4 => 2,
+            5 | 6 | 9 => 3,
+            _ => 4,
+        };
+        (cols, self.lanes.len().div_ceil(cols).max(1))
+    }
+
+    /// A fingerprint of which message is in which place: when it changes, cards glide.
+    pub fn placement(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        let places = [&self.queued, &self.unheld, &self.dead];
+        for (i, place) in places
+            .into_iter()
+            .chain(self.lanes.iter().map(|l| &l.place))
+            .enumerate()
+        {
+            for card in &place.cards {
+                (i, &card.id, card.look == Look::Stale).hash(&mut h);
+            }
+        }
+        h.finish()
+    }
+
+    /// The waiting message `id` picked for the keyboard hand-over, if it is still waiting, and
+    /// the workers it can be handed to.
+    pub fn picked(&self, id: Option<&str>) -> Option<(Card, Vec<String>)> {
+        let card = self
+            .queued
+            .cards
+            .iter()
+            .find(|c| Some(c.id.as_str()) == id)?;
+        let workers = self.lanes.iter().map(|l| l.worker.name.clone()).collect();
+        Some((card.clone(), workers))
+    }
+
     /// Any card with this id, stale or leaving ones included.
     fn find_any(&self, id: &str) -> Option<&Card> {
         let leaving = self.lanes.iter().flat_map(|l| l.leaving.iter());
@@ -561,6 +603,15 @@ impl Stage {
             .chain(self.lanes.iter().map(|l| &l.place))
             .flat_map(|p| p.cards.iter())
     }
+}
+
+/// The queue's RedrivePolicy maxReceiveCount, as set.
+pub fn max_receives(stage: &Stage) -> Option<u32> {
+    let policy = stage.queue.as_ref()?.attribute("RedrivePolicy")?;
+    let policy = serde_json::from_str::<serde_json::Value>(policy).ok()?;
+    let v = policy.get("maxReceiveCount")?;
+    let n = v.as_u64().or_else(|| v.as_str()?.parse().ok())?;
+    u32::try_from(n).ok()
 }
 
 /// GetQueueAttributes' message counts, left out of the settings shown (the stage draws them).

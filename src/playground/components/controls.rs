@@ -40,16 +40,24 @@ pub struct ControlsProps {
     /// The lines whose time has come.
     #[prop_or_default]
     pub current: Option<Range<usize>>,
-    /// Play.
-    pub onplay: Callback<()>,
-    /// Pause (also when the timeline's thumb is grabbed).
-    pub onpause: Callback<()>,
-    /// Step to the next event.
-    pub onstep: Callback<()>,
-    /// A speed typed or pressed.
-    pub onspeed: Callback<f64>,
-    /// A moment chosen on the timeline.
-    pub onseek: Callback<Millis>,
+    /// Play, Pause (also when the timeline's thumb is grabbed), Step, a speed typed or pressed,
+    /// a moment chosen on the timeline.
+    pub onclock: Callback<Clock>,
+}
+
+/// What the clock's controls ask for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Clock {
+    /// Start the clock.
+    Play,
+    /// Stop it.
+    Pause,
+    /// Jump to the next event.
+    Step,
+    /// Set the speed.
+    Speed(f64),
+    /// Move to a virtual instant (rewind by replay).
+    Seek(Millis),
 }
 
 /// The number an input event's field holds, if it holds one.
@@ -64,40 +72,28 @@ fn number(e: &Event) -> Option<f64> {
 #[component]
 pub fn Controls(props: &ControlsProps) -> Html {
     let onspeed = {
-        let onspeed = props.onspeed.clone();
+        let onclock = props.onclock.clone();
         Callback::from(move |e: Event| {
             if let Some(speed) = number(&e) {
-                onspeed.emit(speed);
+                onclock.emit(Clock::Speed(speed));
             }
         })
     };
     let onseek = {
-        let onseek = props.onseek.clone();
+        let onclock = props.onclock.clone();
         Callback::from(move |e: Event| {
             if let Some(t) = number(&e).filter(|t| *t >= 0.0) {
-                onseek.emit(t as Millis);
+                onclock.emit(Clock::Seek(t as Millis));
             }
         })
     };
     // Scrubbing while the clock runs would fight the thumb: grabbing it pauses.
-    let ongrab = props.onpause.reform(|_: InputEvent| ());
+    let ongrab = props.onclock.reform(|_: InputEvent| Clock::Pause);
     let (wall, elapsed) = (wall_clock(props.now), elapsed(props.now));
     // (press, shape, name, pressed, held back by a question).
     let transport = [
-        (
-            props.onplay.clone(),
-            Icon::Play,
-            "Play",
-            props.playing,
-            props.held,
-        ),
-        (
-            props.onpause.clone(),
-            Icon::Pause,
-            "Pause",
-            !props.playing,
-            false,
-        ),
+        (Clock::Play, Icon::Play, "Play", props.playing, props.held),
+        (Clock::Pause, Icon::Pause, "Pause", !props.playing, false),
     ];
     let held = props.held.then_some("true");
     let held_title = props.held.then_some(HELD);
@@ -108,14 +104,14 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 <span class="clock-elapsed">{ format!("+{elapsed}") }</span>
             </div>
             <div class="transport">
-                for (onpress, shape, label, on, held) in transport {
+                for (press, shape, label, on, held) in transport {
                     <button class={classes!("transport-button", on.then_some("active"))}
-                        aria-pressed={on.to_string()} onclick={onpress.reform(|_| ())}
+                        aria-pressed={on.to_string()} onclick={props.onclock.reform(move |_| press)}
                         aria-disabled={held.then_some("true")} title={held.then_some(HELD)}>
                         { icon(shape) }{ label }
                     </button>
                 }
-                <button class="transport-button" onclick={props.onstep.reform(|_| ())} aria-disabled={held}
+                <button class="transport-button" onclick={props.onclock.reform(|_| Clock::Step)} aria-disabled={held}
                     title={held_title.unwrap_or("Pause and jump to the next moment something happens")}>
                     { icon(Icon::Step) }{ "Step" }
                 </button>
@@ -128,7 +124,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 for preset in PRESETS {
                     <button class={classes!("preset", (props.speed == preset).then_some("active"))}
                         aria-pressed={(props.speed == preset).to_string()}
-                        onclick={props.onspeed.reform(move |_| preset)}>
+                        onclick={props.onclock.reform(move |_| Clock::Speed(preset))}>
                         { format!("{preset}×") }
                     </button>
                 }
@@ -140,7 +136,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                         value={props.now.to_string()} onchange={onseek} oninput={ongrab}
                         aria-valuetext={wall} />
                     <BeatMarks beats={props.beats.clone()} current={props.current.clone()}
-                        horizon={props.horizon} onseek={props.onseek.clone()} />
+                        horizon={props.horizon} onclock={props.onclock.clone()} />
                 </div>
             </div>
             { error(props.error.as_deref()) }
@@ -154,7 +150,7 @@ struct MarksProps {
     beats: Rc<Vec<Beat>>,
     current: Option<Range<usize>>,
     horizon: Millis,
-    onseek: Callback<Millis>,
+    onclock: Callback<Clock>,
 }
 
 /// Markers closer than this many pixels along the timeline are one marker: each is a 24 px
@@ -216,7 +212,7 @@ fn BeatMarks(props: &MarksProps) -> Html {
                     style={format!("left: {:.2}%", x * 100.0)}
                     aria-label={mark_name(first, last, props.beats[first].at)}
                     title={props.beats[first..=last].iter().map(|b| b.text.as_str()).collect::<Vec<_>>().join("\n")}
-                    onclick={props.onseek.reform({ let at = props.beats[first].at; move |_| at })}>
+                    onclick={props.onclock.reform({ let at = props.beats[first].at; move |_| Clock::Seek(at) })}>
                 </button>
             }
         </div>

@@ -6,6 +6,7 @@ use super::lesson::proof_tag;
 use super::message::CardList;
 use crate::playground::format::plural;
 use crate::playground::stage::Place;
+use crate::playground::Action;
 use yew::prelude::*;
 
 /// Properties of [`DeadLetterQueue`].
@@ -26,8 +27,8 @@ pub struct DlqProps {
     /// The dead-letter queue itself proves a lesson's answer.
     #[prop_or_default]
     pub proves: bool,
-    /// A click on a message: its id.
-    pub onselect: Callback<String>,
+    /// A click on a message selects it.
+    pub onaction: Callback<Action>,
 }
 
 /// See the module documentation.
@@ -52,7 +53,7 @@ pub fn DeadLetterQueue(props: &DlqProps) -> Html {
         Some(_) => html! {
             <CardList label="Dead-lettered messages" cards={place.cards.clone()}
                 selected={props.selected.clone()} proof={props.proof.clone()}
-                onselect={props.onselect.clone()} />
+                onaction={props.onaction.clone()} />
         },
     };
     html! {

@@ -3,6 +3,7 @@
 
 use crate::playground::format::wall_clock;
 use crate::playground::journal::{Entry, Versioned};
+use crate::playground::Action;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -18,8 +19,8 @@ pub struct EventLogProps {
     /// Names the user gave (live mode): (a client's own name, the name shown for it).
     #[prop_or_default]
     pub names: Rc<Vec<(String, String)>>,
-    /// A click on a line about a message: its id.
-    pub onselect: Callback<String>,
+    /// A click on a line about a message selects it.
+    pub onaction: Callback<Action>,
 }
 
 /// See the module documentation.
@@ -34,7 +35,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
             }
             <ol class="log" reversed=true tabindex="0">
                 for entry in log.iter().rev().take(SHOWN) {
-                    <Line key={entry.seq} entry={renamed(entry, &props.names)} onselect={props.onselect.clone()} />
+                    <Line key={entry.seq} entry={renamed(entry, &props.names)} onaction={props.onaction.clone()} />
                 }
             </ol>
         </section>
@@ -58,7 +59,7 @@ fn renamed(entry: &Entry, names: &[(String, String)]) -> Entry {
 #[derive(Properties, PartialEq)]
 struct LineProps {
     entry: Entry,
-    onselect: Callback<String>,
+    onaction: Callback<Action>,
 }
 
 /// One line: its time, the SQS action behind it, and the World's words (a button when it is
@@ -68,8 +69,10 @@ fn Line(props: &LineProps) -> Html {
     let e = &props.entry;
     let text = match &e.message_id {
         Some(id) => {
-            let (onselect, id) = (props.onselect.clone(), id.clone());
-            let onclick = Callback::from(move |_: MouseEvent| onselect.emit(id.clone()));
+            let id = id.clone();
+            let onclick = props
+                .onaction
+                .reform(move |_: MouseEvent| Action::Select(Some(id.clone())));
             html! { <button class="link" {onclick}>{ &e.text }</button> }
         }
         None => html! { <span>{ &e.text }</span> },

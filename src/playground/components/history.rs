@@ -3,6 +3,7 @@
 
 use crate::playground::format::{duration, wall_clock};
 use crate::playground::journal::Entry;
+use crate::playground::Action;
 use yew::prelude::*;
 
 /// Properties of [`History`].
@@ -12,8 +13,8 @@ pub struct HistoryProps {
     pub title: String,
     /// Its events, oldest first.
     pub entries: Vec<Entry>,
-    /// The Close button.
-    pub onclose: Callback<()>,
+    /// The Close button (no message selected).
+    pub onaction: Callback<Action>,
 }
 
 /// See the module documentation.
@@ -29,7 +30,7 @@ pub fn History(props: &HistoryProps) -> Html {
             actors.push(&e.actor);
         }
     }
-    let onclick = props.onclose.reform(|_: MouseEvent| ());
+    let onclick = props.onaction.reform(|_: MouseEvent| Action::Select(None));
     html! {
         <section class="panel history" aria-label="Message history">
             <header class="panel-head">

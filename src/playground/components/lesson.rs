@@ -4,13 +4,14 @@
 //! what is correct; these show it and report the learner's picks.
 
 use crate::playground::format::wall_clock;
-use crate::playground::lesson::{Answer, Asked, Panel, Phase, Reveal};
+use crate::playground::lesson::{Asked, Panel, Phase, PhaseKind, Reveal};
+use crate::playground::Action;
 use web_sys::HtmlElement;
 use yew::prelude::*;
 
 /// The question panel, or the score: see the module documentation. (Plain functions where no
 /// state is kept: each component type brings its own copy of Yew's lifecycle code.)
-pub fn lesson_view(panel: &Panel, on: &LessonCallbacks) -> Html {
+pub fn lesson_view(panel: &Panel, onaction: &Callback<Action>) -> Html {
     match panel {
         Panel::Score(score) => html! {
             <section class="lesson lesson-score" aria-label="Lesson score">
@@ -20,20 +21,9 @@ pub fn lesson_view(panel: &Panel, on: &LessonCallbacks) -> Html {
         },
         // Keyed by the question: another question starts with nothing picked.
         Panel::Question(asked) => html! {
-            <QuestionBox key={asked.number} asked={(**asked).clone()} on={on.clone()} />
+            <QuestionBox key={asked.number} asked={(**asked).clone()} onaction={onaction.clone()} />
         },
     }
-}
-
-/// What the question panel reports.
-#[derive(Clone, PartialEq)]
-pub struct LessonCallbacks {
-    /// An answer (`None`: Skip).
-    pub onanswer: Callback<Answer>,
-    /// "Show the answer now", while the clock plays on to the reveal.
-    pub onreveal: Callback<()>,
-    /// "Continue" after the reveal.
-    pub oncontinue: Callback<()>,
 }
 
 /// Properties of [`QuestionBox`].
@@ -41,8 +31,9 @@ pub struct LessonCallbacks {
 pub struct QuestionProps {
     /// The question.
     pub asked: Asked,
-    /// What it reports.
-    pub on: LessonCallbacks,
+    /// An answer (or Skip); "Show the answer now", while the clock plays on to the reveal;
+    /// "Continue" after the reveal.
+    pub onaction: Callback<Action>,
 }
 
 /// One question, from asked to revealed. The root moves the focus into it when it opens (the
@@ -57,23 +48,23 @@ pub fn QuestionBox(props: &QuestionProps) -> Html {
     let asking = asked.phase == Phase::Asking;
 
     let answer = {
-        let (picked, unpicked, onanswer) =
-            (picked.clone(), unpicked.clone(), props.on.onanswer.clone());
+        let (picked, unpicked, onaction) =
+            (picked.clone(), unpicked.clone(), props.onaction.clone());
         move || match *picked {
-            Some(choice) => onanswer.emit(Some(choice)),
+            Some(choice) => onaction.emit(Action::Answer(Some(choice))),
             None => unpicked.set(true),
         }
     };
     let onsubmit = {
-        let (answer, asking) = (answer.clone(), asking);
-        let (onreveal, oncontinue) = (props.on.onreveal.clone(), props.on.oncontinue.clone());
-        let phase = asked.phase.clone();
+        let answer = answer.clone();
+        let onaction = props.onaction.clone();
+        let phase = asked.phase.kind();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             match phase {
-                _ if asking => answer(),
-                Phase::Waiting(_) => onreveal.emit(()),
-                _ => oncontinue.emit(()),
+                PhaseKind::Asking => answer(),
+                PhaseKind::Waiting => onaction.emit(Action::RevealNow),
+                PhaseKind::Revealed => onaction.emit(Action::Continue),
             }
         })
     };
@@ -109,7 +100,7 @@ pub fn QuestionBox(props: &QuestionProps) -> Html {
             unpicked.set(false);
         })
     };
-    let skip = props.on.onanswer.reform(|_: MouseEvent| None);
+    let skip = props.onaction.reform(|_: MouseEvent| Action::Answer(None));
     let (button, status) = match &asked.phase {
         Phase::Asking if *unpicked => (
             "Answer",
@@ -245,10 +236,10 @@ pub fn proof_tag(proves: bool) -> Html {
     }
 }
 
-/// "Lesson: ask questions (N)", for a scenario that has `questions`; `ontoggle` hears it turned
-/// on or off.
-pub fn lesson_switch(on: bool, questions: usize, ontoggle: &Callback<bool>) -> Html {
-    let onchange = ontoggle.reform(|e: Event| super::input_checked(&e));
+/// "Lesson: ask questions (N)", for a scenario that has `questions`; turned on or off, it says
+/// so to `onaction`.
+pub fn lesson_switch(on: bool, questions: usize, onaction: &Callback<Action>) -> Html {
+    let onchange = onaction.reform(|e: Event| Action::Lesson(super::input_checked(&e)));
     html! {
         <label class="lesson-switch">
             <input type="checkbox" checked={on} {onchange} />

@@ -3,6 +3,7 @@
 
 use super::icons::{icon, Icon};
 use crate::live::Connection;
+use crate::playground::Action;
 use yew::prelude::*;
 
 /// Properties of [`LiveBadge`].
@@ -18,8 +19,8 @@ pub struct LiveBadgeProps {
     pub full: bool,
     /// Whether the page holds the run before the server started again.
     pub previous: bool,
-    /// "Save as scenario": the current run (false) or the previous one (true).
-    pub onsave: Callback<bool>,
+    /// "Save as scenario": the current run, or the previous one.
+    pub onaction: Callback<Action>,
 }
 
 /// See the module documentation.
@@ -38,7 +39,11 @@ pub fn LiveBadge(props: &LiveBadgeProps) -> Html {
     };
     let title = "This page follows sqs-sim serve: every call your application makes to it shows \
                  here as it arrives. The timeline rewinds what happened since the page opened.";
-    let save = |previous: bool| props.onsave.reform(move |_: MouseEvent| previous);
+    let save = |previous: bool| {
+        props
+            .onaction
+            .reform(move |_: MouseEvent| Action::SaveRun(previous))
+    };
     html! {
         <div class="live-bar">
             <p class="live-badge" data-connection={key} role="status" {title}>

@@ -6,6 +6,7 @@ use super::icons::{icon, Icon};
 use crate::playground::drag::Press;
 use crate::playground::format::{abbreviate, secs_left};
 use crate::playground::stage::{Card, Look};
+use crate::playground::Action;
 use std::fmt::Write;
 use yew::prelude::*;
 
@@ -23,21 +24,12 @@ pub struct CardProps {
     /// It proves a lesson's answer: marked with a star.
     #[prop_or_default]
     pub proof: bool,
-    /// A click or Enter on it: its id.
-    pub onselect: Callback<String>,
-    /// A message that can be handed to a worker (waiting in the queue) is also picked for the
-    /// keyboard hand-over when selected, and pressed to start a drag.
+    /// A click or Enter on it selects it.
+    pub onaction: Callback<Action>,
+    /// It can be handed to a worker (it waits in the queue): selected, it is also picked for
+    /// the keyboard hand-over; pressed, it may be dragged.
     #[prop_or_default]
-    pub grab: Option<Grab>,
-}
-
-/// What a card waiting in the queue reports besides its selection.
-#[derive(Clone, PartialEq)]
-pub struct Grab {
-    /// Selected: the keyboard hand-over bar opens for it.
-    pub onpick: Callback<String>,
-    /// A press that may become a drag.
-    pub onpress: Callback<Press>,
+    pub grab: bool,
 }
 
 /// See the module documentation.
@@ -45,11 +37,11 @@ pub struct Grab {
 pub fn MessageCard(props: &CardProps) -> Html {
     let card = &props.card;
     let select = {
-        let (onselect, grab, id) = (props.onselect.clone(), props.grab.clone(), card.id.clone());
+        let (onaction, grab, id) = (props.onaction.clone(), props.grab, card.id.clone());
         move || {
-            onselect.emit(id.clone());
-            if let Some(grab) = &grab {
-                grab.onpick.emit(id.clone());
+            onaction.emit(Action::Select(Some(id.clone())));
+            if grab {
+                onaction.emit(Action::Pick(Some(id.clone())));
             }
         }
     };
@@ -63,19 +55,19 @@ pub fn MessageCard(props: &CardProps) -> Html {
             select();
         }
     });
-    let onpointerdown = props.grab.as_ref().map(|grab| {
-        let (onpress, card) = (grab.onpress.clone(), card.clone());
+    let onpointerdown = props.grab.then(|| {
+        let (onaction, card) = (props.onaction.clone(), card.clone());
         Callback::from(move |e: PointerEvent| {
             if e.button() == 0 && e.is_primary() {
-                onpress.emit(Press {
+                onaction.emit(Action::Press(Press {
                     id: card.id.clone(),
                     body: card.body.clone(),
                     from: (e.client_x() as f64, e.client_y() as f64),
-                });
+                }));
             }
         })
     });
-    let grabbable = props.grab.is_some();
+    let grabbable = props.grab;
     let tip_id = format!("tip-{}-{}", card.look.key(), card.id);
     // A stale copy beside a fresh lease of the same message does not take part in the glide.
     let msg_id = (card.look != Look::Stale).then(|| card.id.clone());
@@ -137,11 +129,11 @@ pub struct CardListProps {
     /// The messages that prove a lesson's answer (MessageIds).
     #[prop_or_default]
     pub proof: Vec<String>,
-    /// A click or Enter on a card.
-    pub onselect: Callback<String>,
-    /// What its cards report when its messages can be handed to a worker.
+    /// A click or Enter on a card selects it.
+    pub onaction: Callback<Action>,
+    /// Its messages can be handed to a worker (see [`CardProps::grab`]).
     #[prop_or_default]
-    pub grab: Option<Grab>,
+    pub grab: bool,
 }
 
 /// A place's cards, then those leaving it. A card is keyed by its id, so it keeps its element as
@@ -161,15 +153,15 @@ pub fn CardList(props: &CardListProps) -> Html {
                     card={c.clone()}
                     selected={props.selected.as_deref() == Some(c.id.as_str())}
                     proof={props.proof.contains(&c.id)}
-                    onselect={props.onselect.clone()}
-                    grab={props.grab.clone()}
+                    onaction={props.onaction.clone()}
+                    grab={props.grab}
                 />
             }
             for c in &props.leaving {
                 <MessageCard
                     key={format!("leaving-{}", c.id)}
                     card={c.clone()}
-                    onselect={props.onselect.clone()}
+                    onaction={props.onaction.clone()}
                 />
             }
         </ul>

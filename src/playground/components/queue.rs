@@ -3,10 +3,10 @@
 
 use super::counts::CrowdView;
 use super::lesson::proof_tag;
-use super::message::{CardList, Grab};
-use crate::playground::drag::Press;
+use super::message::CardList;
 use crate::playground::format::group;
 use crate::playground::stage::{Card, Crowd, Look, Place, QueueInfo};
+use crate::playground::Action;
 use yew::prelude::*;
 
 /// Properties of [`Queue`].
@@ -40,14 +40,9 @@ pub struct QueueProps {
     /// Whether its messages can be handed to a worker (drag or keyboard pick); not in a
     /// read-only player.
     pub editable: bool,
-    /// A click on a message: its id.
-    pub onselect: Callback<String>,
-    /// A message picked for the keyboard hand-over, or the bar closed.
-    pub onpick: Callback<Option<String>>,
-    /// A press on a waiting message (it may become a drag).
-    pub onpress: Callback<Press>,
-    /// A hand-over from the bar: (worker, message id).
-    pub ondeliver: Callback<(String, String)>,
+    /// A message selected or picked for the keyboard hand-over (or the bar closed), a press on
+    /// a waiting message (it may become a drag), a hand-over from the bar.
+    pub onaction: Callback<Action>,
 }
 
 /// The situation an empty queue's text speaks to.
@@ -92,14 +87,10 @@ pub fn Queue(props: &QueueProps) -> Html {
             }
         }
     } else {
-        let grab = props.editable.then(|| Grab {
-            onpick: props.onpick.reform(Some),
-            onpress: props.onpress.clone(),
-        });
         html! {
             <CardList label="Waiting messages" cards={props.place.cards.clone()}
                 leaving={props.leaving.clone()} selected={props.selected.clone()} proof={props.proof.clone()}
-                onselect={props.onselect.clone()} {grab} />
+                onaction={props.onaction.clone()} grab={props.editable} />
         }
     };
     html! {
@@ -116,8 +107,7 @@ pub fn Queue(props: &QueueProps) -> Html {
                 <p class="panel-sub">{ summary(&props.place) }</p>
             </header>
             if let Some((card, workers)) = &props.pick {
-                <PickBar card={card.clone()} workers={workers.clone()}
-                    onpick={props.onpick.clone()} ondeliver={props.ondeliver.clone()} />
+                <PickBar card={card.clone()} workers={workers.clone()} onaction={props.onaction.clone()} />
             }
             if let Some(note) = &props.note {
                 <p class="note" role="alert">{ note }</p>
@@ -135,7 +125,7 @@ pub fn Queue(props: &QueueProps) -> Html {
                     <h3>{ "In flight, held by no worker" }</h3>
                     <CardList label="In flight, held by no worker" cards={props.unheld.cards.clone()}
                         selected={props.selected.clone()} proof={props.proof.clone()}
-                        onselect={props.onselect.clone()} />
+                        onaction={props.onaction.clone()} />
                 </div>
             }
         </section>
@@ -184,10 +174,8 @@ struct PickBarProps {
     card: Card,
     /// The workers it can go to.
     workers: Vec<String>,
-    /// Cancel or Escape: `None`.
-    onpick: Callback<Option<String>>,
-    /// A worker's button: (worker, message id).
-    ondeliver: Callback<(String, String)>,
+    /// Cancel or Escape closes the bar; a worker's button hands the message over.
+    onaction: Callback<Action>,
 }
 
 /// The keyboard hand-over: the picked message, a button per worker, Cancel.
@@ -195,17 +183,20 @@ struct PickBarProps {
 fn PickBar(props: &PickBarProps) -> Html {
     let card = &props.card;
     let onkeydown = {
-        let onpick = props.onpick.clone();
+        let onaction = props.onaction.clone();
         Callback::from(move |e: KeyboardEvent| {
             if e.key() == "Escape" {
-                onpick.emit(None);
+                onaction.emit(Action::Pick(None));
             }
         })
     };
-    let cancel = props.onpick.reform(|_: MouseEvent| None);
+    let cancel = props.onaction.reform(|_: MouseEvent| Action::Pick(None));
     let give = |worker: &String| {
-        let (ondeliver, worker, id) = (props.ondeliver.clone(), worker.clone(), card.id.clone());
-        Callback::from(move |_: MouseEvent| ondeliver.emit((worker.clone(), id.clone())))
+        let (worker, message_id) = (worker.clone(), card.id.clone());
+        props.onaction.reform(move |_: MouseEvent| Action::Deliver {
+            worker: worker.clone(),
+            message_id: message_id.clone(),
+        })
     };
     html! {
         <div class="pick-bar" role="group" aria-label={format!("Hand {} to a worker", card.body)} {onkeydown}>

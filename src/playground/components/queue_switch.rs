@@ -2,6 +2,7 @@
 //! against one per workshop), the stage shows one of them with its lanes; this picks which.
 
 use super::select_value;
+use crate::playground::Action;
 use yew::prelude::*;
 
 /// Properties of [`QueueSwitch`].
@@ -12,13 +13,15 @@ pub struct QueueSwitchProps {
     /// The one shown.
     pub shown: String,
     /// Show another.
-    pub onshow: Callback<String>,
+    pub onaction: Callback<Action>,
 }
 
 /// See the module documentation.
 #[component]
 pub fn QueueSwitch(props: &QueueSwitchProps) -> Html {
-    let onchange = props.onshow.reform(|e: Event| select_value(&e));
+    let onchange = props
+        .onaction
+        .reform(|e: Event| Action::ShowQueue(select_value(&e)));
     html! {
         <div class="queue-switch">
             <label for="queue-shown">{ "Show queue" }</label>

@@ -4,6 +4,7 @@
 use super::{error, select_value};
 use crate::playground::scenarios::Entry;
 use crate::playground::story::Beat;
+use crate::playground::Action;
 use std::ops::Range;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -17,14 +18,16 @@ pub struct PickerProps {
     pub current: Entry,
     /// Why the last opening failed.
     pub error: Option<String>,
-    /// A scenario chosen: its id.
-    pub onopen: Callback<String>,
+    /// A scenario chosen (opened by its id).
+    pub onaction: Callback<Action>,
 }
 
 /// See the module documentation.
 #[component]
 pub fn ScenarioPicker(props: &PickerProps) -> Html {
-    let onchange = props.onopen.reform(|e: Event| select_value(&e));
+    let onchange = props
+        .onaction
+        .reform(|e: Event| Action::Open(select_value(&e)));
     let current = &props.current;
     // A scenario from a link or a file is not in the library: it is listed first, as itself, so
     // that the picker never names another one.

@@ -4,6 +4,7 @@
 
 use super::{error, input_value};
 use crate::playground::session::SendForm;
+use crate::playground::Action;
 use yew::prelude::*;
 
 /// Properties of [`Producer`].
@@ -17,10 +18,8 @@ pub struct ProducerProps {
     pub form: SendForm,
     /// SQS's refusal of the last send.
     pub error: Option<String>,
-    /// The form as typed so far.
-    pub onedit: Callback<SendForm>,
-    /// Send message: what to send.
-    pub onsend: Callback<SendForm>,
+    /// The form as typed so far; Send message: what to send.
+    pub onaction: Callback<Action>,
 }
 
 /// See the module documentation.
@@ -34,16 +33,20 @@ pub fn Producer(props: &ProducerProps) -> Html {
         form.body.clone()
     };
     let edit = |set: fn(&mut SendForm, String)| {
-        let (form, onedit) = (form.clone(), props.onedit.clone());
-        Callback::from(move |e: InputEvent| {
+        let form = form.clone();
+        props.onaction.reform(move |e: InputEvent| {
             let mut next = form.clone();
             set(&mut next, input_value(&e));
-            onedit.emit(next);
+            Action::EditSend(next)
         })
     };
     let onsubmit = {
-        let (typed, onsend, body, fifo) =
-            (form.clone(), props.onsend.clone(), body.clone(), props.fifo);
+        let (typed, onsend, body, fifo) = (
+            form.clone(),
+            props.onaction.clone(),
+            body.clone(),
+            props.fifo,
+        );
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             // Group and deduplication ids are only asked for (and sent) on a FIFO queue.
@@ -52,12 +55,12 @@ pub fn Producer(props: &ProducerProps) -> Html {
             } else {
                 Default::default()
             };
-            onsend.emit(SendForm {
+            onsend.emit(Action::Send(SendForm {
                 body: body.clone(),
                 delay: typed.delay.clone(),
                 group_id,
                 deduplication_id,
-            });
+            }));
         })
     };
     html! {

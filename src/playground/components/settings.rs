@@ -5,6 +5,7 @@
 use super::select_value;
 use crate::playground::scenarios::{SANDBOX, SANDBOX_FIFO};
 use crate::playground::stage::QueueInfo;
+use crate::playground::Action;
 use serde_json::json;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -32,12 +33,9 @@ pub struct SettingsProps {
     pub errors: Vec<(String, String)>,
     /// What the user typed into the fields.
     pub typed: Vec<Typed>,
-    /// A field submitted: (attribute name, value) for SetQueueAttributes.
-    pub onset: Callback<(String, String)>,
-    /// What the user typed into a field.
-    pub ontype: Callback<Typed>,
-    /// Another queue type: the id of the sandbox of that type.
-    pub onopen: Callback<String>,
+    /// A field submitted (SetQueueAttributes), what the user typed into a field, another queue
+    /// type (the sandbox of that type opens).
+    pub onaction: Callback<Action>,
 }
 
 /// One numeric attribute: label, attribute name, and the one-line explanation shown under it.
@@ -81,7 +79,12 @@ pub fn Settings(props: &SettingsProps) -> Html {
             .find(|(n, _)| n == name)
             .map(|(_, e)| e.clone())
     };
-    let set = |name: &'static str| props.onset.reform(move |value| (name.to_string(), value));
+    let set = |name: &'static str| {
+        props.onaction.reform(move |value| Action::SetAttribute {
+            name: name.to_string(),
+            value,
+        })
+    };
 
     let redrive = queue
         .attribute("RedrivePolicy")
@@ -95,19 +98,27 @@ pub fn Settings(props: &SettingsProps) -> Html {
         .and_then(|p| p.get("deadLetterTargetArn")?.as_str().map(str::to_string))
         .or_else(|| props.dlq_arn.clone());
     let on_max_receives = target.clone().map(|arn| {
-        props.onset.reform(move |value: String| {
+        props.onaction.reform(move |value: String| {
             let count = value
                 .trim()
                 .parse::<i64>()
                 .map_or_else(|_| json!(value), |n| json!(n));
             let policy = json!({ "deadLetterTargetArn": arn, "maxReceiveCount": count });
-            ("RedrivePolicy".to_string(), policy.to_string())
+            Action::SetAttribute {
+                name: "RedrivePolicy".to_string(),
+                value: policy.to_string(),
+            }
         })
     });
-    let on_type = props.onopen.reform(|e: Event| select_value(&e));
-    let on_cbd = props.onset.reform(|e: Event| {
+    let on_type = props
+        .onaction
+        .reform(|e: Event| Action::Open(select_value(&e)));
+    let on_cbd = props.onaction.reform(|e: Event| {
         let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-        ("ContentBasedDeduplication".to_string(), on.to_string())
+        Action::SetAttribute {
+            name: "ContentBasedDeduplication".to_string(),
+            value: on.to_string(),
+        }
     });
     let typed = |label: &str, current: &Option<String>| {
         let id = field_id(label);
@@ -141,14 +152,14 @@ pub fn Settings(props: &SettingsProps) -> Html {
                     typed={typed(label, &queue.attribute(name).map(str::to_string))}
                     error={error(name)}
                     onset={Some(set(name))}
-                    ontype={props.ontype.clone()} />
+                    onaction={props.onaction.clone()} />
             }
             <Field label="Max receive count" help={max_receives_help}
                 typed={max_receives_typed}
                 current={max_receives}
                 error={error("RedrivePolicy")}
                 onset={on_max_receives}
-                ontype={props.ontype.clone()} />
+                onaction={props.onaction.clone()} />
             if queue.fifo {
                 <div class="field check">
                     <input id="queue-cbd" type="checkbox"
@@ -189,7 +200,7 @@ struct FieldProps {
     /// Sends a value (None: the field is disabled).
     onset: Option<Callback<String>>,
     /// What the user typed.
-    ontype: Callback<Typed>,
+    onaction: Callback<Action>,
 }
 
 /// One setting: the input, a Set button, the current value, the help and SQS's error.
@@ -203,9 +214,9 @@ fn Field(props: &FieldProps) -> Html {
         .or_else(|| props.current.clone())
         .unwrap_or_default();
     let oninput = {
-        let (ontype, id, over) = (props.ontype.clone(), id.clone(), props.current.clone());
-        Callback::from(move |e: InputEvent| {
-            ontype.emit(Typed {
+        let (id, over) = (id.clone(), props.current.clone());
+        props.onaction.reform(move |e: InputEvent| {
+            Action::Type(Typed {
                 id: id.clone(),
                 over: over.clone(),
                 text: e.target_unchecked_into::<HtmlInputElement>().value(),

@@ -4,6 +4,7 @@
 //! (the Share panel's text, the chart's readout). The open tab is written into the page's
 //! address (`tab=log|story|depth|effects|settings|producer|share`), so a link opens on it.
 
+use crate::playground::Action;
 use yew::prelude::*;
 
 /// One panel's tab.
@@ -80,8 +81,8 @@ pub struct TabListProps {
     pub tabs: Vec<Tab>,
     /// The open one.
     pub open: Tab,
-    /// A tab picked (by a click or a key).
-    pub onselect: Callback<Tab>,
+    /// A tab picked (by a click or a key) opens its panel.
+    pub onaction: Callback<Action>,
 }
 
 /// The row of tabs. See the module documentation.
@@ -90,10 +91,10 @@ pub fn TabList(props: &TabListProps) -> Html {
     // A click brings its panel into view once it is drawn.
     let reveal = use_mut_ref(|| false);
     let select = {
-        let onselect = props.onselect.clone();
+        let onaction = props.onaction.clone();
         move |tab: Tab| {
             remember_tab(tab);
-            onselect.emit(tab);
+            onaction.emit(Action::ShowTab(tab));
         }
     };
     let onkeydown = {

@@ -9,7 +9,9 @@ use super::icons::{icon, Icon};
 use super::lesson::proof_tag;
 use super::message::CardList;
 use super::worker_policy::{Editing, PolicyEditor};
+use crate::playground::session::Slot;
 use crate::playground::stage::{Card, Lane, Look, Worker};
+use crate::playground::Action;
 use sqs_engine::api::{
     AnyReceiptHandle, ChangeMessageVisibilityInput, DeleteMessageInput, QueueUrl,
 };
@@ -83,17 +85,10 @@ pub struct LaneProps {
     /// The name the user gave this client (a lane of the live view), if any.
     #[prop_or_default]
     pub shown_name: Option<String>,
-    /// The user renames this client: (its own name, the name to show; empty: its own again).
-    #[prop_or_default]
-    pub onrename: Callback<(String, String)>,
-    /// A click on a message: its id.
-    pub onselect: Callback<String>,
-    /// A simulation action on this worker: (worker, action).
-    pub onworker: Callback<(String, SimAction)>,
-    /// An SQS call made by hand as this worker: (worker, request).
-    pub oncall: Callback<(String, Request)>,
-    /// The policy form as edited.
-    pub oneditpolicy: Callback<Editing>,
+    /// What the user does on the lane: select a message, a simulation action on this worker
+    /// (its controls, its policy saved), the policy form as edited, an SQS call made by hand as
+    /// this worker, a client renamed.
+    pub onaction: Callback<Action>,
 }
 
 /// See the module documentation.
@@ -102,17 +97,12 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
     let worker = &props.lane.worker;
     let name = worker.name.clone();
     let sim = |make: fn(String) -> SimAction| {
-        let (onworker, name) = (props.onworker.clone(), name.clone());
-        Callback::from(move |_: MouseEvent| onworker.emit((name.clone(), make(name.clone()))))
+        let name = name.clone();
+        props.onaction.reform(move |_: MouseEvent| Action::Worker {
+            worker: name.clone(),
+            action: make(name.clone()),
+        })
     };
-    // Made once per worker, so that the policy form is not drawn again with every lane.
-    let onsavepolicy = use_callback(
-        (props.onworker.clone(), name.clone()),
-        |policy: WorkerPolicy, (onworker, name)| {
-            let worker = name.clone();
-            onworker.emit((name.clone(), SimAction::SetPolicy { worker, policy }));
-        },
-    );
     let dead = worker.status == WorkerStatus::Dead;
     let policy = if worker.client {
         "a client of sqs-sim serve: its own process, which receives, deletes and extends by itself"
@@ -132,7 +122,7 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
             <CardList label={format!("Messages {name} holds")} cards={place.cards.clone()}
                 leaving={props.lane.leaving.clone()} selected={props.selected.clone()}
                 proof={props.proof.clone()}
-                onselect={props.onselect.clone()} />
+                onaction={props.onaction.clone()} />
         }
     };
     let manual = matches!(worker.policy.mode, WorkerMode::Manual) && !dead && props.editable;
@@ -148,8 +138,11 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
 
     let shown = props.shown_name.clone().unwrap_or_else(|| name.clone());
     let onrename = {
-        let (onrename, name) = (props.onrename.clone(), name.clone());
-        Callback::from(move |e: Event| onrename.emit((name.clone(), super::input_value(&e))))
+        let name = name.clone();
+        props.onaction.reform(move |e: Event| Action::Rename {
+            client: name.clone(),
+            name: super::input_value(&e),
+        })
     };
 
     html! {
@@ -199,8 +192,7 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
                     <details class="policy">
                         <summary>{ "Policy" }</summary>
                         <PolicyEditor worker={name.clone()} policy={worker.policy.clone()}
-                            editing={props.editing.clone()} onedit={props.oneditpolicy.clone()}
-                            onsave={onsavepolicy} />
+                            editing={props.editing.clone()} onaction={props.onaction.clone()} />
                     </details>
                     <button class="quiet" onclick={sim(|worker| SimAction::RemoveWorker { worker })}>{ "Remove" }</button>
                 </div>
@@ -216,8 +208,11 @@ pub fn WorkerLane(props: &LaneProps) -> Html {
 fn hand_calls(props: &LaneProps, cards: &[Card]) -> Html {
     let worker = &props.lane.worker.name;
     let call = |request: Request| {
-        let (oncall, worker) = (props.oncall.clone(), worker.clone());
-        Callback::from(move |_: MouseEvent| oncall.emit((worker.clone(), request.clone())))
+        let slot = Slot::Worker(worker.clone());
+        props.onaction.reform(move |_: MouseEvent| Action::Call {
+            slot: slot.clone(),
+            request: request.clone(),
+        })
     };
     let held = cards
         .iter()

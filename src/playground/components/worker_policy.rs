@@ -3,6 +3,8 @@
 //! worker calls it).
 
 use super::{error, input_checked, input_value, select_value};
+use crate::playground::Action;
+use sqs_sim::command::SimAction;
 use sqs_sim::worker::{Heartbeat, ProcessingTime, WorkerMode};
 use sqs_sim::WorkerPolicy;
 use yew::prelude::*;
@@ -112,10 +114,9 @@ pub struct PolicyProps {
     pub policy: WorkerPolicy,
     /// The root's edit of it, if any.
     pub editing: Option<Editing>,
-    /// The form as edited (and, after a save, why it was refused).
-    pub onedit: Callback<Editing>,
-    /// Save policy, with values the form could read: the policy to set.
-    pub onsave: Callback<WorkerPolicy>,
+    /// The form as edited (and, after a save, why it was refused); Save policy, with values
+    /// the form could read: the worker's new policy.
+    pub onaction: Callback<Action>,
 }
 
 /// See the module documentation. Without state of its own: the root keeps the form as typed
@@ -132,26 +133,31 @@ pub fn PolicyEditor(props: &PolicyProps) -> Html {
         },
     };
     let text = |set: fn(&mut Draft, String)| {
-        edit::<InputEvent>(&editing, &props.onedit, move |d, e| set(d, input_value(e)))
+        edit::<InputEvent>(&editing, &props.onaction, move |d, e| {
+            set(d, input_value(e))
+        })
     };
     let check = |set: fn(&mut Draft, bool)| {
-        edit::<Event>(&editing, &props.onedit, move |d, e| {
+        edit::<Event>(&editing, &props.onaction, move |d, e| {
             set(d, input_checked(e))
         })
     };
-    let on_mode = edit::<Event>(&editing, &props.onedit, |d, e| d.mode = select_value(e));
+    let on_mode = edit::<Event>(&editing, &props.onaction, |d, e| d.mode = select_value(e));
     let onsubmit = {
-        let (editing, onedit, onsave) =
-            (editing.clone(), props.onedit.clone(), props.onsave.clone());
+        let (editing, onaction) = (editing.clone(), props.onaction.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let saved = editing.draft.apply(&editing.base);
-            onedit.emit(Editing {
+            onaction.emit(Action::EditPolicy(Editing {
                 problem: saved.as_ref().err().cloned(),
                 ..editing.clone()
-            });
+            }));
             if let Ok(policy) = saved {
-                onsave.emit(policy);
+                let worker = editing.worker.clone();
+                onaction.emit(Action::Worker {
+                    worker: worker.clone(),
+                    action: SimAction::SetPolicy { worker, policy },
+                });
             }
         })
     };
@@ -203,18 +209,18 @@ pub fn PolicyEditor(props: &PolicyProps) -> Html {
     }
 }
 
-/// A field's event: `editing` with its draft changed by `change`, for `onedit` (the problem
-/// shown is kept until the next save).
+/// A field's event: `editing` with its draft changed by `change`, as [`Action::EditPolicy`]
+/// (the problem shown is kept until the next save).
 fn edit<E: AsRef<Event> + 'static>(
     editing: &Editing,
-    onedit: &Callback<Editing>,
+    onaction: &Callback<Action>,
     change: impl Fn(&mut Draft, &Event) + 'static,
 ) -> Callback<E> {
-    let (editing, onedit) = (editing.clone(), onedit.clone());
-    Callback::from(move |e: E| {
+    let editing = editing.clone();
+    onaction.reform(move |e: E| {
         let mut next = editing.clone();
         change(&mut next.draft, e.as_ref());
-        onedit.emit(next);
+        Action::EditPolicy(next)
     })
 }
 
