@@ -28,6 +28,7 @@ use crate::move_task::MoveTask;
 use crate::namespace::Namespace;
 use crate::queue::Queue;
 use crate::receipt::{Receipt, ReceiptHandle};
+use crate::reply::{PollId, Reply};
 use crate::rng::Rng;
 use crate::timers::{deadline, Timer, TimerKey, Timers};
 use crate::view::{MessageState, MessageView};
@@ -35,19 +36,6 @@ use crate::Millis;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::ops::Bound;
-
-/// Identifies a long poll left pending by [`Engine::call`].
-pub type PollId = u64;
-
-/// The answer to [`Engine::call`].
-#[derive(Clone, Debug, PartialEq)]
-pub enum Reply {
-    /// Answered now.
-    Done(Result<Response, SqsError>),
-    /// A ReceiveMessage with a wait found nothing yet; its answer comes from
-    /// [`Engine::take_completed_polls`] when a message becomes receivable or the wait ends.
-    Pending(PollId),
-}
 
 /// Realism knobs. All off by default, which is the strict, documented behaviour of the semantics
 /// reference (section 13); turning one on makes the engine show what AWS may do.

@@ -52,8 +52,8 @@ pub(crate) struct MoveTask {
     rate: Option<i64>,
     moved: i64,
     to_move: i64,
-    #[serde(deserialize_with = "crate::snapshot::interned")]
-    status: crate::snapshot::FixedText,
+    #[serde(deserialize_with = "crate::fixed_text::interned")]
+    status: crate::fixed_text::FixedText,
     failure_reason: Option<String>,
     started_at: Millis,
     /// When the next message moves, while RUNNING.

@@ -6,7 +6,7 @@
 
 use crate::api::{MessageId, QueueUrl};
 use crate::attributes::QueueConfig;
-use crate::engine::PollId;
+use crate::reply::PollId;
 use crate::event::QueueName;
 use crate::fifo::Groups;
 use crate::message::{Message, State};

@@ -104,7 +104,8 @@
 //! backslashes or control characters.
 
 use crate::api::{ReceiveMessageOutput, Request, ToJson};
-use crate::engine::{Engine, PollId, Reply};
+use crate::engine::Engine;
+use crate::reply::{PollId, Reply};
 use crate::error::SqsError;
 use crate::Millis;
 use serde_json::{Map, Value};

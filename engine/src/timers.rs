@@ -5,7 +5,7 @@
 //! arms one [`Timer::Reveal`] for the earliest, so the heap stays as small as the number of
 //! queues, polls and tasks.
 
-use crate::engine::PollId;
+use crate::reply::PollId;
 use crate::Millis;
 use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;

@@ -2,7 +2,8 @@
 //! dead-letter check on each candidate (semantics §4, §9, §13.3, §13.5).
 
 use crate::api::*;
-use crate::engine::{Engine, PollId, Reply};
+use crate::engine::Engine;
+use crate::reply::{PollId, Reply};
 use crate::error::{ErrorCode, SqsError};
 use crate::event::EventKind;
 use crate::message::{self, Selection, State};

@@ -211,8 +211,8 @@ impl Engine {
     /// Stores a checked message (or recognises a FIFO duplicate, §3.4) and answers as AWS does.
     fn enqueue(&mut self, uid: u32, out: Outgoing) -> SendMessageBatchResultEntry {
         let md5_of_body = Md5(hash::md5(out.body.as_bytes()));
-        let md5_of_message_attributes = out.attributes().and_then(hash::md5_of_attributes);
-        let md5_of_message_system_attributes = out.system().and_then(hash::md5_of_attributes);
+        let md5_of_message_attributes = out.attributes().and_then(message::md5_of_attributes);
+        let md5_of_message_system_attributes = out.system().and_then(message::md5_of_attributes);
         let (message_id, seq) = self.store(uid, out, md5_of_body);
         SendMessageBatchResultEntry {
             id: String::new(),
