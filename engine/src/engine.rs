@@ -28,14 +28,13 @@ use crate::move_task::MoveTask;
 use crate::namespace::Namespace;
 use crate::queue::Queue;
 use crate::receipt::{Receipt, ReceiptHandle};
+use crate::registry::Registry;
 use crate::reply::{PollId, Reply};
 use crate::rng::Rng;
 use crate::timers::{deadline, Timer, TimerKey, Timers};
 use crate::view::{MessageState, MessageView};
 use crate::Millis;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-use std::ops::Bound;
 
 /// Realism knobs. All off by default, which is the strict, documented behaviour of the semantics
 /// reference (section 13); turning one on makes the engine show what AWS may do.
@@ -67,14 +66,7 @@ pub struct Engine {
     pub(crate) knobs: Knobs,
     /// Keys receipt-handle checks; drawn from the seed.
     pub(crate) secret: u64,
-    /// Queues by uid (uids are never reused). Boxed: telling a live queue from a deleted one
-    /// is then a null test, and every action looks its queue up several times.
-    #[serde(deserialize_with = "crate::snapshot::queues")]
-    pub(crate) queues: Vec<Option<Box<Queue>>>,
-    /// Each live queue's uid by ARN (its namespace and name), so sorted by namespace, then name.
-    pub(crate) arns: BTreeMap<String, u32>,
-    /// When each recently deleted queue was deleted (QueueDeletedRecently), by ARN.
-    pub(crate) deleted_at: BTreeMap<String, Millis>,
+    pub(crate) registry: Registry,
     /// The namespace of the call being run ([`Engine::call_in`]).
     pub(crate) context: Namespace,
     pub(crate) timers: Timers,
@@ -156,9 +148,7 @@ impl Engine {
             rng,
             knobs,
             secret,
-            queues: Vec::new(),
-            arns: BTreeMap::new(),
-            deleted_at: BTreeMap::new(),
+            registry: Registry::default(),
             context: Namespace::DEFAULT,
             timers: Timers::default(),
             next_seq: 0,
@@ -344,9 +334,7 @@ impl Engine {
     fn default_queues(&self) -> impl Iterator<Item = (&str, u32)> + '_ {
         const PREFIX: &str = "arn:aws:sqs:us-east-1:000000000000:";
         debug_assert_eq!(PREFIX, Namespace::DEFAULT.arn_prefix());
-        self.arns
-            .range::<str, _>((Bound::Included(PREFIX), Bound::Unbounded))
-            .map_while(|(arn, &uid)| Some((arn.strip_prefix(PREFIX)?, uid)))
+        self.registry.starting_with(PREFIX)
     }
 
     /// The URL of a queue by name (a clone of the queue's own: actions find the queue by it
@@ -407,9 +395,8 @@ impl Engine {
     /// The earliest of the latest receives of the messages in flight, in every queue (None:
     /// nothing is in flight): what has hidden each of them since, happened after it.
     pub fn earliest_receive_in_flight(&self) -> Option<Millis> {
-        self.queues
-            .iter()
-            .flatten()
+        self.registry
+            .live()
             .flat_map(|q| q.iter())
             .filter_map(|(_, m)| match m.state {
                 State::InFlight { received_at, .. } => Some(received_at),
@@ -448,7 +435,7 @@ impl Engine {
     }
 
     pub(crate) fn q_opt(&self, uid: u32) -> Option<&Queue> {
-        self.queues.get(uid as usize)?.as_deref()
+        self.registry.get(uid)
     }
 
     pub(crate) fn q(&self, uid: u32) -> &Queue {
@@ -456,9 +443,7 @@ impl Engine {
     }
 
     pub(crate) fn q_mut(&mut self, uid: u32) -> &mut Queue {
-        self.queues[uid as usize]
-            .as_deref_mut()
-            .expect("live queue")
+        self.registry.get_mut(uid).expect("live queue")
     }
 
     /// The uid of the queue a QueueUrl names (`…/<account>/<name>`), or QueueDoesNotExist.
@@ -485,7 +470,7 @@ impl Engine {
 
     /// The uid of the queue with this ARN.
     pub(crate) fn by_arn(&self, arn: &str) -> Option<u32> {
-        self.arns.get(arn).copied()
+        self.registry.by_arn(arn)
     }
 
     pub(crate) fn emit(&mut self, kind: EventKind) {
@@ -598,11 +583,7 @@ impl Engine {
     /// hidden message if it is this entry's and `due`, and arms the next. Returns `false` if
     /// the entry was not the queue's armed reveal (nothing to do).
     fn come_up_reveal(&mut self, uid: u32, slot: u32, key: TimerKey, due: bool) -> bool {
-        let Some(q) = self
-            .queues
-            .get_mut(uid as usize)
-            .and_then(Option::as_deref_mut)
-        else {
+        let Some(q) = self.registry.get_mut(uid) else {
             return false;
         };
         if q.reveal_timer != Some(key) {

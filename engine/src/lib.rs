@@ -47,6 +47,7 @@ pub mod namespace;
 mod order;
 mod queue;
 mod receipt;
+mod registry;
 mod reply;
 mod rng;
 pub mod script;

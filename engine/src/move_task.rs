@@ -73,9 +73,8 @@ impl Engine {
         input: StartMessageMoveTaskInput,
     ) -> Result<Response, SqsError> {
         let source = self.by_arn(&input.source_arn).ok_or_else(source_missing)?;
-        let is_dlq = self.arns.values().any(|&uid| {
-            self.q(uid)
-                .config
+        let is_dlq = self.registry.live().any(|q| {
+            q.config
                 .redrive
                 .as_ref()
                 .is_some_and(|r| r.dead_letter_target_arn == input.source_arn)

@@ -11,21 +11,5 @@
 //! on a written state, whose clients are gone, ends them with [`crate::Engine::end_polls`] (and
 //! a replay of what it did must do the same at the same point).
 
-use crate::queue::Queue;
-use serde::{Deserialize, Deserializer};
-
 /// The version of the layout the engine's state serialises to.
-pub const SNAPSHOT_VERSION: u32 = 1;
-
-/// Reads the queue table, each queue's URL issued again by that queue: an action finds its queue
-/// from a URL it issued without parsing the text (see `QueueUrl::issued_by`), and the URL read
-/// back is only text.
-pub(crate) fn queues<'de, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Vec<Option<Box<Queue>>>, D::Error> {
-    let mut queues = Vec::<Option<Box<Queue>>>::deserialize(deserializer)?;
-    for q in queues.iter_mut().flatten() {
-        q.url = crate::api::QueueUrl::issued(q.url.to_string(), q.uid);
-    }
-    Ok(queues)
-}
+pub const SNAPSHOT_VERSION: u32 = 2;

@@ -63,9 +63,8 @@ impl Engine {
         let uid = self.resolve(&input.queue_url)?;
         let arn = &self.q(uid).arn;
         let urls: Vec<String> = self
-            .arns
-            .values()
-            .map(|&uid| self.q(uid))
+            .registry
+            .by_name()
             .filter(|q| {
                 q.config
                     .redrive
