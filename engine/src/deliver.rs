@@ -63,7 +63,7 @@ impl Engine {
                 }
             }
         };
-        self.advance_to(self.now);
+        self.advance_to(self.now());
         Ok(answer)
     }
 }

@@ -31,7 +31,7 @@ use crate::receipt::{Receipt, ReceiptHandle};
 use crate::registry::Registry;
 use crate::reply::{PollId, Reply};
 use crate::rng::Rng;
-use crate::timers::{deadline, Timer, TimerKey, Timers};
+use crate::timers::{deadline, Clock, Timer, TimerKey};
 use crate::view::{MessageState, MessageView};
 use crate::Millis;
 use serde::{Deserialize, Serialize};
@@ -61,7 +61,6 @@ pub struct Knobs {
 /// take them before writing.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Engine {
-    pub(crate) now: Millis,
     pub(crate) rng: Rng,
     pub(crate) knobs: Knobs,
     /// Keys receipt-handle checks; drawn from the seed.
@@ -69,7 +68,7 @@ pub struct Engine {
     pub(crate) registry: Registry,
     /// The namespace of the call being run ([`Engine::call_in`]).
     pub(crate) context: Namespace,
-    pub(crate) timers: Timers,
+    pub(crate) clock: Clock,
     /// Global send order, shared by all queues.
     pub(crate) next_seq: u64,
     /// Waiting long polls by id.
@@ -144,13 +143,12 @@ impl Engine {
         let mut rng = Rng::new(seed);
         let secret = rng.next_u64();
         Engine {
-            now: 0,
             rng,
             knobs,
             secret,
             registry: Registry::default(),
             context: Namespace::DEFAULT,
-            timers: Timers::default(),
+            clock: Clock::default(),
             next_seq: 0,
             polls: Default::default(),
             next_poll: 1,
@@ -167,20 +165,20 @@ impl Engine {
 
     /// The current virtual time.
     pub fn now(&self) -> Millis {
-        self.now
+        self.clock.now()
     }
 
     /// Moves the clock to `t`, doing all work due at or before `t` in time order. Each event
     /// carries the instant its work was due.
     pub fn advance_to(&mut self, t: Millis) {
-        while let Some((at, _)) = self.timers.peek() {
+        while let Some((at, _)) = self.clock.peek() {
             if at > t {
                 break;
             }
-            self.now = self.now.max(at);
+            self.clock.advance(at);
             self.run_due();
         }
-        self.now = self.now.max(t);
+        self.clock.advance(t);
         // Nothing is due by `t`. A long poll may still wait to be served when it was woken
         // outside a call: a hand delivery (`receive_specific`) moving a message to its DLQ.
         if !self.woken.is_empty() {
@@ -190,7 +188,7 @@ impl Engine {
 
     /// The earliest instant at which [`Engine::advance_to`] has work to do.
     pub fn next_deadline(&self) -> Option<Millis> {
-        self.timers.peek().map(|(at, _)| at)
+        self.clock.peek().map(|(at, _)| at)
     }
 
     /// Runs one SQS action at the current time, in the default namespace (account
@@ -482,7 +480,7 @@ impl Engine {
     pub(crate) fn emit_with(&mut self, build: impl FnOnce(&Engine) -> EventKind) {
         if self.recording {
             let kind = build(self);
-            self.events.push(Event { at: self.now, kind });
+            self.events.push(Event { at: self.now(), kind });
         }
     }
 
@@ -515,7 +513,7 @@ impl Engine {
 
     /// Marks a message receivable now and says why.
     pub(crate) fn reveal(&mut self, uid: u32, slot: u32, reason: VisibleReason) {
-        self.reveal_since(uid, slot, reason, self.now);
+        self.reveal_since(uid, slot, reason, self.now());
     }
 
     /// [`Engine::reveal`], visible since `since` (no later than now): a FIFO message whose
@@ -547,7 +545,7 @@ impl Engine {
     /// replacing the one it had. Inlined: every receive schedules one.
     #[inline(always)]
     pub(crate) fn schedule_reveal(&mut self, uid: u32, slot: u32, at: Millis) {
-        let key = self.timers.key(at);
+        let key = self.clock.key(at);
         let q = self.q_mut(uid);
         q.hidden.remove(slot);
         q.hidden.insert(slot, key);
@@ -575,7 +573,7 @@ impl Engine {
         if q.reveal_timer.is_none_or(|armed| key < armed) {
             debug_assert_eq!(q.hidden.first(), Some((key, slot)));
             q.reveal_timer = Some(key);
-            self.timers.push(key, Timer::Reveal { queue: uid, slot });
+            self.clock.push(key, Timer::Reveal { queue: uid, slot });
         }
     }
 
@@ -609,7 +607,7 @@ impl Engine {
         if let Some(at) = q.next_expiry() {
             if q.retention_timer.is_none_or(|t| at < t) {
                 q.retention_timer = Some(at);
-                self.timers.schedule(at, Timer::Retention { queue: uid });
+                self.clock.schedule(at, Timer::Retention { queue: uid });
             }
         }
     }
@@ -623,8 +621,8 @@ impl Engine {
             self.do_due();
         }
         // After most calls nothing is due and the top timer is live: one look at it tells both.
-        while let Some((key, timer)) = self.timers.peek_key() {
-            if deadline(key) <= self.now {
+        while let Some((key, timer)) = self.clock.peek_key() {
+            if deadline(key) <= self.now() {
                 self.do_due();
             } else if self.settled(key, timer) {
                 break;
@@ -641,7 +639,7 @@ impl Engine {
     fn do_due(&mut self) {
         let mut timeouts = Vec::new();
         while !self.woken.is_empty() || self.timer_due() {
-            while let Some((key, timer)) = self.timers.pop_due(self.now) {
+            while let Some((key, timer)) = self.clock.pop_due() {
                 match timer {
                     Timer::PollTimeout(poll) => timeouts.push(poll),
                     _ => self.fire(key, timer),
@@ -658,7 +656,7 @@ impl Engine {
 
     /// Whether a timer is due now (work [`Engine::do_due`] must do before serving more polls).
     pub(crate) fn timer_due(&self) -> bool {
-        self.timers.peek().is_some_and(|(at, _)| at <= self.now)
+        self.clock.due()
     }
 
     /// Whether the top timer, not due, is live; if not, drops it (re-aiming a queue's reveal
@@ -673,11 +671,11 @@ impl Engine {
                 Some(true) => return true,
                 // Armed for a message deleted or revealed since: re-aim at the earliest one.
                 Some(false) => {
-                    self.timers.discard_first();
+                    self.clock.discard_first();
                     self.come_up_reveal(queue, slot, key, false);
                 }
                 // Not the queue's armed reveal (or no queue): dead.
-                None => self.timers.discard_first(),
+                None => self.clock.discard_first(),
             }
             return false;
         }
@@ -687,7 +685,7 @@ impl Engine {
                 q.retention_timer == Some(at) && q.next_expiry().is_none_or(|e| e > at)
             });
             if early {
-                self.timers.discard_first();
+                self.clock.discard_first();
                 self.q_mut(queue).retention_timer = None;
                 self.schedule_retention(queue);
                 return false;
@@ -696,7 +694,7 @@ impl Engine {
         if self.is_live(at, timer) {
             return true;
         }
-        self.timers.discard_first();
+        self.clock.discard_first();
         false
     }
 
@@ -731,7 +729,7 @@ impl Engine {
 
     /// Deletes the messages whose retention has ended (§8), in flight too.
     fn expire(&mut self, uid: u32) {
-        let now = self.now;
+        let now = self.now();
         let q = self.q_mut(uid);
         q.retention_timer = None;
         let expired = q.expired(now);

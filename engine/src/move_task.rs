@@ -135,10 +135,10 @@ impl Engine {
             to_move: self.q(source).counts.visible as i64,
             status: "RUNNING",
             failure_reason: None,
-            started_at: self.now,
-            next_tick: Some(self.now),
+            started_at: self.now(),
+            next_tick: Some(self.now()),
         });
-        self.timers.schedule(self.now, Timer::MoveTick(index));
+        self.clock.schedule(self.now(), Timer::MoveTick(index));
         let source = self.q(source).name.to_string();
         self.emit(EventKind::MoveTaskStarted {
             source,
@@ -245,7 +245,7 @@ impl Engine {
         let Some(source) = self.q_opt(task.source) else {
             return self.finish_task(index, "FAILED", GONE);
         };
-        if self.now >= task.started_at + MAX_TASK_DURATION {
+        if self.now() >= task.started_at + MAX_TASK_DURATION {
             return self.finish_task(index, "FAILED", Some(TOO_LONG));
         }
         let next = if source.fifo() {
@@ -270,7 +270,7 @@ impl Engine {
         };
         let (source_uid, rate) = (task.source, task.rate.unwrap_or(DEFAULT_MOVE_TASK_RATE));
         let old = self.q_mut(source_uid).remove(slot);
-        let (now, id, seq) = (self.now, self.rng.uuid(), self.next_seq());
+        let (now, id, seq) = (self.now(), self.rng.uuid(), self.next_seq());
         let fifo = self.q(destination).fifo();
         let old_extras = old.extras.unwrap_or_default();
         let extras = Extras {
@@ -314,6 +314,6 @@ impl Engine {
         let period = (1000 / rate.max(1)).max(1) as Millis;
         let at = (now + period).min(task.started_at + MAX_TASK_DURATION);
         task.next_tick = Some(at);
-        self.timers.schedule(at, Timer::MoveTick(index));
+        self.clock.schedule(at, Timer::MoveTick(index));
     }
 }

@@ -66,14 +66,14 @@ impl Engine {
         if self
             .registry
             .deleted_at(&arn)
-            .is_some_and(|t| self.now < t + NAME_REUSE_DELAY)
+            .is_some_and(|t| self.now() < t + NAME_REUSE_DELAY)
         {
             return Err(SqsError::new(
                 ErrorCode::QueueDeletedRecently,
                 "You must wait 60 seconds after deleting a queue before you can create another with the same name.",
             ));
         }
-        let uid = self.registry.create(&self.context, name, config, self.now);
+        let uid = self.registry.create(&self.context, name, config, self.now());
         let url = self.q(uid).url.clone();
         self.emit(EventKind::QueueCreated {
             queue: name.into(),
@@ -91,7 +91,7 @@ impl Engine {
         for poll in polls {
             self.time_out_poll(poll);
         }
-        let queue = self.registry.delete(uid, self.now);
+        let queue = self.registry.delete(uid, self.now());
         self.emit(EventKind::QueueDeleted { queue: queue.name });
         Ok(Response::Empty(Empty {}))
     }
@@ -175,7 +175,7 @@ impl Engine {
         config.apply(&input.attributes, &arn, &|target| {
             self.dlq_target(&arn, target)
         })?;
-        let (old_delay, now) = (q.config.delay_seconds(), self.now);
+        let (old_delay, now) = (q.config.delay_seconds(), self.now());
         let q = self.q_mut(uid);
         q.config = config;
         q.modified_at = now;
@@ -201,7 +201,7 @@ impl Engine {
             .map(|(slot, m)| (slot, m.enqueued_at + delay))
             .collect();
         for (slot, until) in delayed {
-            if until <= self.now {
+            if until <= self.now() {
                 self.reveal_since(uid, slot, VisibleReason::DelayEnded, until);
             } else {
                 self.q_mut(uid).modify(slot, |m| {
@@ -214,7 +214,7 @@ impl Engine {
 
     pub(crate) fn purge_queue(&mut self, input: QueueUrlInput) -> Result<Response, SqsError> {
         let uid = self.resolve(&input.queue_url)?;
-        let now = self.now;
+        let now = self.now();
         let q = self.q_mut(uid);
         if q.last_purge.is_some_and(|t| now < t + PURGE_COOLDOWN) {
             return Err(SqsError::new(

@@ -150,11 +150,11 @@ impl Engine {
         }
         let poll = self.next_poll;
         self.next_poll += 1;
-        let until = self.now + wait * 1000;
+        let until = self.now() + wait * 1000;
         self.polls.insert(poll, Poll { queue: uid, params });
         let q = self.q_mut(uid);
         q.polls.push(poll);
-        self.timers.schedule(until, Timer::PollTimeout(poll));
+        self.clock.schedule(until, Timer::PollTimeout(poll));
         if self.implied {
             self.emit_with(|e| EventKind::LongPollStarted {
                 queue: e.q(uid).name,
@@ -254,7 +254,7 @@ impl Engine {
                 .iter()
                 .map(|&slot| (slot, q.slot_gen(slot), q.msg(slot).receipt_gen, 0))
                 .collect();
-            let now = self.now;
+            let now = self.now();
             self.q_mut(uid).attempts.insert(id, items, now);
         }
         self.picked = take;
@@ -313,7 +313,7 @@ impl Engine {
         params: &ReceiveParams,
         out: &mut Vec<Message>,
     ) {
-        let now = self.now;
+        let now = self.now();
         let until = now + params.visibility_in(self.q(uid));
         let nonce = self.rng.next_u64();
         let duplicate = !self.q(uid).fifo() && self.rng.chance(self.knobs.duplicate_delivery);
@@ -355,7 +355,7 @@ impl Engine {
                 receive_count: m.receive_count,
                 visible_at: match m.state {
                     State::InFlight { until, .. } => until,
-                    _ => e.now,
+                    _ => e.now(),
                 },
             }
         });
@@ -371,7 +371,7 @@ impl Engine {
         params: &ReceiveParams,
     ) -> Option<Vec<Message>> {
         let q = self.q(uid);
-        let items = q.attempts.get(id, self.now)?.clone();
+        let items = q.attempts.get(id, self.now())?.clone();
         let unchanged = items.iter().all(|&(slot, slot_gen, receipt_gen, changes)| {
             q.lookup(slot, slot_gen)
                 .is_some_and(|m| m.receipt_gen == receipt_gen && m.visibility_changes == changes)
@@ -379,7 +379,7 @@ impl Engine {
         if !unchanged {
             return None;
         }
-        let now = self.now;
+        let now = self.now();
         let until = now + params.visibility_in(q);
         let mut messages = Vec::new();
         for (slot, ..) in items {

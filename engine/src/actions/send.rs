@@ -227,7 +227,7 @@ impl Engine {
     /// [`Engine::enqueue`]'s work: stores the message, or finds the one a FIFO duplicate
     /// repeats. Answers its MessageId and, on a FIFO queue, its sequence.
     fn store(&mut self, uid: u32, out: Outgoing, md5_of_body: Md5) -> (MessageId, Option<u64>) {
-        let now = self.now;
+        let now = self.now();
         let q = self.q(uid);
         let fifo = q.fifo();
         let dedup = fifo.then(|| {
