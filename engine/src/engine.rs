@@ -17,16 +17,15 @@
 //! This file holds the engine's state, the clock and the dispatcher; the actions live in
 //! `actions/`, one module per family.
 
-use crate::api::{
-    self, Attributes, BatchResultEntry, QueueUrl, ReceiveMessageOutput, Request, Response,
-    SendMessageBatchResultEntry,
-};
+use crate::api::{Attributes, QueueUrl, ReceiveMessageOutput, Request, Response};
 use crate::error::SqsError;
 use crate::event::{Event, EventKind, VisibleReason};
 use crate::message::State;
 use crate::move_task::MoveTask;
 use crate::namespace::Namespace;
 use crate::queue::Queue;
+use crate::buffers::{keep, move_into, Spare};
+use crate::polls::Polls;
 use crate::receipt::{Receipt, ReceiptHandle};
 use crate::registry::Registry;
 use crate::reply::{PollId, Reply};
@@ -71,13 +70,7 @@ pub struct Engine {
     pub(crate) clock: Clock,
     /// Global send order, shared by all queues.
     pub(crate) next_seq: u64,
-    /// Waiting long polls by id.
-    pub(crate) polls: crate::actions::receive::Polls,
-    pub(crate) next_poll: PollId,
-    /// Queues where a message became receivable while long polls wait.
-    pub(crate) woken: Vec<u32>,
-    #[serde(skip)]
-    pub(crate) completed: Vec<(PollId, ReceiveMessageOutput)>,
+    pub(crate) polls: Polls,
     #[serde(skip)]
     pub(crate) events: Vec<Event>,
     pub(crate) tasks: Vec<MoveTask>,
@@ -92,44 +85,6 @@ pub struct Engine {
     /// The slots a receive picks, kept between receives (taken out while in use).
     #[serde(skip)]
     pub(crate) picked: Vec<u32>,
-}
-
-/// Emptied answer buffers, one per kind of list an answer carries, reused by the next answer of
-/// that kind: a batch of ten answers is over 1 KiB, which glibc's allocator serves slowly.
-#[derive(Debug, Default)]
-pub(crate) struct Spare {
-    pub messages: Vec<api::Message>,
-    pub sent: Vec<SendMessageBatchResultEntry>,
-    pub done: Vec<BatchResultEntry>,
-}
-
-/// A copy of an engine starts with no spare buffers: they are always empty (only their capacity
-/// counts).
-impl Clone for Spare {
-    fn clone(&self) -> Self {
-        Spare::default()
-    }
-}
-
-/// `spare`'s buffer (empty) if it has room for `n`, leaving an empty one in its place; else a
-/// new one (a caller that recycles nothing pays no more than before).
-pub(crate) fn reuse<T>(spare: &mut Vec<T>, n: usize) -> Vec<T> {
-    if spare.capacity() >= n {
-        std::mem::take(spare)
-    } else {
-        Vec::with_capacity(n)
-    }
-}
-
-/// Keeps `buffer`, emptied, as `spare` if it holds more than the one kept. Inlined, as
-/// [`Engine::recycle`]: a call per answer handed back, mostly to put back the buffer that
-/// [`reuse`] took.
-#[inline(always)]
-fn keep<T>(spare: &mut Vec<T>, mut buffer: Vec<T>) {
-    if buffer.capacity() > spare.capacity() {
-        buffer.clear();
-        *spare = buffer;
-    }
 }
 
 impl Engine {
@@ -150,10 +105,7 @@ impl Engine {
             context: Namespace::DEFAULT,
             clock: Clock::default(),
             next_seq: 0,
-            polls: Default::default(),
-            next_poll: 1,
-            woken: Vec::new(),
-            completed: Vec::new(),
+            polls: Polls::default(),
             events: Vec::new(),
             tasks: Vec::new(),
             recording: true,
@@ -181,7 +133,7 @@ impl Engine {
         self.clock.advance(t);
         // Nothing is due by `t`. A long poll may still wait to be served when it was woken
         // outside a call: a hand delivery (`receive_specific`) moving a message to its DLQ.
-        if !self.woken.is_empty() {
+        if self.polls.any_woken() {
             self.run_due();
         }
     }
@@ -254,14 +206,14 @@ impl Engine {
 
     /// Long polls answered since the last call, in the order they were answered.
     pub fn take_completed_polls(&mut self) -> Vec<(PollId, ReceiveMessageOutput)> {
-        std::mem::take(&mut self.completed)
+        self.polls.take_answers()
     }
 
     /// Moves the long polls answered since the last take to the end of `out`, in answer order:
     /// a driver that takes them after every call reuses one buffer (as with
     /// [`Engine::drain_events_into`]) instead of freeing one per answer.
     pub fn take_completed_polls_into(&mut self, out: &mut Vec<(PollId, ReceiveMessageOutput)>) {
-        move_into(out, &mut self.completed);
+        self.polls.take_answers_into(out);
     }
 
     /// Events since the last call, in order.
@@ -506,8 +458,8 @@ impl Engine {
     /// Inlined (always: the hint was declined), as every send wakes its queue.
     #[inline(always)]
     pub(crate) fn wake(&mut self, uid: u32) {
-        if !self.q(uid).polls.is_empty() && !self.woken.contains(&uid) {
-            self.woken.push(uid);
+        if !self.q(uid).polls.is_empty() {
+            self.polls.wake(uid);
         }
     }
 
@@ -617,7 +569,7 @@ impl Engine {
     /// Does everything due at or before `now`: timers, then waiting long polls, then long-poll
     /// timeouts (a message and a timeout at the same instant: the message wins, §4.3).
     fn run_due(&mut self) {
-        if !self.woken.is_empty() {
+        if self.polls.any_woken() {
             self.do_due();
         }
         // After most calls nothing is due and the top timer is live: one look at it tells both.
@@ -638,7 +590,7 @@ impl Engine {
     #[inline(never)]
     fn do_due(&mut self) {
         let mut timeouts = Vec::new();
-        while !self.woken.is_empty() || self.timer_due() {
+        while self.polls.any_woken() || self.timer_due() {
             while let Some((key, timer)) = self.clock.pop_due() {
                 match timer {
                     Timer::PollTimeout(poll) => timeouts.push(poll),
@@ -646,7 +598,7 @@ impl Engine {
                 }
             }
             self.serve_woken();
-            if self.woken.is_empty() {
+            if !self.polls.any_woken() {
                 for poll in timeouts.drain(..) {
                     self.time_out_poll(poll);
                 }
@@ -750,14 +702,4 @@ impl Engine {
 fn depth_of(q: &Queue) -> [u64; 3] {
     let c = q.counts;
     [c.visible, c.in_flight, c.delayed].map(|n| n as u64)
-}
-
-/// Moves `from`'s items to the end of `out`. An empty `out` trades buffers instead of copying:
-/// both keep their capacity for the next round.
-fn move_into<T>(out: &mut Vec<T>, from: &mut Vec<T>) {
-    if out.is_empty() {
-        std::mem::swap(out, from);
-    } else {
-        out.append(from);
-    }
 }

@@ -31,6 +31,7 @@
 mod actions;
 pub mod api;
 mod attributes;
+mod buffers;
 pub mod bench;
 pub mod decimal;
 mod deliver;
@@ -45,6 +46,7 @@ mod message;
 mod move_task;
 pub mod namespace;
 mod order;
+mod polls;
 mod queue;
 mod receipt;
 mod registry;

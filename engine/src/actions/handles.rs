@@ -78,7 +78,7 @@ impl Engine {
         F: FnOnce(&mut Engine) -> Result<(), SqsError>,
     {
         let mut out = BatchOutput {
-            successful: crate::engine::reuse(&mut self.spare.done, entries.len()),
+            successful: crate::buffers::reuse(&mut self.spare.done, entries.len()),
             failed: Vec::new(),
         };
         for (id, run) in entries {

@@ -130,7 +130,7 @@ impl Engine {
             }
         }
         let mut output = SendMessageBatchOutput {
-            successful: crate::engine::reuse(&mut self.spare.sent, entries.len()),
+            successful: crate::buffers::reuse(&mut self.spare.sent, entries.len()),
             failed: Vec::new(),
         };
         for mut entry in input.entries {
