@@ -21,7 +21,7 @@ use crate::api::{Attributes, QueueUrl, ReceiveMessageOutput, Request, Response};
 use crate::error::SqsError;
 use crate::event::{Event, EventKind, VisibleReason};
 use crate::message::State;
-use crate::move_task::MoveTask;
+use crate::move_task::MoveTasks;
 use crate::namespace::Namespace;
 use crate::queue::Queue;
 use crate::buffers::{keep, move_into, Spare};
@@ -73,7 +73,7 @@ pub struct Engine {
     pub(crate) polls: Polls,
     #[serde(skip)]
     pub(crate) events: Vec<Event>,
-    pub(crate) tasks: Vec<MoveTask>,
+    pub(crate) tasks: MoveTasks,
     /// Whether events are recorded (see [`Engine::record_events`]).
     pub(crate) recording: bool,
     /// Whether the events another event or the reply implies are recorded too (see
@@ -107,7 +107,7 @@ impl Engine {
             next_seq: 0,
             polls: Polls::default(),
             events: Vec::new(),
-            tasks: Vec::new(),
+            tasks: MoveTasks::default(),
             recording: true,
             implied: true,
             spare: Spare::default(),
@@ -675,7 +675,7 @@ impl Engine {
                 .q_opt(queue)
                 .is_some_and(|q| q.retention_timer == Some(at)),
             Timer::PollTimeout(poll) => self.polls.contains(poll),
-            Timer::MoveTick(task) => self.tasks[task].next_tick == Some(at),
+            Timer::MoveTick(task) => self.tasks.ticks_at(task, at),
         }
     }
 
