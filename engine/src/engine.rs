@@ -14,18 +14,22 @@
 //! * read-only inspection: `queue_names()`, `queue_url(name)`, `queue_arn(name)`,
 //!   `messages(name)`, `attributes(name)` (what GetQueueAttributes(All) would answer).
 //!
-//! This file holds the engine's state, the clock and the dispatcher; the actions live in
-//! `actions/`, one module per family.
+//! The engine is made of parts that own their data (quinn-proto's `Connection` is the model):
+//! the [`Registry`] of queues, the [`Clock`] and its timers, the long-poll table ([`Polls`]), the
+//! [`MoveTasks`] and the [`EventLog`]. This file holds the engine's public calls, the dispatcher
+//! and the work that spans parts (reveals, retention, firing timers); the actions live in
+//! `actions/`, one module per family, children of this one.
 
 use crate::api::{Attributes, QueueUrl, ReceiveMessageOutput, Request, Response};
+use crate::buffers::{keep, Spare};
 use crate::error::SqsError;
 use crate::event::{Event, EventKind, VisibleReason};
+use crate::event_log::EventLog;
 use crate::message::State;
 use crate::move_task::MoveTasks;
 use crate::namespace::Namespace;
-use crate::queue::Queue;
-use crate::buffers::{keep, move_into, Spare};
 use crate::polls::Polls;
+use crate::queue::Queue;
 use crate::receipt::{Receipt, ReceiptHandle};
 use crate::registry::Registry;
 use crate::reply::{PollId, Reply};
@@ -34,6 +38,8 @@ use crate::timers::{deadline, Clock, Timer, TimerKey};
 use crate::view::{MessageState, MessageView};
 use crate::Millis;
 use serde::{Deserialize, Serialize};
+
+mod actions;
 
 /// Realism knobs. All off by default, which is the strict, documented behaviour of the semantics
 /// reference (section 13); turning one on makes the engine show what AWS may do.
@@ -60,31 +66,30 @@ pub struct Knobs {
 /// take them before writing.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Engine {
-    pub(crate) rng: Rng,
-    pub(crate) knobs: Knobs,
+    /// Virtual time and everything scheduled.
+    clock: Clock,
+    /// The queues.
+    registry: Registry,
+    /// Waiting long polls and their answers.
+    polls: Polls,
+    /// Message move tasks.
+    tasks: MoveTasks,
+    /// The events recorded, not yet drained.
+    events: EventLog,
+    rng: Rng,
+    knobs: Knobs,
     /// Keys receipt-handle checks; drawn from the seed.
-    pub(crate) secret: u64,
-    pub(crate) registry: Registry,
+    secret: u64,
     /// The namespace of the call being run ([`Engine::call_in`]).
-    pub(crate) context: Namespace,
-    pub(crate) clock: Clock,
+    context: Namespace,
     /// Global send order, shared by all queues.
-    pub(crate) next_seq: u64,
-    pub(crate) polls: Polls,
-    #[serde(skip)]
-    pub(crate) events: Vec<Event>,
-    pub(crate) tasks: MoveTasks,
-    /// Whether events are recorded (see [`Engine::record_events`]).
-    pub(crate) recording: bool,
-    /// Whether the events another event or the reply implies are recorded too (see
-    /// [`Engine::record_implied_events`]).
-    pub(crate) implied: bool,
+    next_seq: u64,
     /// Answer buffers handed back by [`Engine::recycle`].
     #[serde(skip)]
-    pub(crate) spare: Spare,
+    spare: Spare,
     /// The slots a receive picks, kept between receives (taken out while in use).
     #[serde(skip)]
-    pub(crate) picked: Vec<u32>,
+    picked: Vec<u32>,
 }
 
 impl Engine {
@@ -106,10 +111,8 @@ impl Engine {
             clock: Clock::default(),
             next_seq: 0,
             polls: Polls::default(),
-            events: Vec::new(),
+            events: EventLog::default(),
             tasks: MoveTasks::default(),
-            recording: true,
-            implied: true,
             spare: Spare::default(),
             picked: Vec::new(),
         }
@@ -218,16 +221,14 @@ impl Engine {
 
     /// Events since the last call, in order.
     pub fn drain_events(&mut self) -> Vec<Event> {
-        // The next batch is likely as large: reserve once rather than grow step by step.
-        let capacity = self.events.len();
-        std::mem::replace(&mut self.events, Vec::with_capacity(capacity))
+        self.events.drain()
     }
 
     /// Moves the events since the last drain to the end of `out`, in order: a driver that
     /// drains after every call reuses one buffer, and the engine keeps its own.
     #[inline]
     pub fn drain_events_into(&mut self, out: &mut Vec<Event>) {
-        move_into(out, &mut self.events);
+        self.events.drain_into(out);
     }
 
     /// Takes back an answer the caller is done with: its list of messages or of batch results
@@ -257,7 +258,7 @@ impl Engine {
     /// returns nothing and the engine skips building events: for benchmarks and bulk runs that
     /// nobody watches. Replies, views and attributes are unaffected.
     pub fn record_events(&mut self, on: bool) {
-        self.recording = on;
+        self.events.set_recording(on);
     }
 
     /// Turns on (the default) or off the events that say nothing another event or the reply does
@@ -265,12 +266,12 @@ impl Engine {
     /// LongPollStarted (the reply is [`Reply::Pending`]). A driver that counts events but tells
     /// them only now and then leaves them out while it does not.
     pub fn record_implied_events(&mut self, on: bool) {
-        self.implied = on;
+        self.events.set_implied(on);
     }
 
     /// Whether the implied events are recorded ([`Engine::record_implied_events`]).
     pub fn records_implied_events(&self) -> bool {
-        self.implied
+        self.events.implied()
     }
 
     /// Names of the existing queues of the default namespace, sorted.
@@ -430,9 +431,12 @@ impl Engine {
     /// Records the event `build` makes, building it only while recording (hot paths use this
     /// so that an unwatched engine does not pay for the strings).
     pub(crate) fn emit_with(&mut self, build: impl FnOnce(&Engine) -> EventKind) {
-        if self.recording {
+        if self.events.recording() {
             let kind = build(self);
-            self.events.push(Event { at: self.now(), kind });
+            self.events.push(Event {
+                at: self.now(),
+                kind,
+            });
         }
     }
 

@@ -105,8 +105,8 @@
 
 use crate::api::{ReceiveMessageOutput, Request, ToJson};
 use crate::engine::Engine;
-use crate::reply::{PollId, Reply};
 use crate::error::SqsError;
+use crate::reply::{PollId, Reply};
 use crate::Millis;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};

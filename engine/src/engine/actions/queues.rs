@@ -73,7 +73,9 @@ impl Engine {
                 "You must wait 60 seconds after deleting a queue before you can create another with the same name.",
             ));
         }
-        let uid = self.registry.create(&self.context, name, config, self.now());
+        let uid = self
+            .registry
+            .create(&self.context, name, config, self.now());
         let url = self.q(uid).url.clone();
         self.emit(EventKind::QueueCreated {
             queue: name.into(),

@@ -3,12 +3,12 @@
 
 use crate::api::*;
 use crate::engine::Engine;
-use crate::reply::{PollId, Reply};
 use crate::error::{ErrorCode, SqsError};
 use crate::event::EventKind;
 use crate::message::{self, Selection, State};
 use crate::polls::{Poll, ReceiveParams};
 use crate::queue::AttemptItem;
+use crate::reply::{PollId, Reply};
 use crate::timers::Timer;
 use crate::Millis;
 
@@ -53,7 +53,7 @@ impl Engine {
         let q = self.q_mut(uid);
         q.polls.push(poll);
         self.clock.schedule(until, Timer::PollTimeout(poll));
-        if self.implied {
+        if self.events.implied() {
             self.emit_with(|e| EventKind::LongPollStarted {
                 queue: e.q(uid).name,
                 poll,

@@ -299,7 +299,7 @@ impl Engine {
         match state {
             State::Delayed { until } => self.schedule_reveal(uid, slot, until),
             _ => {
-                if self.implied {
+                if self.events.implied() {
                     self.emit_with(|e| EventKind::BecameVisible {
                         queue: e.q(uid).name,
                         message_id: id,
