@@ -34,9 +34,9 @@
 
 pub mod api;
 mod attributes;
+#[cfg(feature = "bench")]
 pub mod bench;
 mod buffers;
-pub mod decimal;
 mod deliver;
 mod engine;
 pub mod error;
@@ -56,6 +56,7 @@ mod receipt;
 mod registry;
 mod reply;
 mod rng;
+#[cfg(feature = "script")]
 pub mod script;
 pub mod snapshot;
 mod timers;

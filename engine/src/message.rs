@@ -148,9 +148,7 @@ const SYSTEM_ATTRIBUTES: [SystemAttribute; 9] = [
 /// `n` in decimal, without the formatting machinery (a worker may ask for the receive count on
 /// every receive).
 fn decimal(n: u64) -> String {
-    let mut text = String::new();
-    crate::decimal::push_decimal(&mut text, n);
-    text
+    itoa::Buffer::new().format(n).to_owned()
 }
 
 /// Which system attributes a ReceiveMessage asked for (the union of AttributeNames and

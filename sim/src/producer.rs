@@ -5,7 +5,7 @@ use crate::worker::ProducerSpec;
 use crate::world::{cached_url, named, Actor, Who, World};
 use serde_json::Value;
 use sqs_engine::api::{QueueUrl, SendMessageInput};
-use sqs_engine::decimal::push_decimal;
+use itoa::Buffer;
 use sqs_engine::{Millis, Request};
 
 /// A producer at run time.
@@ -89,8 +89,8 @@ impl Template {
         for piece in &self.0 {
             match piece {
                 Piece::Text(text) => out.push_str(text),
-                Piece::Number(None) => push_decimal(out, n),
-                Piece::Number(Some(k)) => push_decimal(out, n % k),
+                Piece::Number(None) => out.push_str(Buffer::new().format(n)),
+                Piece::Number(Some(k)) => out.push_str(Buffer::new().format(n % k)),
             }
         }
     }
