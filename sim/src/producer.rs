@@ -3,9 +3,9 @@
 use crate::timers::Timer;
 use crate::worker::ProducerSpec;
 use crate::world::{cached_url, named, Actor, Who, World};
+use itoa::Buffer;
 use serde_json::Value;
 use sqs_engine::api::{QueueUrl, SendMessageInput};
-use itoa::Buffer;
 use sqs_engine::{Millis, Request};
 
 /// A producer at run time.
