@@ -32,9 +32,7 @@ impl ReceiveParams {
             short_poll: true,
         }
     }
-}
 
-impl ReceiveParams {
     /// How long what this receive returns stays hidden: the call's own VisibilityTimeout, else
     /// the queue's as it is now (§4.1, §13.5).
     pub(crate) fn visibility_in(&self, q: &Queue) -> Millis {
@@ -53,8 +51,9 @@ pub(crate) struct Poll {
 /// The long-poll table: waiting long polls by id, the queues where a message became receivable
 /// while polls wait, and the answers not yet taken.
 ///
-/// Ids are handed out one after another, so the waiting polls are kept in id order in a deque: a new one goes to the back, a lookup is an index (its
-/// id less the front's), and an answered one leaves its place empty until it reaches the front.
+/// Ids are handed out one after another, so the waiting polls are kept in id order in a deque: a
+/// new one goes to the back, a lookup is an index (its id less the front's), and an answered one
+/// leaves its place empty until it reaches the front.
 /// Each poll moves in and out once, where a B-tree of polls (over 100 bytes each) moved them
 /// around its nodes on every insert and remove. Not a `slab`: a slab hands out its own keys and
 /// reuses them, where a poll's id is the engine's public, ever-growing [`PollId`], and the
