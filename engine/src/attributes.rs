@@ -74,10 +74,10 @@ pub(crate) struct QueueConfig {
     sse_sqs: bool,
     pub content_based_dedup: bool,
     /// DeduplicationScope and FifoThroughputLimit, each one of the texts AWS allows.
-    #[serde(deserialize_with = "crate::snapshot::interned")]
-    pub dedup_scope: crate::snapshot::FixedText,
-    #[serde(deserialize_with = "crate::snapshot::interned")]
-    throughput_limit: crate::snapshot::FixedText,
+    #[serde(deserialize_with = "crate::fixed_text::interned")]
+    pub dedup_scope: crate::fixed_text::FixedText,
+    #[serde(deserialize_with = "crate::fixed_text::interned")]
+    throughput_limit: crate::fixed_text::FixedText,
 }
 
 impl QueueConfig {

@@ -5,10 +5,10 @@
 //! count rises, a new receipt handle is issued, the visibility timeout starts, and a message past
 //! maxReceiveCount moves to the dead-letter queue instead.
 
-use crate::actions::receive::ReceiveParams;
 use crate::api::{QueueUrl, ReceiveMessageOutput};
 use crate::error::SqsError;
 use crate::message::State;
+use crate::polls::ReceiveParams;
 use crate::{Engine, Millis};
 
 impl Engine {
@@ -63,7 +63,7 @@ impl Engine {
                 }
             }
         };
-        self.advance_to(self.now);
+        self.advance_to(self.now());
         Ok(answer)
     }
 }

@@ -14,40 +14,32 @@
 //! * read-only inspection: `queue_names()`, `queue_url(name)`, `queue_arn(name)`,
 //!   `messages(name)`, `attributes(name)` (what GetQueueAttributes(All) would answer).
 //!
-//! This file holds the engine's state, the clock and the dispatcher; the actions live in
-//! `actions/`, one module per family.
+//! The engine is made of parts that own their data (quinn-proto's `Connection` is the model):
+//! the [`Registry`] of queues, the [`Clock`] and its timers, the long-poll table ([`Polls`]), the
+//! [`MoveTasks`] and the [`EventLog`]. This file holds the engine's public calls, the dispatcher
+//! and the work that spans parts (reveals, retention, firing timers); the actions live in
+//! `actions/`, one module per family, children of this one.
 
-use crate::api::{
-    self, Attributes, BatchResultEntry, QueueUrl, ReceiveMessageOutput, Request, Response,
-    SendMessageBatchResultEntry,
-};
+use crate::api::{Attributes, QueueUrl, ReceiveMessageOutput, Request, Response};
+use crate::buffers::{keep, Spare};
 use crate::error::SqsError;
 use crate::event::{Event, EventKind, VisibleReason};
+use crate::event_log::EventLog;
 use crate::message::State;
-use crate::move_task::MoveTask;
+use crate::move_task::MoveTasks;
 use crate::namespace::Namespace;
+use crate::polls::Polls;
 use crate::queue::Queue;
 use crate::receipt::{Receipt, ReceiptHandle};
+use crate::registry::Registry;
+use crate::reply::{PollId, Reply};
 use crate::rng::Rng;
-use crate::timers::{deadline, Timer, TimerKey, Timers};
+use crate::timers::{deadline, Clock, Timer, TimerKey};
 use crate::view::{MessageState, MessageView};
 use crate::Millis;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-use std::ops::Bound;
 
-/// Identifies a long poll left pending by [`Engine::call`].
-pub type PollId = u64;
-
-/// The answer to [`Engine::call`].
-#[derive(Clone, Debug, PartialEq)]
-pub enum Reply {
-    /// Answered now.
-    Done(Result<Response, SqsError>),
-    /// A ReceiveMessage with a wait found nothing yet; its answer comes from
-    /// [`Engine::take_completed_polls`] when a message becomes receivable or the wait ends.
-    Pending(PollId),
-}
+mod actions;
 
 /// Realism knobs. All off by default, which is the strict, documented behaviour of the semantics
 /// reference (section 13); turning one on makes the engine show what AWS may do.
@@ -74,83 +66,30 @@ pub struct Knobs {
 /// take them before writing.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Engine {
-    pub(crate) now: Millis,
-    pub(crate) rng: Rng,
-    pub(crate) knobs: Knobs,
+    /// Virtual time and everything scheduled.
+    clock: Clock,
+    /// The queues.
+    registry: Registry,
+    /// Waiting long polls and their answers.
+    polls: Polls,
+    /// Message move tasks.
+    tasks: MoveTasks,
+    /// The events recorded, not yet drained.
+    events: EventLog,
+    rng: Rng,
+    knobs: Knobs,
     /// Keys receipt-handle checks; drawn from the seed.
-    pub(crate) secret: u64,
-    /// Queues by uid (uids are never reused). Boxed: telling a live queue from a deleted one
-    /// is then a null test, and every action looks its queue up several times.
-    #[serde(deserialize_with = "crate::snapshot::queues")]
-    pub(crate) queues: Vec<Option<Box<Queue>>>,
-    /// Each live queue's uid by ARN (its namespace and name), so sorted by namespace, then name.
-    pub(crate) arns: BTreeMap<String, u32>,
-    /// When each recently deleted queue was deleted (QueueDeletedRecently), by ARN.
-    pub(crate) deleted_at: BTreeMap<String, Millis>,
+    secret: u64,
     /// The namespace of the call being run ([`Engine::call_in`]).
-    pub(crate) context: Namespace,
-    pub(crate) timers: Timers,
+    context: Namespace,
     /// Global send order, shared by all queues.
-    pub(crate) next_seq: u64,
-    /// Waiting long polls by id.
-    pub(crate) polls: crate::actions::receive::Polls,
-    pub(crate) next_poll: PollId,
-    /// Queues where a message became receivable while long polls wait.
-    pub(crate) woken: Vec<u32>,
-    #[serde(skip)]
-    pub(crate) completed: Vec<(PollId, ReceiveMessageOutput)>,
-    #[serde(skip)]
-    pub(crate) events: Vec<Event>,
-    pub(crate) tasks: Vec<MoveTask>,
-    /// Whether events are recorded (see [`Engine::record_events`]).
-    pub(crate) recording: bool,
-    /// Whether the events another event or the reply implies are recorded too (see
-    /// [`Engine::record_implied_events`]).
-    pub(crate) implied: bool,
+    next_seq: u64,
     /// Answer buffers handed back by [`Engine::recycle`].
     #[serde(skip)]
-    pub(crate) spare: Spare,
+    spare: Spare,
     /// The slots a receive picks, kept between receives (taken out while in use).
     #[serde(skip)]
-    pub(crate) picked: Vec<u32>,
-}
-
-/// Emptied answer buffers, one per kind of list an answer carries, reused by the next answer of
-/// that kind: a batch of ten answers is over 1 KiB, which glibc's allocator serves slowly.
-#[derive(Debug, Default)]
-pub(crate) struct Spare {
-    pub messages: Vec<api::Message>,
-    pub sent: Vec<SendMessageBatchResultEntry>,
-    pub done: Vec<BatchResultEntry>,
-}
-
-/// A copy of an engine starts with no spare buffers: they are always empty (only their capacity
-/// counts).
-impl Clone for Spare {
-    fn clone(&self) -> Self {
-        Spare::default()
-    }
-}
-
-/// `spare`'s buffer (empty) if it has room for `n`, leaving an empty one in its place; else a
-/// new one (a caller that recycles nothing pays no more than before).
-pub(crate) fn reuse<T>(spare: &mut Vec<T>, n: usize) -> Vec<T> {
-    if spare.capacity() >= n {
-        std::mem::take(spare)
-    } else {
-        Vec::with_capacity(n)
-    }
-}
-
-/// Keeps `buffer`, emptied, as `spare` if it holds more than the one kept. Inlined, as
-/// [`Engine::recycle`]: a call per answer handed back, mostly to put back the buffer that
-/// [`reuse`] took.
-#[inline(always)]
-fn keep<T>(spare: &mut Vec<T>, mut buffer: Vec<T>) {
-    if buffer.capacity() > spare.capacity() {
-        buffer.clear();
-        *spare = buffer;
-    }
+    picked: Vec<u32>,
 }
 
 impl Engine {
@@ -164,24 +103,16 @@ impl Engine {
         let mut rng = Rng::new(seed);
         let secret = rng.next_u64();
         Engine {
-            now: 0,
             rng,
             knobs,
             secret,
-            queues: Vec::new(),
-            arns: BTreeMap::new(),
-            deleted_at: BTreeMap::new(),
+            registry: Registry::default(),
             context: Namespace::DEFAULT,
-            timers: Timers::default(),
+            clock: Clock::default(),
             next_seq: 0,
-            polls: Default::default(),
-            next_poll: 1,
-            woken: Vec::new(),
-            completed: Vec::new(),
-            events: Vec::new(),
-            tasks: Vec::new(),
-            recording: true,
-            implied: true,
+            polls: Polls::default(),
+            events: EventLog::default(),
+            tasks: MoveTasks::default(),
             spare: Spare::default(),
             picked: Vec::new(),
         }
@@ -189,30 +120,30 @@ impl Engine {
 
     /// The current virtual time.
     pub fn now(&self) -> Millis {
-        self.now
+        self.clock.now()
     }
 
     /// Moves the clock to `t`, doing all work due at or before `t` in time order. Each event
     /// carries the instant its work was due.
     pub fn advance_to(&mut self, t: Millis) {
-        while let Some((at, _)) = self.timers.peek() {
+        while let Some((at, _)) = self.clock.peek() {
             if at > t {
                 break;
             }
-            self.now = self.now.max(at);
+            self.clock.advance(at);
             self.run_due();
         }
-        self.now = self.now.max(t);
+        self.clock.advance(t);
         // Nothing is due by `t`. A long poll may still wait to be served when it was woken
         // outside a call: a hand delivery (`receive_specific`) moving a message to its DLQ.
-        if !self.woken.is_empty() {
+        if self.polls.any_woken() {
             self.run_due();
         }
     }
 
     /// The earliest instant at which [`Engine::advance_to`] has work to do.
     pub fn next_deadline(&self) -> Option<Millis> {
-        self.timers.peek().map(|(at, _)| at)
+        self.clock.peek().map(|(at, _)| at)
     }
 
     /// Runs one SQS action at the current time, in the default namespace (account
@@ -278,28 +209,26 @@ impl Engine {
 
     /// Long polls answered since the last call, in the order they were answered.
     pub fn take_completed_polls(&mut self) -> Vec<(PollId, ReceiveMessageOutput)> {
-        std::mem::take(&mut self.completed)
+        self.polls.take_answers()
     }
 
     /// Moves the long polls answered since the last take to the end of `out`, in answer order:
     /// a driver that takes them after every call reuses one buffer (as with
     /// [`Engine::drain_events_into`]) instead of freeing one per answer.
     pub fn take_completed_polls_into(&mut self, out: &mut Vec<(PollId, ReceiveMessageOutput)>) {
-        move_into(out, &mut self.completed);
+        self.polls.take_answers_into(out);
     }
 
     /// Events since the last call, in order.
     pub fn drain_events(&mut self) -> Vec<Event> {
-        // The next batch is likely as large: reserve once rather than grow step by step.
-        let capacity = self.events.len();
-        std::mem::replace(&mut self.events, Vec::with_capacity(capacity))
+        self.events.drain()
     }
 
     /// Moves the events since the last drain to the end of `out`, in order: a driver that
     /// drains after every call reuses one buffer, and the engine keeps its own.
     #[inline]
     pub fn drain_events_into(&mut self, out: &mut Vec<Event>) {
-        move_into(out, &mut self.events);
+        self.events.drain_into(out);
     }
 
     /// Takes back an answer the caller is done with: its list of messages or of batch results
@@ -329,7 +258,7 @@ impl Engine {
     /// returns nothing and the engine skips building events: for benchmarks and bulk runs that
     /// nobody watches. Replies, views and attributes are unaffected.
     pub fn record_events(&mut self, on: bool) {
-        self.recording = on;
+        self.events.set_recording(on);
     }
 
     /// Turns on (the default) or off the events that say nothing another event or the reply does
@@ -337,12 +266,12 @@ impl Engine {
     /// LongPollStarted (the reply is [`Reply::Pending`]). A driver that counts events but tells
     /// them only now and then leaves them out while it does not.
     pub fn record_implied_events(&mut self, on: bool) {
-        self.implied = on;
+        self.events.set_implied(on);
     }
 
     /// Whether the implied events are recorded ([`Engine::record_implied_events`]).
     pub fn records_implied_events(&self) -> bool {
-        self.implied
+        self.events.implied()
     }
 
     /// Names of the existing queues of the default namespace, sorted.
@@ -356,9 +285,7 @@ impl Engine {
     fn default_queues(&self) -> impl Iterator<Item = (&str, u32)> + '_ {
         const PREFIX: &str = "arn:aws:sqs:us-east-1:000000000000:";
         debug_assert_eq!(PREFIX, Namespace::DEFAULT.arn_prefix());
-        self.arns
-            .range::<str, _>((Bound::Included(PREFIX), Bound::Unbounded))
-            .map_while(|(arn, &uid)| Some((arn.strip_prefix(PREFIX)?, uid)))
+        self.registry.starting_with(PREFIX)
     }
 
     /// The URL of a queue by name (a clone of the queue's own: actions find the queue by it
@@ -419,9 +346,8 @@ impl Engine {
     /// The earliest of the latest receives of the messages in flight, in every queue (None:
     /// nothing is in flight): what has hidden each of them since, happened after it.
     pub fn earliest_receive_in_flight(&self) -> Option<Millis> {
-        self.queues
-            .iter()
-            .flatten()
+        self.registry
+            .live()
             .flat_map(|q| q.iter())
             .filter_map(|(_, m)| match m.state {
                 State::InFlight { received_at, .. } => Some(received_at),
@@ -460,7 +386,7 @@ impl Engine {
     }
 
     pub(crate) fn q_opt(&self, uid: u32) -> Option<&Queue> {
-        self.queues.get(uid as usize)?.as_deref()
+        self.registry.get(uid)
     }
 
     pub(crate) fn q(&self, uid: u32) -> &Queue {
@@ -468,9 +394,7 @@ impl Engine {
     }
 
     pub(crate) fn q_mut(&mut self, uid: u32) -> &mut Queue {
-        self.queues[uid as usize]
-            .as_deref_mut()
-            .expect("live queue")
+        self.registry.get_mut(uid).expect("live queue")
     }
 
     /// The uid of the queue a QueueUrl names (`…/<account>/<name>`), or QueueDoesNotExist.
@@ -497,7 +421,7 @@ impl Engine {
 
     /// The uid of the queue with this ARN.
     pub(crate) fn by_arn(&self, arn: &str) -> Option<u32> {
-        self.arns.get(arn).copied()
+        self.registry.by_arn(arn)
     }
 
     pub(crate) fn emit(&mut self, kind: EventKind) {
@@ -507,9 +431,12 @@ impl Engine {
     /// Records the event `build` makes, building it only while recording (hot paths use this
     /// so that an unwatched engine does not pay for the strings).
     pub(crate) fn emit_with(&mut self, build: impl FnOnce(&Engine) -> EventKind) {
-        if self.recording {
+        if self.events.recording() {
             let kind = build(self);
-            self.events.push(Event { at: self.now, kind });
+            self.events.push(Event {
+                at: self.now(),
+                kind,
+            });
         }
     }
 
@@ -535,14 +462,14 @@ impl Engine {
     /// Inlined (always: the hint was declined), as every send wakes its queue.
     #[inline(always)]
     pub(crate) fn wake(&mut self, uid: u32) {
-        if !self.q(uid).polls.is_empty() && !self.woken.contains(&uid) {
-            self.woken.push(uid);
+        if !self.q(uid).polls.is_empty() {
+            self.polls.wake(uid);
         }
     }
 
     /// Marks a message receivable now and says why.
     pub(crate) fn reveal(&mut self, uid: u32, slot: u32, reason: VisibleReason) {
-        self.reveal_since(uid, slot, reason, self.now);
+        self.reveal_since(uid, slot, reason, self.now());
     }
 
     /// [`Engine::reveal`], visible since `since` (no later than now): a FIFO message whose
@@ -574,7 +501,7 @@ impl Engine {
     /// replacing the one it had. Inlined: every receive schedules one.
     #[inline(always)]
     pub(crate) fn schedule_reveal(&mut self, uid: u32, slot: u32, at: Millis) {
-        let key = self.timers.key(at);
+        let key = self.clock.key(at);
         let q = self.q_mut(uid);
         q.hidden.remove(slot);
         q.hidden.insert(slot, key);
@@ -602,7 +529,7 @@ impl Engine {
         if q.reveal_timer.is_none_or(|armed| key < armed) {
             debug_assert_eq!(q.hidden.first(), Some((key, slot)));
             q.reveal_timer = Some(key);
-            self.timers.push(key, Timer::Reveal { queue: uid, slot });
+            self.clock.push(key, Timer::Reveal { queue: uid, slot });
         }
     }
 
@@ -610,11 +537,7 @@ impl Engine {
     /// hidden message if it is this entry's and `due`, and arms the next. Returns `false` if
     /// the entry was not the queue's armed reveal (nothing to do).
     fn come_up_reveal(&mut self, uid: u32, slot: u32, key: TimerKey, due: bool) -> bool {
-        let Some(q) = self
-            .queues
-            .get_mut(uid as usize)
-            .and_then(Option::as_deref_mut)
-        else {
+        let Some(q) = self.registry.get_mut(uid) else {
             return false;
         };
         if q.reveal_timer != Some(key) {
@@ -640,7 +563,7 @@ impl Engine {
         if let Some(at) = q.next_expiry() {
             if q.retention_timer.is_none_or(|t| at < t) {
                 q.retention_timer = Some(at);
-                self.timers.schedule(at, Timer::Retention { queue: uid });
+                self.clock.schedule(at, Timer::Retention { queue: uid });
             }
         }
     }
@@ -650,12 +573,12 @@ impl Engine {
     /// Does everything due at or before `now`: timers, then waiting long polls, then long-poll
     /// timeouts (a message and a timeout at the same instant: the message wins, §4.3).
     fn run_due(&mut self) {
-        if !self.woken.is_empty() {
+        if self.polls.any_woken() {
             self.do_due();
         }
         // After most calls nothing is due and the top timer is live: one look at it tells both.
-        while let Some((key, timer)) = self.timers.peek_key() {
-            if deadline(key) <= self.now {
+        while let Some((key, timer)) = self.clock.peek_key() {
+            if deadline(key) <= self.now() {
                 self.do_due();
             } else if self.settled(key, timer) {
                 break;
@@ -671,15 +594,15 @@ impl Engine {
     #[inline(never)]
     fn do_due(&mut self) {
         let mut timeouts = Vec::new();
-        while !self.woken.is_empty() || self.timer_due() {
-            while let Some((key, timer)) = self.timers.pop_due(self.now) {
+        while self.polls.any_woken() || self.timer_due() {
+            while let Some((key, timer)) = self.clock.pop_due() {
                 match timer {
                     Timer::PollTimeout(poll) => timeouts.push(poll),
                     _ => self.fire(key, timer),
                 }
             }
             self.serve_woken();
-            if self.woken.is_empty() {
+            if !self.polls.any_woken() {
                 for poll in timeouts.drain(..) {
                     self.time_out_poll(poll);
                 }
@@ -689,7 +612,7 @@ impl Engine {
 
     /// Whether a timer is due now (work [`Engine::do_due`] must do before serving more polls).
     pub(crate) fn timer_due(&self) -> bool {
-        self.timers.peek().is_some_and(|(at, _)| at <= self.now)
+        self.clock.due()
     }
 
     /// Whether the top timer, not due, is live; if not, drops it (re-aiming a queue's reveal
@@ -704,11 +627,11 @@ impl Engine {
                 Some(true) => return true,
                 // Armed for a message deleted or revealed since: re-aim at the earliest one.
                 Some(false) => {
-                    self.timers.discard_first();
+                    self.clock.discard_first();
                     self.come_up_reveal(queue, slot, key, false);
                 }
                 // Not the queue's armed reveal (or no queue): dead.
-                None => self.timers.discard_first(),
+                None => self.clock.discard_first(),
             }
             return false;
         }
@@ -718,7 +641,7 @@ impl Engine {
                 q.retention_timer == Some(at) && q.next_expiry().is_none_or(|e| e > at)
             });
             if early {
-                self.timers.discard_first();
+                self.clock.discard_first();
                 self.q_mut(queue).retention_timer = None;
                 self.schedule_retention(queue);
                 return false;
@@ -727,7 +650,7 @@ impl Engine {
         if self.is_live(at, timer) {
             return true;
         }
-        self.timers.discard_first();
+        self.clock.discard_first();
         false
     }
 
@@ -756,13 +679,13 @@ impl Engine {
                 .q_opt(queue)
                 .is_some_and(|q| q.retention_timer == Some(at)),
             Timer::PollTimeout(poll) => self.polls.contains(poll),
-            Timer::MoveTick(task) => self.tasks[task].next_tick == Some(at),
+            Timer::MoveTick(task) => self.tasks.ticks_at(task, at),
         }
     }
 
     /// Deletes the messages whose retention has ended (§8), in flight too.
     fn expire(&mut self, uid: u32) {
-        let now = self.now;
+        let now = self.now();
         let q = self.q_mut(uid);
         q.retention_timer = None;
         let expired = q.expired(now);
@@ -783,14 +706,4 @@ impl Engine {
 fn depth_of(q: &Queue) -> [u64; 3] {
     let c = q.counts;
     [c.visible, c.in_flight, c.delayed].map(|n| n as u64)
-}
-
-/// Moves `from`'s items to the end of `out`. An empty `out` trades buffers instead of copying:
-/// both keep their capacity for the next round.
-fn move_into<T>(out: &mut Vec<T>, from: &mut Vec<T>) {
-    if out.is_empty() {
-        std::mem::swap(out, from);
-    } else {
-        out.append(from);
-    }
 }

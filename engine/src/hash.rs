@@ -1,8 +1,7 @@
-//! The digests SQS reports, from RustCrypto's `md-5` and `sha2`: MD5 of bodies and of message
-//! attributes (semantics §3.1) and the SHA-256 content-based deduplication id (§3.4), and the
-//! lower-case hex they are written in.
+//! The digests SQS reports, from RustCrypto's `md-5` and `sha2`: MD5 of bodies (semantics §3.1;
+//! that of message attributes is `message::md5_of_attributes`) and the SHA-256 content-based
+//! deduplication id (§3.4), and the lower-case hex they are written in.
 
-use crate::api::MessageAttributes;
 use md5::Md5;
 use sha2::{Digest, Sha256};
 
@@ -14,29 +13,6 @@ pub(crate) fn md5(data: &[u8]) -> [u8; 16] {
 /// Hex SHA-256 of `data` (FIPS 180-4).
 pub(crate) fn sha256_hex(data: &[u8]) -> String {
     hex(&Sha256::digest(data))
-}
-
-/// MD5OfMessageAttributes: attributes in name order, each as length-prefixed name, length-prefixed
-/// DataType, a transport byte (1 string/number, 2 binary) and the length-prefixed value bytes.
-/// `None` for an empty map, since AWS then omits the member. Binary values are already checked
-/// to be base64 by validation.
-pub(crate) fn md5_of_attributes(attributes: &MessageAttributes) -> Option<String> {
-    if attributes.is_empty() {
-        return None;
-    }
-    let mut md5 = Md5::new();
-    let put = |md5: &mut Md5, bytes: &[u8]| {
-        md5.update((bytes.len() as u32).to_be_bytes());
-        md5.update(bytes);
-    };
-    for (name, value) in attributes {
-        put(&mut md5, name.as_bytes());
-        put(&mut md5, value.data_type.as_bytes());
-        let (transport, bytes) = crate::validate::attribute_value_bytes(value);
-        md5.update([transport]);
-        put(&mut md5, &bytes);
-    }
-    Some(hex(&md5.finalize()))
 }
 
 /// Lower-case hex (this runs on every send and receive).
@@ -83,7 +59,6 @@ const HEX_PAIRS: [[u8; 2]; 256] = {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::MessageAttributeValue;
 
     #[test]
     fn hex_u32_spells_every_nibble_as_hex_does() {
@@ -98,19 +73,6 @@ mod tests {
         assert_eq!(&hex_u32(0x89ab_cdef), b"89abcdef");
         assert_eq!(&hex_u32(u32::MAX), b"ffffffff");
         assert_eq!(&hex_u32(0), b"00000000");
-    }
-
-    fn string_attr(name: &str, data_type: &str, value: &str) -> MessageAttributes {
-        let mut map = MessageAttributes::new();
-        map.insert(
-            name.into(),
-            MessageAttributeValue {
-                data_type: data_type.into(),
-                string_value: Some(value.into()),
-                binary_value: None,
-            },
-        );
-        map
     }
 
     /// Hex MD5 of `data`.
@@ -135,24 +97,5 @@ mod tests {
             sha256_hex(b""),
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
         );
-    }
-
-    #[test]
-    fn attribute_md5_matches_the_reference_vectors() {
-        // §3.1 verified vectors.
-        let md5 = |m: MessageAttributes| md5_of_attributes(&m).unwrap();
-        assert_eq!(
-            md5(string_attr("MyAttribute", "String", "foobar")),
-            "adb59cd4678ea5a855436b949cd07ab6"
-        );
-        assert_eq!(
-            md5(string_attr("Foo", "String", "Bar")),
-            "ae7155c6026991b6d54b11589678bf9c"
-        );
-        assert_eq!(
-            md5(string_attr("timestamp", "Number", "1493147359900")),
-            "235c5c510d26fb653d073faed50ae77c"
-        );
-        assert_eq!(md5_of_attributes(&MessageAttributes::new()), None);
     }
 }

@@ -19,34 +19,44 @@
 //! The semantics follow `shared/reference/sqs-semantics.md`; where AWS is random or silent, its
 //! section 13 fixes the choice.
 //!
-//! Layout: `engine` (state, clock, dispatcher), `actions/` (one module per family of SQS
-//! actions), `queue` (a queue's message slab and indexes), `order` (the orderings behind those
-//! indexes), `fifo` (message groups), `message` (a stored message and its received form),
-//! `attributes` (queue attributes), `namespace` (accounts and regions), `validate` (input
-//! rules), `timers`, `receipt` (receipt handles), `snapshot` (an engine's state as data),
-//! `move_task` (redrive), `window` (5-minute dedup and attempt-id memory), `hash` / `rng`
-//! (digests and the seeded PRNG), `deliver` (the playground's hand delivery).
+//! Layout: `engine` (the [`Engine`]: its parts, the public calls and the dispatcher) with
+//! `engine/actions/` (one module per family of SQS actions, each an `impl Engine`). The parts,
+//! each owning its data behind its methods: `registry` (the queues by uid and ARN), `timers`
+//! (the clock and everything scheduled), `polls` (the long-poll table), `move_task` (redrive
+//! tasks), `event_log` (the events not yet drained). Below them: `queue` (a queue's message
+//! slab and indexes), `order` (the orderings behind those indexes), `fifo` (message groups),
+//! `message` (a stored message and its received form), `attributes` (queue attributes),
+//! `namespace` (accounts and regions), `validate` (input rules), `receipt` (receipt handles),
+//! `reply` (a call's answer), `snapshot` (an engine's state as data), `window` (5-minute dedup
+//! and attempt-id memory), `hash` / `rng` (digests and the seeded PRNG), `buffers` (answer
+//! buffers reused), `deliver` (the playground's hand delivery).
 #![warn(missing_docs)]
 
-mod actions;
 pub mod api;
 mod attributes;
+#[cfg(feature = "bench")]
 pub mod bench;
-pub mod decimal;
+mod buffers;
 mod deliver;
 mod engine;
 pub mod error;
 pub mod event;
+mod event_log;
 mod fifo;
+mod fixed_text;
 mod hash;
 pub mod inspect;
 mod message;
 mod move_task;
 pub mod namespace;
 mod order;
+mod polls;
 mod queue;
 mod receipt;
+mod registry;
+mod reply;
 mod rng;
+#[cfg(feature = "script")]
 pub mod script;
 pub mod snapshot;
 mod timers;
@@ -55,12 +65,13 @@ pub mod view;
 mod window;
 
 pub use api::{Request, Response};
-pub use engine::{Engine, Knobs, PollId, Reply};
+pub use engine::{Engine, Knobs};
 pub use error::{ErrorCode, SqsError};
 pub use event::{Event, EventKind, QueueName};
 pub use move_task::DEFAULT_MOVE_TASK_RATE;
 pub use namespace::Namespace;
 pub use receipt::{AnyReceiptHandle, NotAReceiptHandle, ReceiptHandle};
+pub use reply::{PollId, Reply};
 pub use snapshot::SNAPSHOT_VERSION;
 
 /// Virtual time: milliseconds since the simulation started.

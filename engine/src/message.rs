@@ -1,7 +1,9 @@
 //! A stored message and how ReceiveMessage presents it (semantics §4.1–§4.2).
 
 use crate::api::{self, Attributes, Body, Md5, MessageAttributes, MessageId};
+use crate::hash;
 use crate::Millis;
+use md5::Digest;
 use serde::{Deserialize, Serialize};
 
 /// SenderId every message reports: a fixed fake IAM user id.
@@ -146,9 +148,7 @@ const SYSTEM_ATTRIBUTES: [SystemAttribute; 9] = [
 /// `n` in decimal, without the formatting machinery (a worker may ask for the receive count on
 /// every receive).
 fn decimal(n: u64) -> String {
-    let mut text = String::new();
-    crate::decimal::push_decimal(&mut text, n);
-    text
+    itoa::Buffer::new().format(n).to_owned()
 }
 
 /// Which system attributes a ReceiveMessage asked for (the union of AttributeNames and
@@ -219,9 +219,32 @@ pub(crate) fn received(
         md5_of_body: msg.md5_of_body,
         body: msg.body.clone(),
         attributes: system_attributes(msg, sel),
-        md5_of_message_attributes: attributes.as_ref().and_then(crate::hash::md5_of_attributes),
+        md5_of_message_attributes: attributes.as_ref().and_then(md5_of_attributes),
         message_attributes: attributes,
     }
+}
+
+/// MD5OfMessageAttributes: attributes in name order, each as length-prefixed name, length-prefixed
+/// DataType, a transport byte (1 string/number, 2 binary) and the length-prefixed value bytes.
+/// `None` for an empty map, since AWS then omits the member. Binary values are already checked
+/// to be base64 by validation.
+pub(crate) fn md5_of_attributes(attributes: &MessageAttributes) -> Option<String> {
+    if attributes.is_empty() {
+        return None;
+    }
+    let mut md5 = md5::Md5::new();
+    let put = |md5: &mut md5::Md5, bytes: &[u8]| {
+        md5.update((bytes.len() as u32).to_be_bytes());
+        md5.update(bytes);
+    };
+    for (name, value) in attributes {
+        put(&mut md5, name.as_bytes());
+        put(&mut md5, value.data_type.as_bytes());
+        let (transport, bytes) = crate::validate::attribute_value_bytes(value);
+        md5.update([transport]);
+        put(&mut md5, &bytes);
+    }
+    Some(hash::hex(&md5.finalize()))
 }
 
 /// The system attributes a receive asked for; `None` when none applies (this runs on every
@@ -246,6 +269,7 @@ fn system_attributes(msg: &Message, sel: &Selection) -> Option<Attributes> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::MessageAttributeValue;
 
     /// The names MessageAttributeNames `filters` select among `names`.
     fn selected<'a>(filters: &[&str], names: &[&'a str]) -> Vec<&'a str> {
@@ -342,5 +366,37 @@ mod tests {
             let exact = (18_000_000_000_000_000_000u128 + u128::from(seq) * 7_919).to_string();
             assert_eq!(sequence_number(seq), exact, "{seq}");
         }
+    }
+
+    fn string_attr(name: &str, data_type: &str, value: &str) -> MessageAttributes {
+        let mut map = MessageAttributes::new();
+        map.insert(
+            name.into(),
+            MessageAttributeValue {
+                data_type: data_type.into(),
+                string_value: Some(value.into()),
+                binary_value: None,
+            },
+        );
+        map
+    }
+
+    #[test]
+    fn attribute_md5_matches_the_reference_vectors() {
+        // §3.1 verified vectors.
+        let md5 = |m: MessageAttributes| md5_of_attributes(&m).unwrap();
+        assert_eq!(
+            md5(string_attr("MyAttribute", "String", "foobar")),
+            "adb59cd4678ea5a855436b949cd07ab6"
+        );
+        assert_eq!(
+            md5(string_attr("Foo", "String", "Bar")),
+            "ae7155c6026991b6d54b11589678bf9c"
+        );
+        assert_eq!(
+            md5(string_attr("timestamp", "Number", "1493147359900")),
+            "235c5c510d26fb653d073faed50ae77c"
+        );
+        assert_eq!(md5_of_attributes(&MessageAttributes::new()), None);
     }
 }

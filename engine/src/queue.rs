@@ -6,12 +6,12 @@
 
 use crate::api::{MessageId, QueueUrl};
 use crate::attributes::QueueConfig;
-use crate::engine::PollId;
 use crate::event::QueueName;
 use crate::fifo::Groups;
 use crate::message::{Message, State};
 use crate::namespace::Namespace;
 use crate::order::{OrderKey, Ordered};
+use crate::reply::PollId;
 use crate::timers::TimerKey;
 use crate::window::Window;
 use crate::Millis;

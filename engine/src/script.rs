@@ -104,8 +104,9 @@
 //! backslashes or control characters.
 
 use crate::api::{ReceiveMessageOutput, Request, ToJson};
-use crate::engine::{Engine, PollId, Reply};
+use crate::engine::Engine;
 use crate::error::SqsError;
+use crate::reply::{PollId, Reply};
 use crate::Millis;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};

@@ -11,34 +11,5 @@
 //! on a written state, whose clients are gone, ends them with [`crate::Engine::end_polls`] (and
 //! a replay of what it did must do the same at the same point).
 
-use crate::queue::Queue;
-use serde::{Deserialize, Deserializer};
-use std::borrow::Cow;
-
 /// The version of the layout the engine's state serialises to.
-pub const SNAPSHOT_VERSION: u32 = 1;
-
-/// One of the engine's fixed texts (a move task's status, a queue's DeduplicationScope), under a
-/// name that serde's derive does not take for a borrow of its input (it would ask the input to
-/// live forever); read with [`interned`].
-pub(crate) type FixedText = &'static str;
-
-/// Reads a [`FixedText`] field (the engine's fixed texts, such as a move task's status) through
-/// the interner of queue names: each distinct text is kept once for the process.
-pub(crate) fn interned<'de, D: Deserializer<'de>>(deserializer: D) -> Result<FixedText, D::Error> {
-    let text = Cow::<'de, str>::deserialize(deserializer)?;
-    Ok(crate::QueueName::new(&text).as_str())
-}
-
-/// Reads the queue table, each queue's URL issued again by that queue: an action finds its queue
-/// from a URL it issued without parsing the text (see `QueueUrl::issued_by`), and the URL read
-/// back is only text.
-pub(crate) fn queues<'de, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Vec<Option<Box<Queue>>>, D::Error> {
-    let mut queues = Vec::<Option<Box<Queue>>>::deserialize(deserializer)?;
-    for q in queues.iter_mut().flatten() {
-        q.url = crate::api::QueueUrl::issued(q.url.to_string(), q.uid);
-    }
-    Ok(queues)
-}
+pub const SNAPSHOT_VERSION: u32 = 2;

@@ -1,11 +1,12 @@
-//! Everything scheduled for later, in one min-heap ordered by (deadline, insertion order).
+//! The clock, and everything scheduled for later in one min-heap ordered by (deadline,
+//! insertion order).
 //! Entries are never removed early: the engine checks on firing whether an entry is still live
 //! (the queue's armed reveal, the scheduled instant), which keeps every reschedule O(log n).
 //! Hidden messages are not here one by one: each queue orders its own (`Queue::hidden`) and
 //! arms one [`Timer::Reveal`] for the earliest, so the heap stays as small as the number of
 //! queues, polls and tasks.
 
-use crate::engine::PollId;
+use crate::reply::PollId;
 use crate::Millis;
 use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
@@ -62,13 +63,31 @@ impl Ord for Entry {
     }
 }
 
+/// Virtual time and the timers: time moves only forward, and only by [`Clock::advance`].
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub(crate) struct Timers {
+pub(crate) struct Clock {
+    now: Millis,
     heap: BinaryHeap<Reverse<Entry>>,
     seq: u64,
 }
 
-impl Timers {
+impl Clock {
+    /// The current virtual time.
+    #[inline]
+    pub(crate) fn now(&self) -> Millis {
+        self.now
+    }
+
+    /// Moves the clock to `t`, if it is later.
+    pub(crate) fn advance(&mut self, t: Millis) {
+        self.now = self.now.max(t);
+    }
+
+    /// Whether a timer is due now.
+    pub(crate) fn due(&self) -> bool {
+        self.peek().is_some_and(|(at, _)| at <= self.now)
+    }
+
     pub(crate) fn schedule(&mut self, at: Millis, timer: Timer) {
         let key = self.key(at);
         self.push(key, timer);
@@ -80,7 +99,7 @@ impl Timers {
         TimerKey::from(at) << 64 | TimerKey::from(self.seq)
     }
 
-    /// Schedules `timer` under a key from [`Timers::key`].
+    /// Schedules `timer` under a key from [`Clock::key`].
     pub(crate) fn push(&mut self, key: TimerKey, timer: Timer) {
         self.heap.push(Reverse(Entry { key, timer }));
     }
@@ -97,10 +116,10 @@ impl Timers {
             .map(|Reverse(entry)| (entry.key, entry.timer))
     }
 
-    /// Removes and returns the earliest entry, with its key, if it is due at `now`.
-    pub(crate) fn pop_due(&mut self, now: Millis) -> Option<(TimerKey, Timer)> {
+    /// Removes and returns the earliest entry, with its key, if it is due now.
+    pub(crate) fn pop_due(&mut self) -> Option<(TimerKey, Timer)> {
         let (at, _) = self.peek()?;
-        if at > now {
+        if at > self.now {
             return None;
         }
         self.heap
@@ -120,16 +139,16 @@ mod tests {
 
     #[test]
     fn due_entries_come_out_by_deadline_then_insertion() {
-        let mut timers = Timers::default();
+        let mut timers = Clock::default();
         timers.schedule(20, Timer::PollTimeout(1));
         timers.schedule(10, Timer::PollTimeout(2));
         timers.schedule(10, Timer::PollTimeout(3));
         assert_eq!(timers.peek(), Some((10, Timer::PollTimeout(2))));
-        assert_eq!(timers.pop_due(9), None);
+        timers.advance(9);
+        assert_eq!(timers.pop_due(), None);
         let mut pop_due = |now| {
-            timers
-                .pop_due(now)
-                .map(|(key, timer)| (deadline(key), timer))
+            timers.advance(now);
+            timers.pop_due().map(|(key, timer)| (deadline(key), timer))
         };
         assert_eq!(pop_due(10), Some((10, Timer::PollTimeout(2))));
         assert_eq!(pop_due(10), Some((10, Timer::PollTimeout(3))));

@@ -3,7 +3,7 @@
 use crate::queue_url::cached_url;
 use crate::worker::ProducerSpec;
 use sqs_engine::api::{QueueUrl, SendMessageInput};
-use sqs_engine::decimal::push_decimal;
+use itoa::Buffer;
 use sqs_engine::{Engine, Millis, Request};
 
 /// The producers, in the order they were added: the world's part that owns them.
@@ -193,8 +193,8 @@ impl Template {
         for piece in &self.0 {
             match piece {
                 Piece::Text(text) => out.push_str(text),
-                Piece::Number(None) => push_decimal(out, n),
-                Piece::Number(Some(k)) => push_decimal(out, n % k),
+                Piece::Number(None) => out.push_str(Buffer::new().format(n)),
+                Piece::Number(Some(k)) => out.push_str(Buffer::new().format(n % k)),
             }
         }
     }

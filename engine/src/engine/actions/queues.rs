@@ -10,7 +10,6 @@ use crate::message::State;
 use crate::namespace::Namespace;
 use crate::queue::Queue;
 use crate::Millis;
-use std::ops::Bound;
 
 /// A deleted queue's name can be reused after this long (§2.1).
 const NAME_REUSE_DELAY: Millis = 60_000;
@@ -65,21 +64,19 @@ impl Engine {
             }));
         }
         if self
-            .deleted_at
-            .get(&arn)
-            .is_some_and(|&t| self.now < t + NAME_REUSE_DELAY)
+            .registry
+            .deleted_at(&arn)
+            .is_some_and(|t| self.now() < t + NAME_REUSE_DELAY)
         {
             return Err(SqsError::new(
                 ErrorCode::QueueDeletedRecently,
                 "You must wait 60 seconds after deleting a queue before you can create another with the same name.",
             ));
         }
-        self.deleted_at.remove(&arn);
-        let uid = self.queues.len() as u32;
-        let queue = Queue::new(uid, &self.context, name, config, self.now);
-        let url = queue.url.clone();
-        self.queues.push(Some(Box::new(queue)));
-        self.arns.insert(arn, uid);
+        let uid = self
+            .registry
+            .create(&self.context, name, config, self.now());
+        let url = self.q(uid).url.clone();
         self.emit(EventKind::QueueCreated {
             queue: name.into(),
             fifo,
@@ -96,9 +93,7 @@ impl Engine {
         for poll in polls {
             self.time_out_poll(poll);
         }
-        let queue = self.queues[uid as usize].take().expect("live queue");
-        self.arns.remove(&queue.arn);
-        self.deleted_at.insert(queue.arn.clone(), self.now);
+        let queue = self.registry.delete(uid, self.now());
         self.emit(EventKind::QueueDeleted { queue: queue.name });
         Ok(Response::Empty(Empty {}))
     }
@@ -109,10 +104,9 @@ impl Engine {
             .context
             .queue_arn(&input.queue_name_prefix.unwrap_or_default());
         let urls: Vec<String> = self
-            .arns
-            .range::<str, _>((Bound::Included(prefix.as_str()), Bound::Unbounded))
-            .take_while(|(arn, _)| arn.starts_with(&prefix))
-            .map(|(_, &uid)| self.q(uid).url.to_string())
+            .registry
+            .starting_with(&prefix)
+            .map(|(_, uid)| self.q(uid).url.to_string())
             .collect();
         let (urls, next_token) =
             super::paginate(urls, input.max_results, input.next_token.as_deref())?;
@@ -183,7 +177,7 @@ impl Engine {
         config.apply(&input.attributes, &arn, &|target| {
             self.dlq_target(&arn, target)
         })?;
-        let (old_delay, now) = (q.config.delay_seconds(), self.now);
+        let (old_delay, now) = (q.config.delay_seconds(), self.now());
         let q = self.q_mut(uid);
         q.config = config;
         q.modified_at = now;
@@ -209,7 +203,7 @@ impl Engine {
             .map(|(slot, m)| (slot, m.enqueued_at + delay))
             .collect();
         for (slot, until) in delayed {
-            if until <= self.now {
+            if until <= self.now() {
                 self.reveal_since(uid, slot, VisibleReason::DelayEnded, until);
             } else {
                 self.q_mut(uid).modify(slot, |m| {
@@ -222,7 +216,7 @@ impl Engine {
 
     pub(crate) fn purge_queue(&mut self, input: QueueUrlInput) -> Result<Response, SqsError> {
         let uid = self.resolve(&input.queue_url)?;
-        let now = self.now;
+        let now = self.now();
         let q = self.q_mut(uid);
         if q.last_purge.is_some_and(|t| now < t + PURGE_COOLDOWN) {
             return Err(SqsError::new(

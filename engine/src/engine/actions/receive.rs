@@ -2,117 +2,18 @@
 //! dead-letter check on each candidate (semantics §4, §9, §13.3, §13.5).
 
 use crate::api::*;
-use crate::engine::{Engine, PollId, Reply};
+use crate::engine::Engine;
 use crate::error::{ErrorCode, SqsError};
 use crate::event::EventKind;
 use crate::message::{self, Selection, State};
-use crate::queue::{AttemptItem, Queue};
+use crate::polls::{Poll, ReceiveParams};
+use crate::queue::AttemptItem;
+use crate::reply::{PollId, Reply};
 use crate::timers::Timer;
 use crate::Millis;
-use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 
 /// Most in-flight messages a queue may have (§11).
 const IN_FLIGHT_LIMIT: usize = 120_000;
-
-/// A validated ReceiveMessage.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub(crate) struct ReceiveParams {
-    max: usize,
-    /// The call's own VisibilityTimeout; `None`: the queue's, read when the call is answered (a
-    /// SetQueueAttributes while a long poll waits applies to what it returns, §13.5).
-    visibility: Option<Millis>,
-    selection: Selection,
-    attempt_id: Option<String>,
-    short_poll: bool,
-}
-
-impl ReceiveParams {
-    /// A one-message receive showing all system attributes (the playground's hand delivery).
-    pub(crate) fn hand_delivery(visibility: Millis) -> Self {
-        ReceiveParams {
-            max: 1,
-            visibility: Some(visibility),
-            selection: Selection::new(vec!["All".into()], Vec::new()),
-            attempt_id: None,
-            short_poll: true,
-        }
-    }
-}
-
-impl ReceiveParams {
-    /// How long what this receive returns stays hidden: the call's own VisibilityTimeout, else
-    /// the queue's as it is now (§4.1, §13.5).
-    fn visibility_in(&self, q: &Queue) -> Millis {
-        self.visibility
-            .unwrap_or_else(|| Millis::from(q.config.visibility_timeout()) * 1000)
-    }
-}
-
-/// A long poll waiting for a message.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub(crate) struct Poll {
-    queue: u32,
-    params: ReceiveParams,
-}
-
-/// Waiting long polls by id. Ids are handed out one after another (`Engine::next_poll`), so
-/// they are kept in id order in a deque: a new one goes to the back, a lookup is an index (its
-/// id less the front's), and an answered one leaves its place empty until it reaches the front.
-/// Each poll moves in and out once, where a B-tree of polls (over 100 bytes each) moved them
-/// around its nodes on every insert and remove. Not a `slab`: a slab hands out its own keys and
-/// reuses them, where a poll's id is the engine's public, ever-growing [`PollId`], and the
-/// oldest-first order of the waiting polls is the order they are served in.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub(crate) struct Polls {
-    /// The id of the poll at the front.
-    first: PollId,
-    waiting: VecDeque<Option<Poll>>,
-}
-
-impl Polls {
-    /// Adds poll `id`, the next id after every poll added before.
-    fn insert(&mut self, id: PollId, poll: Poll) {
-        while let Some(None) = self.waiting.front() {
-            self.waiting.pop_front();
-            self.first += 1;
-        }
-        if self.waiting.is_empty() {
-            self.first = id;
-        }
-        debug_assert_eq!(self.first + self.waiting.len() as PollId, id);
-        self.waiting.push_back(Some(poll));
-    }
-
-    fn place(&self, id: PollId) -> Option<usize> {
-        let at = usize::try_from(id.checked_sub(self.first)?).ok()?;
-        (at < self.waiting.len()).then_some(at)
-    }
-
-    /// Takes poll `id` out, if it waits.
-    fn take(&mut self, id: PollId) -> Option<Poll> {
-        let at = self.place(id)?;
-        self.waiting[at].take()
-    }
-
-    /// Puts back a poll [`Polls::take`] took out.
-    fn put_back(&mut self, id: PollId, poll: Poll) {
-        let at = self.place(id).expect("taken from here");
-        self.waiting[at] = Some(poll);
-    }
-
-    /// The ids of the waiting polls, oldest first.
-    pub(crate) fn ids(&self) -> Vec<PollId> {
-        (self.waiting.iter().zip(self.first..))
-            .filter_map(|(poll, id)| poll.as_ref().map(|_| id))
-            .collect()
-    }
-
-    /// Whether poll `id` waits.
-    pub(crate) fn contains(&self, id: PollId) -> bool {
-        self.place(id).is_some_and(|at| self.waiting[at].is_some())
-    }
-}
 
 /// A standard queue's short poll is refused when the in-flight limit is reached, or when the
 /// `taking` messages it would receive would exceed it (§11 SIM CHOICE); a long poll or a FIFO
@@ -147,14 +48,12 @@ impl Engine {
         if !messages.is_empty() || wait == 0 {
             return Reply::Done(Ok(Response::ReceiveMessage(output(messages))));
         }
-        let poll = self.next_poll;
-        self.next_poll += 1;
-        let until = self.now + wait * 1000;
-        self.polls.insert(poll, Poll { queue: uid, params });
+        let until = self.now() + wait * 1000;
+        let poll = self.polls.start(Poll { queue: uid, params });
         let q = self.q_mut(uid);
         q.polls.push(poll);
-        self.timers.schedule(until, Timer::PollTimeout(poll));
-        if self.implied {
+        self.clock.schedule(until, Timer::PollTimeout(poll));
+        if self.events.implied() {
             self.emit_with(|e| EventKind::LongPollStarted {
                 queue: e.q(uid).name,
                 poll,
@@ -243,7 +142,7 @@ impl Engine {
             self.picked = take;
             return Vec::new();
         }
-        let mut messages = crate::engine::reuse(&mut self.spare.messages, take.len());
+        let mut messages = crate::buffers::reuse(&mut self.spare.messages, take.len());
         for &slot in &take {
             self.deliver(uid, slot, params, &mut messages);
         }
@@ -253,7 +152,7 @@ impl Engine {
                 .iter()
                 .map(|&slot| (slot, q.slot_gen(slot), q.msg(slot).receipt_gen, 0))
                 .collect();
-            let now = self.now;
+            let now = self.now();
             self.q_mut(uid).attempts.insert(id, items, now);
         }
         self.picked = take;
@@ -312,7 +211,7 @@ impl Engine {
         params: &ReceiveParams,
         out: &mut Vec<Message>,
     ) {
-        let now = self.now;
+        let now = self.now();
         let until = now + params.visibility_in(self.q(uid));
         let nonce = self.rng.next_u64();
         let duplicate = !self.q(uid).fifo() && self.rng.chance(self.knobs.duplicate_delivery);
@@ -354,7 +253,7 @@ impl Engine {
                 receive_count: m.receive_count,
                 visible_at: match m.state {
                     State::InFlight { until, .. } => until,
-                    _ => e.now,
+                    _ => e.now(),
                 },
             }
         });
@@ -370,7 +269,7 @@ impl Engine {
         params: &ReceiveParams,
     ) -> Option<Vec<Message>> {
         let q = self.q(uid);
-        let items = q.attempts.get(id, self.now)?.clone();
+        let items = q.attempts.get(id, self.now())?.clone();
         let unchanged = items.iter().all(|&(slot, slot_gen, receipt_gen, changes)| {
             q.lookup(slot, slot_gen)
                 .is_some_and(|m| m.receipt_gen == receipt_gen && m.visibility_changes == changes)
@@ -378,7 +277,7 @@ impl Engine {
         if !unchanged {
             return None;
         }
-        let now = self.now;
+        let now = self.now();
         let until = now + params.visibility_in(q);
         let mut messages = Vec::new();
         for (slot, ..) in items {
@@ -400,7 +299,7 @@ impl Engine {
     /// when an answer made work due now (a VisibilityTimeout 0 reveals its messages at once):
     /// [`Engine::do_due`] does it before the next poll is served (§13.2, §13.3).
     pub(crate) fn serve_woken(&mut self) {
-        while let Some(&uid) = self.woken.first() {
+        while let Some(uid) = self.polls.first_woken() {
             while let Some(&poll) = self.q_opt(uid).and_then(|q| q.polls.first()) {
                 // Taken out while it receives (receiving never reads `self.polls`), put back if
                 // nothing came: no copy of its parameters per answer.
@@ -415,13 +314,13 @@ impl Engine {
                 }
                 self.q_mut(uid).polls.remove(0);
                 let (queue, count) = (self.q(uid).name, messages.len());
-                self.completed.push((poll, output(messages)));
+                self.polls.answer(poll, output(messages));
                 self.emit(EventKind::LongPollAnswered { queue, poll, count });
                 if self.timer_due() {
                     return;
                 }
             }
-            self.woken.remove(0);
+            self.polls.served_first();
         }
     }
 
@@ -433,7 +332,7 @@ impl Engine {
         let q = self.q_mut(uid);
         q.polls.retain(|&p| p != poll);
         let queue = q.name;
-        self.completed.push((poll, ReceiveMessageOutput::default()));
+        self.polls.answer(poll, ReceiveMessageOutput::default());
         self.emit(EventKind::LongPollTimedOut { queue, poll });
     }
 }
@@ -464,41 +363,5 @@ fn sort_candidates(
 fn output(messages: Vec<Message>) -> ReceiveMessageOutput {
     ReceiveMessageOutput {
         messages: Some(messages).filter(|m| !m.is_empty()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn poll() -> Poll {
-        Poll {
-            queue: 0,
-            params: ReceiveParams::hand_delivery(0),
-        }
-    }
-
-    #[test]
-    fn polls_are_found_by_id_while_they_wait() {
-        let mut polls = Polls::default();
-        assert!(!polls.contains(1));
-        for id in 1..=3 {
-            polls.insert(id, poll());
-        }
-        assert!((1..=3).all(|id| polls.contains(id)));
-        assert!(!polls.contains(0) && !polls.contains(4));
-        let taken = polls.take(1).expect("poll 1 waits");
-        assert!(!polls.contains(1) && polls.take(1).is_none());
-        polls.put_back(1, taken);
-        assert!(polls.contains(1));
-        // Answered at the front: its place goes with the next insert, the others keep theirs.
-        assert!(polls.take(1).is_some() && polls.take(2).is_some());
-        polls.insert(4, poll());
-        assert!(!polls.contains(1) && !polls.contains(2));
-        assert!(polls.contains(3) && polls.contains(4));
-        // All answered: the next id starts the deque afresh.
-        assert!(polls.take(3).is_some() && polls.take(4).is_some());
-        polls.insert(5, poll());
-        assert!(polls.contains(5) && !polls.contains(4));
     }
 }

@@ -130,7 +130,7 @@ impl Engine {
             }
         }
         let mut output = SendMessageBatchOutput {
-            successful: crate::engine::reuse(&mut self.spare.sent, entries.len()),
+            successful: crate::buffers::reuse(&mut self.spare.sent, entries.len()),
             failed: Vec::new(),
         };
         for mut entry in input.entries {
@@ -211,8 +211,8 @@ impl Engine {
     /// Stores a checked message (or recognises a FIFO duplicate, §3.4) and answers as AWS does.
     fn enqueue(&mut self, uid: u32, out: Outgoing) -> SendMessageBatchResultEntry {
         let md5_of_body = Md5(hash::md5(out.body.as_bytes()));
-        let md5_of_message_attributes = out.attributes().and_then(hash::md5_of_attributes);
-        let md5_of_message_system_attributes = out.system().and_then(hash::md5_of_attributes);
+        let md5_of_message_attributes = out.attributes().and_then(message::md5_of_attributes);
+        let md5_of_message_system_attributes = out.system().and_then(message::md5_of_attributes);
         let (message_id, seq) = self.store(uid, out, md5_of_body);
         SendMessageBatchResultEntry {
             id: String::new(),
@@ -227,7 +227,7 @@ impl Engine {
     /// [`Engine::enqueue`]'s work: stores the message, or finds the one a FIFO duplicate
     /// repeats. Answers its MessageId and, on a FIFO queue, its sequence.
     fn store(&mut self, uid: u32, out: Outgoing, md5_of_body: Md5) -> (MessageId, Option<u64>) {
-        let now = self.now;
+        let now = self.now();
         let q = self.q(uid);
         let fifo = q.fifo();
         let dedup = fifo.then(|| {
@@ -299,7 +299,7 @@ impl Engine {
         match state {
             State::Delayed { until } => self.schedule_reveal(uid, slot, until),
             _ => {
-                if self.implied {
+                if self.events.implied() {
                     self.emit_with(|e| EventKind::BecameVisible {
                         queue: e.q(uid).name,
                         message_id: id,

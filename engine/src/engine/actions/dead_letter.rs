@@ -22,7 +22,7 @@ impl Engine {
     /// message gets a new enqueue time and its MessageId as deduplication id, a standard one
     /// keeps its enqueue time for retention (§9).
     pub(crate) fn move_to_dead_letter_queue(&mut self, uid: u32, slot: u32, dlq: u32) {
-        let now = self.now;
+        let now = self.now();
         let seq = self.next_seq();
         let source = self.q_mut(uid);
         let mut msg = source.remove(slot);
@@ -63,9 +63,8 @@ impl Engine {
         let uid = self.resolve(&input.queue_url)?;
         let arn = &self.q(uid).arn;
         let urls: Vec<String> = self
-            .arns
-            .values()
-            .map(|&uid| self.q(uid))
+            .registry
+            .by_name()
             .filter(|q| {
                 q.config
                     .redrive

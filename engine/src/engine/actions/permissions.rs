@@ -144,7 +144,7 @@ impl Engine {
     /// Stores `policy` as the queue's Policy attribute (none without statements).
     fn set_policy(&mut self, uid: u32, policy: &Policy) {
         let text = (!policy.statements.is_empty()).then(|| policy.write());
-        let now = self.now;
+        let now = self.now();
         let q = self.q_mut(uid);
         q.config.policy = text;
         q.modified_at = now;

@@ -2,6 +2,7 @@
 
 pub(crate) mod dead_letter;
 pub(crate) mod handles;
+pub(crate) mod move_tasks;
 pub(crate) mod permissions;
 pub(crate) mod queues;
 pub(crate) mod receive;

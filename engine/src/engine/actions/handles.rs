@@ -78,7 +78,7 @@ impl Engine {
         F: FnOnce(&mut Engine) -> Result<(), SqsError>,
     {
         let mut out = BatchOutput {
-            successful: crate::engine::reuse(&mut self.spare.done, entries.len()),
+            successful: crate::buffers::reuse(&mut self.spare.done, entries.len()),
             failed: Vec::new(),
         };
         for (id, run) in entries {
@@ -170,7 +170,7 @@ impl Engine {
         let State::InFlight { received_at, .. } = m.state else {
             return Ok(());
         };
-        let now = self.now;
+        let now = self.now();
         let timeout_ms = timeout as Millis * 1000;
         if now - received_at + timeout_ms > MAX_VISIBILITY {
             return Err(SqsError::invalid_value(
