@@ -1,11 +1,11 @@
-//! The browser boundary of `sqs-sim serve`, through its `Router`: what a web page the developer
-//! visits could send is refused before it changes anything, while the live view (same origin),
-//! local development pages (CORS) and SDKs (no `Origin`) are served.
+//! The browser boundary of `sqs-sim serve`, through its service (the `Router` and its layers):
+//! what a web page the developer visits could send is refused before it changes anything, while
+//! the live view (same origin), local development pages (CORS) and SDKs (no `Origin`) are served.
 
 use axum::body::Body;
 use axum::http::{Request, Response};
 use serde_json::{json, Value};
-use sqs_server::serve::{router, App};
+use sqs_server::serve::{service, App};
 use sqs_server::Config;
 use std::sync::Arc;
 use tower::ServiceExt;
@@ -50,7 +50,7 @@ async fn respond(
         request = request.header(*name, *value);
     }
     let request = request.body(Body::from(body.to_string())).unwrap();
-    router(app.clone()).oneshot(request).await.unwrap()
+    service(app.clone()).oneshot(request).await.unwrap()
 }
 
 /// A JSON-protocol call of `action`, with `headers` besides its own.
