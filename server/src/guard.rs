@@ -11,25 +11,26 @@
 //!   and names given with `--allowed-host` are served, so a page whose name a DNS-rebinding
 //!   attack points at 127.0.0.1 is not answered.
 //!
-//! CORS preflights from allowed origins are answered by tower-http's `CorsLayer`
-//! ([`cors`]), inside this layer.
+//! CORS preflights from allowed origins are answered by tower-http's `CorsLayer` ([`cors`]),
+//! inside this layer and only for requests that carry an `Origin` (an SDK's call skips it).
 
 use crate::serve::App;
 use crate::sqs::Protocol;
 use crate::wire::WireError;
 use axum::extract::Request;
-use axum::http::header::{CONTENT_TYPE, HOST, ORIGIN};
-use axum::http::{HeaderMap, HeaderName, Method, StatusCode};
+use axum::http::header::{CONTENT_TYPE, HOST, ORIGIN, VARY};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use futures_util::future::Either;
+use futures_util::future::{Either, MapOk, TryFutureExt};
 use serde_json::json;
+use std::convert::Infallible;
 use std::future::{ready, Ready};
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 use tower::{Layer, Service};
-use tower_http::cors::{AllowHeaders, AllowOrigin, CorsLayer};
+use tower_http::cors::{self, AllowHeaders, AllowOrigin, CorsLayer};
 
 /// Who may call: the origins browsers may call from and the `Host` names served.
 #[derive(Clone, Debug)]
@@ -129,16 +130,21 @@ fn is_loopback_name(name: &str) -> bool {
             .is_ok_and(|ip| ip.is_loopback())
 }
 
-/// The guard as a tower layer around the whole service ([`crate::serve::service`]).
+/// The guard as a tower layer around the whole service ([`crate::serve::service`]), with CORS
+/// ([`cors`]) inside it for the requests that carry an `Origin`.
 #[derive(Clone)]
 pub struct GuardLayer {
     app: Arc<App>,
+    cors: Arc<CorsLayer>,
 }
 
 impl GuardLayer {
     /// The layer of `app`'s guard.
     pub fn new(app: Arc<App>) -> GuardLayer {
-        GuardLayer { app }
+        GuardLayer {
+            app,
+            cors: Arc::new(cors()),
+        }
     }
 }
 
@@ -148,41 +154,68 @@ impl<S> Layer<S> for GuardLayer {
     fn layer(&self, inner: S) -> Guarded<S> {
         Guarded {
             app: self.app.clone(),
+            cors: self.cors.clone(),
             inner,
         }
     }
 }
 
-/// A service behind the guard: what the guard refuses is answered here, the rest passed on.
+/// A service behind the guard: what the guard refuses is answered here; a browser's request
+/// (one with an `Origin`) passes through CORS, which answers preflights and adds its headers;
+/// any other request (an SDK's) goes straight on, its answer marked `Vary: Origin` so that a
+/// cache does not hand it to a browser.
 #[derive(Clone)]
 pub struct Guarded<S> {
     app: Arc<App>,
+    cors: Arc<CorsLayer>,
     inner: S,
 }
 
+/// The answer of a [`Guarded`] request: the guard's refusal, CORS's, or the service's.
+type GuardedFuture<F> = Either<
+    Ready<Result<Response, Infallible>>,
+    Either<cors::ResponseFuture<F>, MapOk<F, fn(Response) -> Response>>,
+>;
+
 impl<S> Service<Request> for Guarded<S>
 where
-    S: Service<Request, Response = Response>,
+    S: Service<Request, Response = Response, Error = Infallible> + Clone,
 {
     type Response = Response;
-    type Error = S::Error;
-    type Future = Either<Ready<Result<Response, S::Error>>, S::Future>;
+    type Error = Infallible;
+    type Future = GuardedFuture<S::Future>;
 
-    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
         self.inner.poll_ready(cx)
     }
 
     fn call(&mut self, request: Request) -> Self::Future {
-        let Some(why) = self.app.guard.refusal(request.headers()) else {
-            return Either::Right(self.inner.call(request));
-        };
-        tracing::warn!(
-            "refused {} {}: {why}",
-            request.method(),
-            request.uri().path()
-        );
-        Either::Left(ready(Ok(refuse(&self.app, &request, why))))
+        if let Some(why) = self.app.guard.refusal(request.headers()) {
+            tracing::warn!(
+                "refused {} {}: {why}",
+                request.method(),
+                request.uri().path()
+            );
+            return Either::Left(ready(Ok(refuse(&self.app, &request, why))));
+        }
+        if request.headers().contains_key(ORIGIN) {
+            // The service made ready is the one that takes the request (tower's usual swap).
+            let fresh = self.inner.clone();
+            let ready = std::mem::replace(&mut self.inner, fresh);
+            return Either::Right(Either::Left(self.cors.layer(ready).call(request)));
+        }
+        let vary: fn(Response) -> Response = vary_origin;
+        Either::Right(Either::Right(self.inner.call(request).map_ok(vary)))
     }
+}
+
+/// `response` marked as depending on the request's `Origin`, as every answer is: a browser's
+/// carries CORS's headers, another's does not.
+fn vary_origin(mut response: Response) -> Response {
+    response
+        .headers_mut()
+        .append(VARY, HeaderValue::from_static("origin"));
+    response
 }
 
 /// A 403 in the request's protocol: the JSON protocol's or the query protocol's error for an SQS

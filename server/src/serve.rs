@@ -4,7 +4,7 @@
 
 use crate::addressing::Addressing;
 use crate::declared::Declared;
-use crate::guard::{self, Guard, GuardLayer, Guarded};
+use crate::guard::{Guard, GuardLayer, Guarded};
 use crate::log::{Calls, CallsLayer};
 use crate::sqs::{self, MAX_BODY};
 use crate::state::Shared;
@@ -27,7 +27,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 use tower::ServiceBuilder;
-use tower_http::cors::Cors;
 
 /// What `sqs-sim serve` is started with.
 #[derive(Clone, Debug)]
@@ -172,17 +171,16 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
-/// The whole service: a request passes the log, then the guard, then CORS, then the
-/// [`router`]. The layers wrap the router once, rather than each of its routes
+/// The whole service: a request passes the log, then the guard (and CORS when it carries an
+/// `Origin`), then the [`router`]. The layers wrap the router once, rather than each of its routes
 /// (`Router::layer`), so that a request does not clone them.
-pub type Service = Calls<Guarded<Cors<Router>>>;
+pub type Service = Calls<Guarded<Router>>;
 
 /// [`Service`] for `app`.
 pub fn service(app: Arc<App>) -> Service {
     ServiceBuilder::new()
         .layer(CallsLayer)
         .layer(GuardLayer::new(app.clone()))
-        .layer(guard::cors())
         .service(router(app))
 }
 
