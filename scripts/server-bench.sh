@@ -6,10 +6,12 @@
 # in one run; prints requests per second and p50/p99 latency for each, ours over moto's, the data
 # directory's over the in-memory one's, and the disk the data directory used. With BASELINE=PATH
 # (another build of sqs-sim, e.g. of an older commit), its server gets the same load in the same
-# run, and ours over its is printed too. SERVE_ARGS are added to both of our servers' command
-# lines (`--log-level warn`: without the per-call log).
+# run, and ours over its is printed too: ROUNDS rounds (1 by default) of the baseline's run then
+# ours, so that load from elsewhere on the machine falls on both alike; each round's ratio and
+# their median are printed. SERVE_ARGS are added to both of our servers' command lines
+# (`--log-level warn`: without the per-call log).
 #
-#   [BASELINE=PATH] [SERVE_ARGS=...] scripts/server-bench.sh [CLIENTS (50)] [SECONDS (10)]
+#   [BASELINE=PATH [ROUNDS=N]] [SERVE_ARGS=...] scripts/server-bench.sh [CLIENTS (50)] [SECONDS (10)]
 #
 # Needs `scripts/setup.sh python` (moto). Builds the release sqs-sim. Loopback only.
 set -euo pipefail
@@ -17,6 +19,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 CLIENTS=${1:-50}
 SECONDS_EACH=${2:-10}
+ROUNDS=${ROUNDS:-1}
 SIM="${CARGO_TARGET_DIR:-$ROOT/target}/release/sqs-sim"
 MOTO="$ROOT/target/venv/bin/moto_server"
 [ -x "$MOTO" ] || { echo "server-bench: $MOTO missing: run scripts/setup.sh python" >&2; exit 1; }
@@ -56,19 +59,36 @@ moto="http://127.0.0.1:$port"
 ours="$(listening "$log/ours")"
 for _ in $(seq 200); do curl -s -o /dev/null "$moto/" && break; sleep 0.1; done
 
+# load ENDPOINT: the load's figures against ENDPOINT.
+load() { "$SIM" load --bench --endpoint "$1" --clients "$CLIENTS" --seconds "$SECONDS_EACH"; }
+rate() { sed -n 's/.*req_per_sec=\([0-9]*\).*/\1/p' <<<"$1"; }
+# ratio NAME WHAT A B: NAME=A/B, and what it is.
+ratio() { python3 -c "import sys; a, b = map(float, sys.argv[2:4]); print(f'{sys.argv[1]}={a / b:.2f} ({sys.argv[4]})')" "$1" "$3" "$4" "$2"; }
+
 echo "load: $CLIENTS clients x (SendMessage, ReceiveMessage, DeleteMessage) for $SECONDS_EACH s each"
-a="$("$SIM" load --bench --endpoint "$ours" --clients "$CLIENTS" --seconds "$SECONDS_EACH")"
+a="$(load "$ours")"
 echo "sqs-sim serve: $a"
-d="$("$SIM" load --bench --endpoint "$(listening "$log/durable")" --clients "$CLIENTS" --seconds "$SECONDS_EACH")"
+d="$(load "$(listening "$log/durable")")"
 policy="$(sed -n 's/^data directory .*(\(.*\)).*/\1/p' "$log/durable" | head -n 1)"
 echo "sqs-sim serve --data-dir: $d ($policy; $(du -sh "$log/data" | cut -f1) on disk)"
-b="$("$SIM" load --bench --endpoint "$moto" --clients "$CLIENTS" --seconds "$SECONDS_EACH")"
+b="$(load "$moto")"
 echo "moto_server:   $b"
-rate() { sed -n 's/.*req_per_sec=\([0-9]*\).*/\1/p' <<<"$1"; }
-python3 -c "import sys; a, b = map(float, sys.argv[1:]); print(f'throughput_ratio={a / b:.1f} (ours / moto\'s; target >= 20)')" "$(rate "$a")" "$(rate "$b")"
-python3 -c "import sys; d, a = map(float, sys.argv[1:]); print(f'durable_ratio={d / a:.2f} (--data-dir / in memory; target >= 0.5)')" "$(rate "$d")" "$(rate "$a")"
+ratio throughput_ratio "ours / moto's; target >= 20" "$(rate "$a")" "$(rate "$b")"
+ratio durable_ratio "--data-dir / in memory; target >= 0.5" "$(rate "$d")" "$(rate "$a")"
 if [ -n "${BASELINE:-}" ]; then
-  c="$("$SIM" load --bench --endpoint "$(listening "$log/baseline")" --clients "$CLIENTS" --seconds "$SECONDS_EACH")"
-  echo "baseline:      $c ($BASELINE)"
-  python3 -c "import sys; a, c = map(float, sys.argv[1:]); print(f'baseline_ratio={a / c:.2f} (ours / the baseline\'s)')" "$(rate "$a")" "$(rate "$c")"
+  baseline="$(listening "$log/baseline")"
+  pairs=()
+  for round in $(seq "$ROUNDS"); do
+    c="$(load "$baseline")"
+    echo "round $round baseline: $c ($BASELINE)"
+    a="$(load "$ours")"
+    echo "round $round ours:     $a"
+    ratio round_ratio "ours / the baseline's" "$(rate "$a")" "$(rate "$c")"
+    pairs+=("$(rate "$a")/$(rate "$c")")
+  done
+  python3 -c "
+import statistics, sys
+ratios = [int(a) / int(c) for a, c in (pair.split('/') for pair in sys.argv[1:])]
+print(f'baseline_ratio={statistics.median(ratios):.2f} (ours / the baseline\'s, median of {len(ratios)} rounds; target >= 0.9)')
+" "${pairs[@]}"
 fi

@@ -1,6 +1,7 @@
 //! The request log: one line per call through `tracing` (on stderr: stdout carries the
 //! `listening on` line that scripts read). A thread of its own writes the lines
-//! (`tracing_appender::non_blocking`), so that a call does not wait for the terminal or the file.
+//! (`tracing_appender::non_blocking`), so that a call does not wait for the terminal or the file,
+//! in batches ([`Batches`]).
 //! A call's line is one event written when its answer is ready ([`CallsLayer`]), not a span: a span
 //! per request costs its fields formatted again at every field recorded later.
 
@@ -9,10 +10,10 @@ use axum::http::{Method, Request, Uri};
 use axum::response::Response;
 use pin_project_lite::pin_project;
 use std::future::Future;
-use std::io::{BufWriter, IsTerminal};
+use std::io::{BufWriter, IsTerminal, Stderr, Write};
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tower::{Layer, Service};
 use tracing::Level;
 use tracing_appender::non_blocking::WorkerGuard;
@@ -31,9 +32,7 @@ pub fn init(level: &str) -> Result<WorkerGuard, String> {
         ));
     }
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level));
-    // Buffered: the log's thread writes what it has queued in one go and flushes when its queue
-    // runs dry, rather than one write to stderr per line.
-    let (writer, guard) = tracing_appender::non_blocking(BufWriter::new(std::io::stderr()));
+    let (writer, guard) = tracing_appender::non_blocking(Batches::default());
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(writer)
@@ -41,6 +40,38 @@ pub fn init(level: &str) -> Result<WorkerGuard, String> {
         .try_init()
         .map_err(|e| format!("the log: {e}"))?;
     Ok(guard)
+}
+
+/// How long the log's thread waits after writing a batch of lines before it takes the next.
+const PAUSE: Duration = Duration::from_millis(10);
+
+/// What the log's thread writes to: stderr through a buffer, written out when the thread's queue
+/// runs dry (tracing-appender flushes then). The thread then waits [`PAUSE`] before it takes
+/// more, so that under load a call's line joins the queue of a thread that is not asleep: without
+/// the pause, the thread empties its queue and sleeps after nearly every line, and each call pays
+/// for waking it. A line is on stderr at most [`PAUSE`] after it is logged.
+struct Batches {
+    stderr: BufWriter<Stderr>,
+}
+
+impl Default for Batches {
+    fn default() -> Self {
+        Batches {
+            stderr: BufWriter::new(std::io::stderr()),
+        }
+    }
+}
+
+impl Write for Batches {
+    fn write(&mut self, line: &[u8]) -> std::io::Result<usize> {
+        self.stderr.write(line)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.stderr.flush()?;
+        std::thread::sleep(PAUSE);
+        Ok(())
+    }
 }
 
 /// The request log as a tower layer around the whole service ([`crate::serve::service`]): each
