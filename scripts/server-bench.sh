@@ -75,7 +75,7 @@ load() {
   echo "$figures"
 }
 # cpu PID: the clock ticks PID has run for (user + system), if /proc says.
-cpu() { [ -r "/proc/$1/stat" ] && awk '{ print $14 + $15 }' "/proc/$1/stat" || true; }
+cpu() { [ -n "$1" ] && [ -r "/proc/$1/stat" ] && awk '{ print $14 + $15 }' "/proc/$1/stat" || true; }
 rate() { sed -n 's/.*req_per_sec=\([0-9]*\).*/\1/p' <<<"$1"; }
 cpu_per_req() { sed -n 's/.*server_cpu_us_per_req=\([0-9.]*\).*/\1/p' <<<"$1"; }
 # ratio NAME WHAT A B: NAME=A/B, and what it is.
