@@ -11,7 +11,7 @@
 //!   and names given with `--allowed-host` are served, so a page whose name a DNS-rebinding
 //!   attack points at 127.0.0.1 is not answered.
 //!
-//! CORS preflights from allowed origins are answered by tower-http's `CorsLayer` ([`cors`]),
+//! CORS preflights from allowed origins are answered by tower-http's `CorsLayer` ([`cors()`]),
 //! inside this layer and only for requests that carry an `Origin` (an SDK's call skips it).
 
 use crate::serve::App;
@@ -131,7 +131,7 @@ fn is_loopback_name(name: &str) -> bool {
 }
 
 /// The guard as a tower layer around the whole service ([`crate::serve::service`]), with CORS
-/// ([`cors`]) inside it for the requests that carry an `Origin`.
+/// ([`cors()`]) inside it for the requests that carry an `Origin`.
 #[derive(Clone)]
 pub struct GuardLayer {
     app: Arc<App>,

@@ -1,7 +1,7 @@
 //! The request log: one line per call through `tracing` (on stderr: stdout carries the
 //! `listening on` line that scripts read). A thread of its own writes the lines
 //! (`tracing_appender::non_blocking`), so that a call does not wait for the terminal or the file,
-//! in batches ([`Batches`]).
+//! in batches (its writer, `Batches`, pauses between them).
 //! A call's line is one event written when its answer is ready ([`CallsLayer`]), not a span: a span
 //! per request costs its fields formatted again at every field recorded later.
 
