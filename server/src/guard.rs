@@ -11,22 +11,26 @@
 //!   and names given with `--allowed-host` are served, so a page whose name a DNS-rebinding
 //!   attack points at 127.0.0.1 is not answered.
 //!
-//! CORS preflights from allowed origins are answered by tower-http's `CorsLayer`
-//! ([`cors`]), inside this layer.
+//! CORS preflights from allowed origins are answered by tower-http's `CorsLayer` ([`cors()`]),
+//! inside this layer and only for requests that carry an `Origin` (an SDK's call skips it).
 
 use crate::serve::App;
 use crate::sqs::Protocol;
 use crate::wire::WireError;
-use axum::extract::{Request, State};
-use axum::http::header::{CONTENT_TYPE, HOST, ORIGIN};
-use axum::http::{HeaderMap, HeaderName, Method, StatusCode};
-use axum::middleware::Next;
+use axum::extract::Request;
+use axum::http::header::{CONTENT_TYPE, HOST, ORIGIN, VARY};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
+use futures_util::future::{Either, MapOk, TryFutureExt};
 use serde_json::json;
+use std::convert::Infallible;
+use std::future::{ready, Ready};
 use std::net::IpAddr;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
-use tower_http::cors::{AllowHeaders, AllowOrigin, CorsLayer};
+use tower::{Layer, Service};
+use tower_http::cors::{self, AllowHeaders, AllowOrigin, CorsLayer};
 
 /// Who may call: the origins browsers may call from and the `Host` names served.
 #[derive(Clone, Debug)]
@@ -72,7 +76,8 @@ impl Guard {
         let host = headers.get(HOST).and_then(|h| h.to_str().ok());
         if let (Some(allowed), Some(host)) = (&self.hosts, host) {
             let name = host_name(host);
-            if !is_loopback_name(&name) && !allowed.contains(&name) {
+            if !is_loopback_name(name) && !allowed.iter().any(|a| a.eq_ignore_ascii_case(name)) {
+                let name = name.to_ascii_lowercase();
                 return Some(format!(
                     "Host {host} is not served: this server is bound to loopback and answers only \
                      loopback names (localhost, 127.0.0.1, [::1]), against DNS rebinding; start it \
@@ -98,43 +103,119 @@ impl Guard {
         let local = ["http://", "https://"].iter().any(|scheme| {
             origin
                 .strip_prefix(scheme)
-                .is_some_and(|host| is_loopback_name(&host_name(host)))
+                .is_some_and(|host| is_loopback_name(host_name(host)))
         });
         local || self.origins.contains(&origin)
     }
 }
 
-/// The name in a `Host` value (or an origin's host part): without its port, lower-case; an IPv6
-/// address in its brackets.
-fn host_name(host: &str) -> String {
-    let host = host.to_ascii_lowercase();
-    if let Some(end) = host.find(']') {
-        return host[..=end].to_string();
+/// The name in a `Host` value (or an origin's host part): without its port; an IPv6 address in
+/// its brackets.
+fn host_name(host: &str) -> &str {
+    match host.find(']') {
+        Some(end) => &host[..=end],
+        None => host.split(':').next().unwrap_or_default(),
     }
-    host.split(':').next().unwrap_or_default().to_string()
 }
 
-/// `localhost` (and names under it), an address in 127.0.0.0/8, or `[::1]`.
+/// `localhost` (and names under it), an address in 127.0.0.0/8, or `[::1]`, in any case.
 fn is_loopback_name(name: &str) -> bool {
-    name == "localhost"
-        || name.ends_with(".localhost")
+    let under_localhost = name.len() > ".localhost".len()
+        && name.as_bytes()[name.len() - ".localhost".len()..].eq_ignore_ascii_case(b".localhost");
+    name.eq_ignore_ascii_case("localhost")
+        || under_localhost
         || name
             .trim_matches(['[', ']'])
             .parse::<IpAddr>()
             .is_ok_and(|ip| ip.is_loopback())
 }
 
-/// The layer's function: refuses what the guard refuses, passes the rest on.
-pub async fn check(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
-    let Some(why) = app.guard.refusal(request.headers()) else {
-        return next.run(request).await;
-    };
-    tracing::warn!(
-        "refused {} {}: {why}",
-        request.method(),
-        request.uri().path()
-    );
-    refuse(&app, &request, why)
+/// The guard as a tower layer around the whole service ([`crate::serve::service`]), with CORS
+/// ([`cors()`]) inside it for the requests that carry an `Origin`.
+#[derive(Clone)]
+pub struct GuardLayer {
+    app: Arc<App>,
+    cors: Arc<CorsLayer>,
+}
+
+impl GuardLayer {
+    /// The layer of `app`'s guard.
+    pub fn new(app: Arc<App>) -> GuardLayer {
+        GuardLayer {
+            app,
+            cors: Arc::new(cors()),
+        }
+    }
+}
+
+impl<S> Layer<S> for GuardLayer {
+    type Service = Guarded<S>;
+
+    fn layer(&self, inner: S) -> Guarded<S> {
+        Guarded {
+            app: self.app.clone(),
+            cors: self.cors.clone(),
+            inner,
+        }
+    }
+}
+
+/// A service behind the guard: what the guard refuses is answered here; a browser's request
+/// (one with an `Origin`) passes through CORS, which answers preflights and adds its headers;
+/// any other request (an SDK's) goes straight on, its answer marked `Vary: Origin` so that a
+/// cache does not hand it to a browser.
+#[derive(Clone)]
+pub struct Guarded<S> {
+    app: Arc<App>,
+    cors: Arc<CorsLayer>,
+    inner: S,
+}
+
+/// The answer of a [`Guarded`] request: the guard's refusal, CORS's, or the service's.
+type GuardedFuture<F> = Either<
+    Ready<Result<Response, Infallible>>,
+    Either<cors::ResponseFuture<F>, MapOk<F, fn(Response) -> Response>>,
+>;
+
+impl<S> Service<Request> for Guarded<S>
+where
+    S: Service<Request, Response = Response, Error = Infallible> + Clone,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = GuardedFuture<S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        if let Some(why) = self.app.guard.refusal(request.headers()) {
+            tracing::warn!(
+                "refused {} {}: {why}",
+                request.method(),
+                request.uri().path()
+            );
+            return Either::Left(ready(Ok(refuse(&self.app, &request, why))));
+        }
+        if request.headers().contains_key(ORIGIN) {
+            // The service made ready is the one that takes the request (tower's usual swap).
+            let fresh = self.inner.clone();
+            let ready = std::mem::replace(&mut self.inner, fresh);
+            return Either::Right(Either::Left(self.cors.layer(ready).call(request)));
+        }
+        let vary: fn(Response) -> Response = vary_origin;
+        Either::Right(Either::Right(self.inner.call(request).map_ok(vary)))
+    }
+}
+
+/// `response` marked as depending on the request's `Origin`, as every answer is: a browser's
+/// carries CORS's headers, another's does not.
+fn vary_origin(mut response: Response) -> Response {
+    response
+        .headers_mut()
+        .append(VARY, HeaderValue::from_static("origin"));
+    response
 }
 
 /// A 403 in the request's protocol: the JSON protocol's or the query protocol's error for an SQS

@@ -4,7 +4,8 @@
 
 use crate::addressing::Addressing;
 use crate::declared::Declared;
-use crate::guard::{self, Guard};
+use crate::guard::{Guard, GuardLayer, Guarded};
+use crate::log::{Calls, CallsLayer};
 use crate::sqs::{self, MAX_BODY};
 use crate::state::Shared;
 use crate::store::Fsync;
@@ -25,7 +26,7 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
-use tower::ServiceExt;
+use tower::ServiceBuilder;
 
 /// What `sqs-sim serve` is started with.
 #[derive(Clone, Debug)]
@@ -132,10 +133,11 @@ impl App {
     /// the seed (the same ids in every run) or by a random salt drawn at the start.
     pub fn request_id(&self) -> String {
         let n = self.requests.fetch_add(1, Ordering::Relaxed);
-        let words = [splitmix(self.salt ^ n), splitmix(!self.salt ^ n)];
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let id = uuid::Builder::from_random_bytes(bytes.try_into().expect("16 bytes"));
-        id.into_uuid().to_string()
+        let (low, high) = (splitmix(self.salt ^ n), splitmix(!self.salt ^ n));
+        let bytes = (u128::from(high) << 64 | u128::from(low)).to_le_bytes();
+        uuid::Builder::from_random_bytes(bytes)
+            .into_uuid()
+            .to_string()
     }
 }
 
@@ -153,8 +155,7 @@ pub fn base_url(headers: &HeaderMap) -> String {
     format!("http://{}", host.unwrap_or("127.0.0.1"))
 }
 
-/// The whole service: control routes, the live view's, and the SQS endpoint for everything
-/// else; a request passes the log, then the guard, then CORS.
+/// The routes: control routes, the live view's, and the SQS endpoint for everything else.
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/health", get(control::health))
@@ -167,13 +168,20 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/_sqs-sim/call", post(live::page_call))
         .fallback(sqs::handle)
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .layer(guard::cors())
-        .layer(axum::middleware::from_fn_with_state(
-            app.clone(),
-            guard::check,
-        ))
-        .layer(axum::middleware::from_fn(crate::log::calls))
         .with_state(app)
+}
+
+/// The whole service: a request passes the log, then the guard (and CORS when it carries an
+/// `Origin`), then the [`router`]. The layers wrap the router once, rather than each of its routes
+/// (`Router::layer`), so that a request does not clone them.
+pub type Service = Calls<Guarded<Router>>;
+
+/// [`Service`] for `app`.
+pub fn service(app: Arc<App>) -> Service {
+    ServiceBuilder::new()
+        .layer(CallsLayer)
+        .layer(GuardLayer::new(app.clone()))
+        .service(router(app))
 }
 
 /// Creates the declared queues, then listens on the configured address; `ready` is told the
@@ -186,7 +194,7 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
     let clock = app.shared.clone();
     tokio::spawn(async move { clock.drive_clock().await });
     ready(listener.local_addr().map_err(|e| e.to_string())?);
-    let router = router(app);
+    let service = service(app);
     // hyper's HTTP/1.1 connection, one task each (as axum's serve-with-hyper example): axum::serve
     // adds version detection and a shutdown watch per connection that this server does not use.
     let stop = stop_signal();
@@ -201,10 +209,10 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(),
         };
         // Answers are small and clients wait for each: no Nagle delay.
         let _ = stream.set_nodelay(true);
-        let service = router
-            .clone()
+        let service = ServiceBuilder::new()
+            .map_request(|request: Request<Incoming>| request.map(Body::new))
             .layer(Extension(ConnectInfo(peer)))
-            .map_request(|request: Request<Incoming>| request.map(Body::new));
+            .service(service.clone());
         let service = TowerToHyperService::new(service);
         tokio::spawn(async move {
             // A connection that breaks off is the client's business.

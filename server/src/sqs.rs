@@ -197,7 +197,7 @@ async fn call(app: &App, request: Request, protocol: Protocol) -> Response {
     response
 }
 
-/// What the request log names a call by ([`crate::log::calls`] reads it off the response).
+/// What the request log names a call by ([`crate::log::CallsLayer`] reads it off the response).
 #[derive(Clone, Debug)]
 pub struct Called {
     /// The SQS action.

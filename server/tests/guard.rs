@@ -1,11 +1,11 @@
-//! The browser boundary of `sqs-sim serve`, through its `Router`: what a web page the developer
-//! visits could send is refused before it changes anything, while the live view (same origin),
-//! local development pages (CORS) and SDKs (no `Origin`) are served.
+//! The browser boundary of `sqs-sim serve`, through its service (the `Router` and its layers):
+//! what a web page the developer visits could send is refused before it changes anything, while
+//! the live view (same origin), local development pages (CORS) and SDKs (no `Origin`) are served.
 
 use axum::body::Body;
 use axum::http::{Request, Response};
 use serde_json::{json, Value};
-use sqs_server::serve::{router, App};
+use sqs_server::serve::{service, App};
 use sqs_server::Config;
 use std::sync::Arc;
 use tower::ServiceExt;
@@ -50,7 +50,7 @@ async fn respond(
         request = request.header(*name, *value);
     }
     let request = request.body(Body::from(body.to_string())).unwrap();
-    router(app.clone()).oneshot(request).await.unwrap()
+    service(app.clone()).oneshot(request).await.unwrap()
 }
 
 /// A JSON-protocol call of `action`, with `headers` besides its own.
@@ -178,6 +178,9 @@ async fn the_live_view_local_pages_and_sdks_are_served() {
         sdk.json()["QueueUrl"],
         "http://127.0.0.1:9324/000000000000/orders"
     );
+    // No CORS headers for it, but word for caches that a browser's answer differs.
+    assert_eq!(sdk.header("vary"), Some("origin"));
+    assert_eq!(sdk.header("access-control-expose-headers"), None);
     // The live view: its own origin, JSON.
     let own = [
         ("origin", "http://127.0.0.1:9324"),
@@ -255,6 +258,7 @@ async fn a_browser_sdks_preflight_is_answered_for_local_origins_only() {
         .header("access-control-expose-headers")
         .unwrap()
         .contains("x-amzn-requestid"));
+    assert!(call.header("vary").unwrap().contains("origin"));
     // A foreign page's preflight is refused; with --cors-origin its origin is allowed.
     let foreign = [EVIL, preflight[1], preflight[2]];
     assert_eq!(ask(&app, "OPTIONS", "/", &foreign, "").await.status, 403);
