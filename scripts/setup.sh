@@ -175,10 +175,10 @@ setup_python() {
 }
 
 # `./check container` (scripts/container-test.sh): podman, runc (crun refuses a host with cgroup
-# v1 and v2 controllers both mounted), Debian's static busybox (the image's health check client)
-# and Rust's static musl target.
+# v1 and v2 controllers both mounted), Debian's static busybox (the image's health check client),
+# Rust's static musl target and musl's C compiler (the server's allocator, mimalloc, is C).
 setup_container() {
-  apt_install podman runc busybox-static
+  apt_install podman runc busybox-static musl-tools
   rustup target list --toolchain "$RUST_CHANNEL" --installed | grep -qx x86_64-unknown-linux-musl \
     || timed "rustup target add x86_64-unknown-linux-musl" \
       rustup target add --toolchain "$RUST_CHANNEL" x86_64-unknown-linux-musl
