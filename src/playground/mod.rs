@@ -586,19 +586,36 @@ impl Handlers {
             }),
             onpointerup: dispatch.reform(|_| Action::PointerUp),
             onpointercancel: dispatch.reform(|_| Action::PointerCancel),
-            onhost: dispatch.reform(|command| match command {
-                HostCommand::Play => Action::Play,
-                HostCommand::Pause => Action::Pause,
-                HostCommand::Step => Action::Step,
-                HostCommand::Seek(t) => Action::Seek(t),
-                HostCommand::Load(id) => Action::Open(id),
-            }),
+            onhost: {
+                let (dispatch, open) = (dispatch.clone(), fetching_open(&dispatch));
+                Callback::from(move |command| {
+                    let action = match command {
+                        HostCommand::Play => Action::Play,
+                        HostCommand::Pause => Action::Pause,
+                        HostCommand::Step => Action::Step,
+                        HostCommand::Seek(t) => Action::Seek(t),
+                        HostCommand::Load(id) => return open.emit(id),
+                    };
+                    dispatch.emit(action);
+                })
+            },
             onlive: dispatch.reform(Action::Live),
             onrename: dispatch.reform(|(client, name)| Action::Rename { client, name }),
             onsaverun: save_run(session, dispatch.clone()),
             onaction: dispatch,
         }
     }
+}
+
+/// Opens a scenario by id, a library file fetched first ([`scenarios::open_when_fetched`]); a
+/// failed fetch is said by the scenario picker.
+fn fetching_open(dispatch: &Callback<Action>) -> Callback<String> {
+    let open = dispatch.reform(Action::Open);
+    let failed = dispatch.reform(|error| Action::Refused {
+        slot: Slot::Scenario,
+        error,
+    });
+    Callback::from(move |id| scenarios::open_when_fetched(id, open.clone(), failed.clone()))
 }
 
 /// "Save as scenario" in live mode: the run recorded (or the one before the server started
@@ -972,7 +989,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                     if s.lesson().has_questions() && !embed {
                         { lesson_switch(s.lesson().on(), scenario.questions.len(), &on.onlesson) }
                     }
-                    if !embed && !sandbox && sqs_sim::scenario::find(&scenario.id).is_some() {
+                    if !embed && !sandbox && scenarios::in_library(&scenario.id) {
                         <a class="button compare-open" href={crate::compare::href(&scenario.id, [&Default::default(); 2], None)}>
                             { "Compare" }
                         </a>
