@@ -88,8 +88,14 @@ pub async fn fetch(id: &str) -> Result<Scenario, String> {
         .and_then(|file| file.resolve(|_| None))
         .map_err(|e| format!("The scenario file {url} cannot be opened: {e}"))?;
     scenario.id = id.to_string();
-    FETCHED.with_borrow_mut(|fetched| fetched.push(scenario.clone()));
+    remember(scenario.clone());
     Ok(scenario)
+}
+
+/// Keeps a library scenario at hand for [`find`]: one fetched, or (in browser tests) one from
+/// sqs-sim's compiled-in library.
+pub fn remember(scenario: Scenario) {
+    FETCHED.with_borrow_mut(|fetched| fetched.push(scenario));
 }
 
 /// Opens library scenario `id` with `open` once it is at hand, fetching it first if need be; a
