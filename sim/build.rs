@@ -1,11 +1,7 @@
-//! Copies the scenario library (`scenarios/*.json` at the repository root) into `OUT_DIR` without
-//! the whitespace between JSON tokens: the files are written to be read by people, and their
-//! indentation would otherwise be compiled into the browser bundle (~14 KB).
+//! Reads each scenario file of the library (`scenarios/*.json` at the repository root) and writes
+//! its title to `OUT_DIR/<id>.title`: the browser bundle lists the library by title and fetches
+//! a file only when it is picked (`scenario::LIBRARY`).
 
-#[path = "build/compact.rs"]
-mod compact;
-
-use compact::compact;
 use std::path::Path;
 
 fn main() {
@@ -16,9 +12,14 @@ fn main() {
         let path = entry.expect("a readable directory").path();
         if path.extension().is_some_and(|ext| ext == "json") {
             let text = std::fs::read_to_string(&path).expect("a readable scenario file");
-            let name = path.file_name().expect("a file");
-            std::fs::write(Path::new(&out).join(name), compact(&text))
-                .expect("OUT_DIR is writable");
+            let file: serde_json::Value = serde_json::from_str(&text)
+                .unwrap_or_else(|e| panic!("{}: not JSON: {e}", path.display()));
+            let title = file["title"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{}: no \"title\"", path.display()));
+            let id = path.file_stem().expect("a file name");
+            let title_file = Path::new(&out).join(id).with_extension("title");
+            std::fs::write(title_file, title).expect("OUT_DIR is writable");
         }
     }
 }

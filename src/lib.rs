@@ -26,6 +26,15 @@ static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocato
 pub fn start() {
     panic_box::install();
     let mut link = playground::link::Link::of_page();
+    // The library scenario the link names comes first: the loading frame shows meanwhile.
+    wasm_bindgen_futures::spawn_local(async move {
+        playground::scenarios::fetch_for(&mut link).await;
+        mount(link);
+    });
+}
+
+/// Mounts the page on what `link` asks for (see [`start`]).
+fn mount(mut link: playground::link::Link) {
     if let Some(problem) = compare::unavailable(&link) {
         link.options.compare = None;
         link.warnings.push(problem);

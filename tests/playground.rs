@@ -6,7 +6,7 @@
 mod support;
 
 use sqs_playground::playground::link::Link;
-use sqs_playground::playground::{Playground, PlaygroundProps};
+use sqs_playground::playground::{scenarios, Playground, PlaygroundProps};
 use support::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -18,6 +18,11 @@ type Ui = Mounted<Playground>;
 
 /// The playground on a scenario, paused, its clock moved only by the test.
 async fn open(scenario: &str) -> Ui {
+    // A library scenario at hand, as the page has it once fetched (sqs-sim's `library` feature
+    // compiles the files into the tests).
+    if let Some(file) = sqs_sim::scenario::find(scenario) {
+        scenarios::remember(file);
+    }
     let link = Link::scenario(scenario);
     let ui = mount::<Playground>(PlaygroundProps {
         live: false,

@@ -21,7 +21,8 @@
 //!   [`NARRATED_TAIL`] events as a run narrated all along told them.
 //! * Read-only: [`World::engine`], [`World::workers`], [`World::holder_of`], [`World::ledger`],
 //!   [`World::metrics`], [`World::summary`], [`World::log`], [`World::actions`].
-//! * [`scenario::library`]: the scenario library compiled in; [`Scenario::run`] runs one to its
+//! * [`scenario::LIBRARY`]: the scenario library's ids and titles; [`scenario::library`]: its
+//!   scenarios (the `library` feature, on by default); [`Scenario::run`] runs one to its
 //!   end and [`Scenario::check`] lists the checked outcomes it misses.
 //! * `World` is the `sqs-sim run` driver (`sqs_engine::script::Driver`).
 #![warn(missing_docs)]

@@ -1,6 +1,7 @@
 //! Scenario files: the `sqs-sim run` format plus the simulation's steps and a library entry's
 //! metadata (title, narrative, what to watch, checked outcomes). The library lives in
-//! `scenarios/<id>.json` at the repository root and is compiled into the app.
+//! `scenarios/<id>.json` at the repository root: compiled in with the `library` feature, fetched
+//! by the browser bundle when picked.
 //!
 //! Step kinds (see `sqs_engine::script` for the first three):
 //! * `{"call": Action, "input": {...}, "as"?: NAME, "async"?: bool}`: an SQS call by the user;
@@ -158,13 +159,18 @@ impl Scenario {
     }
 }
 
-/// Declares the library: each id is `scenarios/<id>.json`, compiled in without its indentation
-/// (`build.rs`).
+/// Declares the library: each id is `scenarios/<id>.json`, its title read by `build.rs`.
 macro_rules! library_files {
     ($($id:literal),* $(,)?) => {
+        /// The ids and titles of the library's files, in presentation order.
+        pub const LIBRARY: &[(&str, &str)] = &[
+            $(($id, include_str!(concat!(env!("OUT_DIR"), "/", $id, ".title")))),*
+        ];
+
         /// The ids and texts of the library's files, in presentation order.
+        #[cfg(feature = "library")]
         pub const LIBRARY_FILES: &[(&str, &str)] = &[
-            $(($id, include_str!(concat!(env!("OUT_DIR"), "/", $id, ".json")))),*
+            $(($id, include_str!(concat!("../../scenarios/", $id, ".json")))),*
         ];
     };
 }
@@ -189,7 +195,8 @@ library_files![
     "lambda-batching-window",
 ];
 
-/// The scenario library compiled into the app, in presentation order.
+/// The scenario library compiled in, in presentation order.
+#[cfg(feature = "library")]
 pub fn library() -> Vec<Scenario> {
     LIBRARY_FILES
         .iter()
@@ -198,6 +205,7 @@ pub fn library() -> Vec<Scenario> {
 }
 
 /// One library scenario by id.
+#[cfg(feature = "library")]
 pub fn find(id: &str) -> Option<Scenario> {
     let (id, text) = LIBRARY_FILES.iter().find(|(name, _)| *name == id)?;
     Scenario::parse(id, text).ok()

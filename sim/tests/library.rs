@@ -1,10 +1,7 @@
 //! Every library scenario, run to its end: its checked outcomes hold, and the seeds' numbers
 //! (duplicates, notices, dead-lettered messages) are asserted here too, in plain Rust.
 
-#[path = "../build/compact.rs"]
-mod compact;
-
-use sqs_sim::scenario::{find, library, LIBRARY_FILES};
+use sqs_sim::scenario::{find, library, LIBRARY, LIBRARY_FILES};
 use sqs_sim::{WorkerStatus, World};
 
 /// Runs a library scenario to its end and checks its `expect`.
@@ -57,28 +54,16 @@ fn the_library_lists_every_file_in_scenarios() {
     }
 }
 
-/// The compiled-in texts are the files without their whitespace (`build.rs`): the same JSON,
-/// strings and all, and shorter.
+/// The titles the browser lists without fetching the files (`build.rs`) are the files' titles,
+/// in the same order.
 #[test]
-fn the_compiled_texts_are_the_files_without_whitespace() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../scenarios");
-    for (id, text) in LIBRARY_FILES {
-        let file = std::fs::read_to_string(format!("{dir}/{id}.json")).unwrap();
-        let value = |json: &str| serde_json::from_str::<serde_json::Value>(json).unwrap();
-        assert_eq!(value(text), value(&file), "{id}");
-        assert!(!text.contains("\n") && text.len() < file.len(), "{id}");
-    }
-    let narrative = &find("heartbeat").unwrap().narrative;
-    assert!(narrative.contains("The queue's visibility timeout is five minutes, but this"));
-}
-
-#[test]
-fn compacting_keeps_every_character_inside_strings() {
-    let json = r#"{ "a" : "say \"hello world\" now", "b" : [ "\\", " x " ] }"#;
-    assert_eq!(
-        compact::compact(json),
-        r#"{"a":"say \"hello world\" now","b":["\\"," x "]}"#
-    );
+fn the_listed_titles_are_the_files_titles() {
+    let listed: Vec<(String, String)> = LIBRARY
+        .iter()
+        .map(|(id, title)| (id.to_string(), title.to_string()))
+        .collect();
+    let read: Vec<(String, String)> = library().into_iter().map(|s| (s.id, s.title)).collect();
+    assert_eq!(listed, read);
 }
 
 #[test]

@@ -39,7 +39,7 @@ pub fn unavailable(link: &Link) -> Option<String> {
         return Some(format!("{ignored} (add scenario=<id>)."));
     };
     match scenarios::find(id) {
-        Some(s) if s.duration() > 0 && sqs_sim::scenario::find(id).is_some() => None,
+        Some(s) if s.duration() > 0 && scenarios::in_library(id) => None,
         Some(_) => Some(format!("{ignored}, and \"{id}\" is a sandbox.")),
         None => Some(format!("{ignored}, and there is no scenario \"{id}\".")),
     }

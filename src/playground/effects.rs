@@ -6,7 +6,7 @@ use super::action::Action;
 use super::components::controls::Clock;
 use super::lesson::{Panel, PhaseKind};
 use super::session::{Session, Slot};
-use super::{flip, frame, page};
+use super::{flip, frame, page, scenarios};
 use crate::live;
 use crate::share::bridge;
 use crate::share::embed::{self, HostCommand};
@@ -37,13 +37,19 @@ pub fn use_clock(
             })
         }
     });
-    bridge::use_host_commands(onaction.reform(|command| match command {
-        HostCommand::Play => Action::Clock(Clock::Play),
-        HostCommand::Pause => Action::Clock(Clock::Pause),
-        HostCommand::Step => Action::Clock(Clock::Step),
-        HostCommand::Seek(t) => Action::Clock(Clock::Seek(t)),
-        HostCommand::Load(id) => Action::Open(id),
-    }));
+    bridge::use_host_commands({
+        let open = fetching_open(&onaction);
+        Callback::from(move |command| {
+            let clock = match command {
+                HostCommand::Play => Clock::Play,
+                HostCommand::Pause => Clock::Pause,
+                HostCommand::Step => Clock::Step,
+                HostCommand::Seek(t) => Clock::Seek(t),
+                HostCommand::Load(id) => return open.emit(id),
+            };
+            onaction.emit(Action::Clock(clock));
+        })
+    });
     frame::use_frame_loop(live, (*onframe).clone());
 }
 
@@ -193,4 +199,15 @@ fn focus(container: &NodeRef, selector: &str) {
     let options = web_sys::FocusOptions::new();
     options.set_prevent_scroll(rect.top() >= 0.0 && rect.bottom() <= height);
     let _ = element.focus_with_options(&options);
+}
+
+/// Opens a scenario by id, a library file fetched first ([`scenarios::open_when_fetched`]); a
+/// failed fetch is said by the scenario picker.
+fn fetching_open(onaction: &Callback<Action>) -> Callback<String> {
+    let open = onaction.reform(Action::Open);
+    let failed = onaction.reform(|error| Action::Refused {
+        slot: Slot::Scenario,
+        error,
+    });
+    Callback::from(move |id| scenarios::open_when_fetched(id, open.clone(), failed.clone()))
 }

@@ -1,5 +1,10 @@
 //! Where sessions start: the built-in sandboxes (an empty standard or FIFO queue with its
 //! dead-letter queue and two lanes where you are the worker) and the scenario library.
+//!
+//! The library's files are not in the bundle: they sit beside the page in `scenarios/<id>.json`
+//! (index.html copies them into `dist/`), listed by their titles ([`sqs_sim::scenario::LIBRARY`]).
+//! [`fetch`] reads one the first time it is wanted, as Import reads a file, and keeps it for the
+//! page's lifetime; [`find`] then finds it.
 
 use serde_json::json;
 use sqs_engine::api::{SetQueueAttributesInput, ToJson};
@@ -7,6 +12,11 @@ use sqs_engine::Request;
 use sqs_sim::command::SimAction;
 use sqs_sim::worker::{EffectStep, ProcessingTime, WorkerMode};
 use sqs_sim::{Scenario, Step, WorkerPolicy, World};
+use std::cell::RefCell;
+use yew::Callback;
+
+use super::link::Link;
+use crate::share::session::ScenarioSource;
 
 /// The id of the standard-queue sandbox (the page's default).
 pub const SANDBOX: &str = "sandbox";
@@ -24,25 +34,98 @@ pub struct Entry {
     pub title: String,
 }
 
+thread_local! {
+    /// The library's files fetched so far, read.
+    static FETCHED: RefCell<Vec<Scenario>> = const { RefCell::new(Vec::new()) };
+}
+
 /// Every scenario the picker offers: the sandboxes first, then the library.
 pub fn catalogue() -> Vec<Entry> {
     let sandboxes = [SANDBOX, SANDBOX_FIFO].map(|id| sandbox(id == SANDBOX_FIFO));
-    sandboxes
+    let sandboxes = sandboxes.into_iter().map(|s| (s.id, s.title));
+    let library = sqs_sim::scenario::LIBRARY
         .iter()
-        .chain(sqs_sim::scenario::library().iter())
-        .map(|s| Entry {
-            id: s.id.clone(),
-            title: s.title.clone(),
-        })
+        .map(|(id, title)| (id.to_string(), title.to_string()));
+    sandboxes
+        .chain(library)
+        .map(|(id, title)| Entry { id, title })
         .collect()
 }
 
-/// The scenario with this id, if there is one.
+/// Whether `id` names a library scenario (fetched or not).
+pub fn in_library(id: &str) -> bool {
+    sqs_sim::scenario::LIBRARY
+        .iter()
+        .any(|(name, _)| *name == id)
+}
+
+/// The scenario with this id, if there is one at hand: a sandbox, or a library file already
+/// fetched ([`fetch`]).
 pub fn find(id: &str) -> Option<Scenario> {
     match id {
         SANDBOX => Some(sandbox(false)),
         SANDBOX_FIFO => Some(sandbox(true)),
+        // Native tests have the library compiled in (sqs-sim's `library` feature).
+        #[cfg(test)]
         _ => sqs_sim::scenario::find(id),
+        #[cfg(not(test))]
+        _ => FETCHED.with_borrow(|fetched| fetched.iter().find(|s| s.id == id).cloned()),
+    }
+}
+
+/// The library scenario `id`: at hand, or fetched from `scenarios/<id>.json` beside the page
+/// and read as Import reads a file. An error names the file and what is wrong with it.
+pub async fn fetch(id: &str) -> Result<Scenario, String> {
+    if let Some(found) = find(id) {
+        return Ok(found);
+    }
+    if !in_library(id) {
+        return Err(format!("There is no scenario \"{id}\" in the library."));
+    }
+    let url = format!("scenarios/{id}.json");
+    let text = crate::share::browser::fetch_text(&url).await?;
+    let mut scenario = crate::share::export::import(&text)
+        .and_then(|file| file.resolve(|_| None))
+        .map_err(|e| format!("The scenario file {url} cannot be opened: {e}"))?;
+    scenario.id = id.to_string();
+    remember(scenario.clone());
+    Ok(scenario)
+}
+
+/// Keeps a library scenario at hand for [`find`]: one fetched, or (in browser tests) one from
+/// sqs-sim's compiled-in library.
+pub fn remember(scenario: Scenario) {
+    FETCHED.with_borrow_mut(|fetched| fetched.push(scenario));
+}
+
+/// Opens library scenario `id` with `open` once it is at hand, fetching it first if need be; a
+/// failed fetch says why to `failed` instead.
+pub fn open_when_fetched(id: String, open: Callback<String>, failed: Callback<String>) {
+    if find(&id).is_some() {
+        return open.emit(id);
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        match fetch(&id).await {
+            Ok(_) => open.emit(id),
+            Err(error) => failed.emit(error),
+        }
+    });
+}
+
+/// Fetches the library scenarios `link` names (its `scenario=`, or a permalink's), before the
+/// page opens on it; a failure joins the link's warnings, which the page shows.
+pub async fn fetch_for(link: &mut Link) {
+    let named = match &link.session {
+        Some(Ok(shared)) => match &shared.scenario {
+            ScenarioSource::Library(id) => Some(id.clone()),
+            ScenarioSource::Inline(_) => None,
+        },
+        _ => link.options.scenario.clone(),
+    };
+    if let Some(id) = named.filter(|id| in_library(id)) {
+        if let Err(error) = fetch(&id).await {
+            link.warnings.push(error);
+        }
     }
 }
 

@@ -163,9 +163,9 @@ impl Session {
     /// This session as it travels in a link or a file: the actions run so far and the playhead.
     pub fn share(&self) -> SharedSession {
         let id = &self.scenario.id;
-        let scenario = match sqs_sim::scenario::find(id) {
-            Some(_) => ScenarioSource::Library(id.clone()),
-            None => ScenarioSource::Inline(self.scenario.clone()),
+        let scenario = match scenarios::in_library(id) {
+            true => ScenarioSource::Library(id.clone()),
+            false => ScenarioSource::Inline(self.scenario.clone()),
         };
         SharedSession {
             scenario,

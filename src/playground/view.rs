@@ -178,7 +178,7 @@ impl<'a> View<'a> {
                 if s.lesson().has_questions() && !embed {
                     { lesson_switch(s.lesson().on(), scenario.questions.len(), on) }
                 }
-                if !embed && !self.sandbox && sqs_sim::scenario::find(&scenario.id).is_some() {
+                if !embed && !self.sandbox && scenarios::in_library(&scenario.id) {
                     <a class="button compare-open" href={crate::compare::href(&scenario.id, [&Default::default(); 2], None)}>
                         { "Compare" }
                     </a>

@@ -2,7 +2,7 @@
 //! can open one and press Play.
 
 use super::{error, select_value};
-use crate::playground::scenarios::Entry;
+use crate::playground::scenarios::{self, Entry};
 use crate::playground::story::Beat;
 use crate::playground::Action;
 use std::ops::Range;
@@ -22,12 +22,55 @@ pub struct PickerProps {
     pub onaction: Callback<Action>,
 }
 
-/// See the module documentation.
+/// See the module documentation. A library scenario is fetched when picked: the picker says so
+/// while it comes, and names the file and the problem if it cannot be read (the open scenario
+/// stays, and the picker shows it again).
 #[component]
 pub fn ScenarioPicker(props: &PickerProps) -> Html {
-    let onchange = props
-        .onaction
-        .reform(|e: Event| Action::Open(select_value(&e)));
+    // The title of the scenario being fetched, and why the last fetch failed.
+    let loading = use_state(|| None::<String>);
+    let failed = use_state(|| None::<String>);
+    let select = use_node_ref();
+    let onchange = {
+        let (loading, failed, select) = (loading.clone(), failed.clone(), select.clone());
+        let (onopen, entries, current) = (
+            props.onaction.reform(Action::Open),
+            props.entries.clone(),
+            props.current.id.clone(),
+        );
+        Callback::from(move |e: Event| {
+            let id = select_value(&e);
+            let title = entries
+                .iter()
+                .find(|entry| entry.id == id)
+                .map(|entry| entry.title.clone());
+            failed.set(None);
+            loading.set(title);
+            let opened = {
+                let (loading, onopen) = (loading.clone(), onopen.clone());
+                Callback::from(move |id| {
+                    loading.set(None);
+                    onopen.emit(id);
+                })
+            };
+            let refused = {
+                let (loading, failed, select, current) = (
+                    loading.clone(),
+                    failed.clone(),
+                    select.clone(),
+                    current.clone(),
+                );
+                Callback::from(move |error| {
+                    loading.set(None);
+                    failed.set(Some(error));
+                    if let Some(select) = select.cast::<web_sys::HtmlSelectElement>() {
+                        select.set_value(&current);
+                    }
+                })
+            };
+            scenarios::open_when_fetched(id, opened, refused);
+        })
+    };
     let current = &props.current;
     // A scenario from a link or a file is not in the library: it is listed first, as itself, so
     // that the picker never names another one.
@@ -39,12 +82,17 @@ pub fn ScenarioPicker(props: &PickerProps) -> Html {
     html! {
         <div class="picker">
             <label for="scenario">{ "Scenario" }</label>
-            <select id="scenario" {onchange}>
+            <select id="scenario" ref={select} {onchange} aria-busy={loading.is_some().then_some("true")}>
                 for e in entries {
                     <option value={e.id.clone()} selected={e.id == current.id}>{ &e.title }</option>
                 }
             </select>
-            { error(props.error.as_deref()) }
+            <span class="picker-status" role="status">
+                if let Some(title) = &*loading {
+                    { format!("Loading \"{title}\"…") }
+                }
+            </span>
+            { error(failed.as_deref().or(props.error.as_deref())) }
         </div>
     }
 }
