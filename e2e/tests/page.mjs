@@ -28,6 +28,22 @@ async function inView(page, locator) {
   return box && box.x >= 0 && box.y >= 0 && box.x + box.width <= width && box.y + box.height <= height;
 }
 
+/** What on the first screen is cut: a place that scrolls inside itself (the queue's empty text,
+ * a lane's buttons) or hides what overflows it sideways (a lane's policy line, the counters).
+ * The story line scrolls by design; text kept for screen readers alone is left out. */
+const clipped = (page) =>
+  page.evaluate(() => {
+    const bad = [];
+    for (const el of document.querySelectorAll('.screen *')) {
+      const s = getComputedStyle(el);
+      if (s.clipPath !== 'none' || el.closest('.story-now')) continue;
+      const name = `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`;
+      if (s.overflowY !== 'visible' && el.scrollHeight > el.clientHeight + 1) bad.push(`${name}: ${el.scrollHeight} px high in ${el.clientHeight}`);
+      if (s.overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1) bad.push(`${name}: ${el.scrollWidth} px wide in ${el.clientWidth}`);
+    }
+    return bad;
+  });
+
 for (const [width, height] of [[1280, 720], [800, 500]]) {
   test(`the sandbox at ${width}x${height}: send a message and drag it onto a worker without scrolling`, async ({ page, url, screenshot }) => {
     await page.setViewportSize({ width, height });
@@ -40,6 +56,7 @@ for (const [width, height] of [[1280, 720], [800, 500]]) {
       assert.ok(await inView(page, what), `${await what.evaluate((e) => e.outerHTML.slice(0, 80))} out of view`);
     }
     await screenshot(`page-sandbox-${width}x${height}`);
+    assert.deepEqual(await clipped(page), [], 'cut on the first screen');
     await button(producer, 'Send message').click();
     const card = queue.getByRole('listitem', { name: /^order-1, visible/ });
     await card.waitFor();
@@ -52,6 +69,26 @@ for (const [width, height] of [[1280, 720], [800, 500]]) {
     assert.deepEqual({ x, y }, { x: 0, y: 0 }, 'the page scrolled');
   });
 }
+
+test('R-022 cuts nothing on the first screen at 1280x720 and 800x500, nor its title in the picker at 1280x720', async ({ page, url }) => {
+  for (const [width, height] of [[1280, 720], [800, 500]]) {
+    await page.setViewportSize({ width, height });
+    // A card in Worker 1's lane, both lanes' policy lines and buttons, the counters.
+    await open(page, url, '?scenario=r-022&t=20');
+    await waitForMessage(region(page, 'Worker 1'), /^R-022, in flight/);
+    assert.deepEqual(await clipped(page), [], `cut at ${width}x${height}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await open(page, url, '?scenario=r-022-ledger');
+  const { text, room } = await page.getByLabel('Scenario', { exact: true }).evaluate((select) => {
+    const s = getComputedStyle(select);
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+    const text = ctx.measureText(select.selectedOptions[0].textContent).width;
+    return { text, room: select.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) };
+  });
+  assert.ok(text <= room, `the title is ${Math.round(text)} px wide in a select with ${Math.round(room)} px for it`);
+});
 
 test('the panels are a tab list below the stage, one key apart, the open one in the address', async ({ page, url, screenshot }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
