@@ -81,7 +81,7 @@ test('a consumer that crashes: its lane holds the message, it comes back, the ne
     await openTab(replay, 'Share');
     await replay.getByLabel('Import scenario file').setInputFiles(file);
     await openTab(replay, 'Event log');
-    await eventually(async () => assert.deepEqual(await logLines(replay), lines), { timeout: 8000 });
+    await eventually(async () => assert.deepEqual(await logLines(replay), lines), { timeout: 20_000 });
     await screenshot('live-saved-scenario-replayed', replay);
     const replayed = region(replay, 'billing-1');
     await replayed.waitFor();
