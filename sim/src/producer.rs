@@ -2,8 +2,8 @@
 
 use crate::queue_url::cached_url;
 use crate::worker::ProducerSpec;
-use sqs_engine::api::{QueueUrl, SendMessageInput};
 use itoa::Buffer;
+use sqs_engine::api::{QueueUrl, SendMessageInput};
 use sqs_engine::{Engine, Millis, Request};
 
 /// The producers, in the order they were added: the world's part that owns them.
