@@ -80,11 +80,13 @@ test('a consumer that crashes: its lane holds the message, it comes back, the ne
     await replay.goto(url('?scenario=sandbox'));
     await openTab(replay, 'Share');
     await replay.getByLabel('Import scenario file').setInputFiles(file);
-    await openTab(replay, 'Event log');
-    await eventually(async () => assert.deepEqual(await logLines(replay), lines), { timeout: 20_000 });
-    await screenshot('live-saved-scenario-replayed', replay);
+    // The file is read and opened after the input's change: a tab clicked before then can be
+    // missed when the page redraws under the pointer (the Story tab took the click).
     const replayed = region(replay, 'billing-1');
     await replayed.waitFor();
+    await openTab(replay, 'Event log');
+    await eventually(async () => assert.deepEqual(await logLines(replay), lines), { timeout: 8000 });
+    await screenshot('live-saved-scenario-replayed', replay);
     assert.equal(await button(replayed, 'Kill').count(), 0, "a recorded client's lane is its own process: no Kill");
 
     // A client's name can be edited: its lane and its lines in the event log show the new one.
