@@ -97,7 +97,7 @@ test('the panels are a tab list below the stage, one key apart, the open one in 
   const names = await tabs.getByRole('tab').allTextContents();
   assert.deepEqual(names, ['Event log', 'Story', 'Queue depth', 'Side effects', 'Settings', 'Producer', 'Share']);
   // The tab row is on the first screen; the page is at most the viewport and the open panel.
-  assert.ok(await inView(page, tabs), 'the tab row is below the fold');
+  await eventually(async () => assert.ok(await inView(page, tabs), 'the tab row is below the fold'));
   for (let i = 0; i < 6; i++) await button(page, 'Step').click();
   const open1 = page.getByRole('tabpanel');
   assert.equal(await open1.count(), 1);
@@ -106,22 +106,30 @@ test('the panels are a tab list below the stage, one key apart, the open one in 
   assert.ok(height <= 720 + panel.height + 16, `the page is ${height} px tall, the open panel ${panel.height}`);
   // The keyboard: the open tab is the one tab stop; arrows, Home and End move along the row.
   await page.getByRole('tab', { name: 'Event log' }).focus();
+  // A key press answers when its events are dispatched; the page draws (and moves the focus)
+  // after that, so each check waits for the drawing.
+  const selected = (name) =>
+    eventually(async () =>
+      assert.equal(await page.getByRole('tab', { name, exact: true }).getAttribute('aria-selected'), 'true'),
+    );
   for (const name of names.slice(1)) {
     await page.keyboard.press('ArrowRight');
+    await selected(name);
     const tab = page.getByRole('tab', { name, exact: true });
-    assert.equal(await tab.getAttribute('aria-selected'), 'true');
-    assert.equal(await page.evaluate(() => document.activeElement.textContent), name);
+    await eventually(async () =>
+      assert.equal(await page.evaluate(() => document.activeElement.textContent), name),
+    );
     const shown = page.getByRole('tabpanel');
     assert.equal(await shown.getAttribute('aria-labelledby'), await tab.getAttribute('id'));
     assert.ok((await shown.textContent()).length > 0, `${name}: an empty panel`);
   }
   await page.keyboard.press('ArrowRight');
-  assert.equal(await page.getByRole('tab', { name: 'Event log' }).getAttribute('aria-selected'), 'true');
+  await selected('Event log');
   await page.keyboard.press('End');
-  assert.equal(await page.getByRole('tab', { name: 'Share' }).getAttribute('aria-selected'), 'true');
-  assert.match(page.url(), /[?&]tab=share/);
+  await selected('Share');
+  await eventually(async () => assert.match(page.url(), /[?&]tab=share/));
   await page.keyboard.press('Home');
-  assert.match(page.url(), /[?&]tab=log/);
+  await eventually(async () => assert.match(page.url(), /[?&]tab=log/));
   // A click opens its panel and brings it into view.
   await page.getByRole('tab', { name: 'Side effects' }).click();
   assert.ok(await region(page, 'Side-effect ledger').isVisible());
