@@ -86,7 +86,13 @@ where
         event: &Event<'_>,
     ) -> fmt::Result {
         write_now(&mut writer)?;
-        write!(writer, " {:>5} ", event.metadata().level())?;
+        writer.write_str(match *event.metadata().level() {
+            Level::ERROR => " ERROR ",
+            Level::WARN => "  WARN ",
+            Level::INFO => "  INFO ",
+            Level::DEBUG => " DEBUG ",
+            Level::TRACE => " TRACE ",
+        })?;
         ctx.field_format().format_fields(writer.by_ref(), event)?;
         writeln!(writer)
     }
@@ -121,7 +127,15 @@ fn write_now(writer: &mut Writer<'_>) -> fmt::Result {
                 t.second()
             )?;
         }
-        write!(writer, "{text}.{:03}Z", now.subsec_millis())
+        let millis = now.subsec_millis();
+        let digits =
+            [millis / 100, millis / 10 % 10, millis % 10].map(|d| char::from(b'0' + d as u8));
+        writer.write_str(text)?;
+        writer.write_char('.')?;
+        for digit in digits {
+            writer.write_char(digit)?;
+        }
+        writer.write_char('Z')
     })
 }
 
@@ -182,11 +196,15 @@ impl Visit for Visitor<'_> {
     }
 
     fn record_u64(&mut self, field: &Field, value: u64) {
-        self.field(field, |writer| write!(writer, "{value}"));
+        self.field(field, |writer| {
+            writer.write_str(itoa::Buffer::new().format(value))
+        });
     }
 
     fn record_i64(&mut self, field: &Field, value: i64) {
-        self.field(field, |writer| write!(writer, "{value}"));
+        self.field(field, |writer| {
+            writer.write_str(itoa::Buffer::new().format(value))
+        });
     }
 
     fn record_bool(&mut self, field: &Field, value: bool) {
@@ -383,7 +401,7 @@ impl Call {
         let status = response.status().as_u16();
         match response.extensions().get::<Called>() {
             Some(Called { action, queue }) => tracing::info!(
-                %method,
+                method = method.as_str(),
                 path,
                 action,
                 queue = queue.as_deref().unwrap_or("-"),
@@ -391,7 +409,13 @@ impl Call {
                 latency_us,
                 "call"
             ),
-            None => tracing::info!(%method, path, status, latency_us, "request"),
+            None => tracing::info!(
+                method = method.as_str(),
+                path,
+                status,
+                latency_us,
+                "request"
+            ),
         }
     }
 }
