@@ -93,6 +93,9 @@ ratio throughput_ratio "ours / moto's; target >= 20" "$(rate "$a")" "$(rate "$b"
 ratio durable_ratio "--data-dir / in memory; target >= 0.5" "$(rate "$d")" "$(rate "$a")"
 if [ -n "${BASELINE:-}" ]; then
   baseline="$(listening "$log/baseline")"
+  # The same load once, unmeasured, as ours had above: both then start the rounds warm (the
+  # live view's record of calls full, the allocator's memory in use).
+  load "$baseline" >/dev/null
   pairs=()
   for round in $(seq "$ROUNDS"); do
     c="$(load "$baseline" "$baseline_pid")"

@@ -33,14 +33,17 @@ const UNTOUCHED: &[&str] = &[
 #[derive(Clone, Debug)]
 pub struct Addressing {
     home: Namespace,
+    /// The ARN prefixes of `home` and of the engine's default namespace
+    /// (`arn:aws:sqs:<region>:<account>:`), which [`Addressing::swap_arns`] swaps.
+    arns: [String; 2],
 }
 
 impl Addressing {
     /// Addressing for a server in `account` and `region`.
     pub fn new(account: &str, region: &str) -> Self {
-        Addressing {
-            home: Namespace::new(account, region),
-        }
+        let home = Namespace::new(account, region);
+        let arns = [home.queue_arn(""), Namespace::DEFAULT.queue_arn("")];
+        Addressing { home, arns }
     }
 
     /// A queue of the server's account and region as clients see its URL, on `base`
@@ -155,14 +158,14 @@ impl Addressing {
     /// `text` with the ARN prefixes of the server's and the engine's default namespace swapped
     /// (one pass: each occurrence of either becomes the other); `None` if it has neither.
     fn swap_arns(&self, text: &str) -> Option<String> {
-        let (home, default) = (self.home.queue_arn(""), Namespace::DEFAULT.queue_arn(""));
-        if home == default || !(text.contains(&home) || text.contains(&default)) {
+        let [home, default] = &self.arns;
+        if home == default || !(text.contains(home.as_str()) || text.contains(default.as_str())) {
             return None;
         }
         let mut out = String::with_capacity(text.len());
         let mut rest = text;
         loop {
-            let next = [(&home, &default), (&default, &home)]
+            let next = [(home, default), (default, home)]
                 .into_iter()
                 .filter_map(|(from, to)| Some((rest.find(from.as_str())?, from, to)))
                 .min_by_key(|(at, ..)| *at);

@@ -54,9 +54,16 @@ fn presigned_credential(query: Option<&str>) -> Option<String> {
 
 /// The credential scope of a SigV4 `Authorization` header.
 fn v4_credential(authorization: &str) -> Option<&str> {
-    authorization
-        .split([',', ' '])
-        .find_map(|part| part.trim().strip_prefix("Credential="))
+    // Parts end at a comma or a space (bytes, not chars: this runs for every call).
+    let mut rest = authorization;
+    loop {
+        let end = rest.bytes().position(|b| b == b',' || b == b' ');
+        let part = &rest[..end.unwrap_or(rest.len())];
+        if let Some(scope) = part.trim().strip_prefix("Credential=") {
+            return Some(scope);
+        }
+        rest = &rest[end? + 1..];
+    }
 }
 
 /// The access key id of an `Authorization` header: Signature Version 4

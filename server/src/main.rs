@@ -11,8 +11,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// mimalloc rather than the system's allocator: the server's requests allocate many small
-/// buffers on one thread and free some of them on another (the log's lines, a connection's task
-/// moving between workers), where glibc's malloc spends a fifth of a request's time.
+/// buffers on one thread and free some of them on another (a connection's task moving between
+/// workers), where glibc's malloc spends a fifth of a request's time.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

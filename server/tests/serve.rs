@@ -393,14 +393,14 @@ fn each_call_is_one_line_of_the_request_log() {
     for (line, fields) in lines.iter().zip([
         [
             "method=POST",
-            "action=\"CreateQueue\"",
-            "queue=\"orders\"",
+            "action=CreateQueue",
+            "queue=orders",
             "status=200",
         ],
         [
             "method=POST",
-            "action=\"GetQueueUrl\"",
-            "queue=\"nope\"",
+            "action=GetQueueUrl",
+            "queue=nope",
             "status=400",
         ],
     ]) {
