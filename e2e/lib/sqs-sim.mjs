@@ -1,5 +1,5 @@
 // `sqs-sim serve` for the live view's end-to-end tests: the debug binary (./check e2e builds it)
-// serving the release bundle, on a free port (or a given one, to start it again where it was),
+// serving the live bundle (dist-live/, which ./check e2e builds beside the player), on a free port (or a given one, to start it again where it was),
 // and SQS clients of their own: the Node SDK in the test, and workers as separate processes
 // (e2e/lib/sqs-worker.mjs) that a test can let crash.
 import { spawn } from 'node:child_process';
@@ -9,9 +9,10 @@ import * as SQS from '@aws-sdk/client-sqs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const binary = process.env.SQS_SIM ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(repo, 'target'), 'debug', 'sqs-sim');
+const liveBundle = path.join(repo, 'dist-live');
 
 /** Starts `sqs-sim serve --ui DIST`; resolves to { url, port, stop() } once it listens. */
-export function startSqsSim({ dist, port = 0 }) {
+export function startSqsSim({ dist = liveBundle, port = 0 } = {}) {
   const child = spawn(binary, ['serve', '--port', String(port), '--ui', dist], { stdio: ['ignore', 'pipe', 'pipe'] });
   // A runner that stops early (an uncaught error) must not leave a server behind.
   const orphan = () => child.kill('SIGTERM');

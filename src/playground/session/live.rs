@@ -78,11 +78,6 @@ impl Session {
         }
     }
 
-    /// A request the server refused (or could not be sent).
-    pub fn refused(&mut self, slot: Slot, error: String) {
-        self.errors.insert(slot, error);
-    }
-
     fn update(&mut self, update: Update) {
         match update {
             Update::Hello { seed, from } => {
