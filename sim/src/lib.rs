@@ -43,6 +43,7 @@ mod manual;
 pub mod metrics;
 mod narrate;
 mod producer;
+mod resume;
 mod rng;
 pub mod scenario;
 mod tail;
@@ -58,6 +59,7 @@ pub use lesson::{
 };
 pub use metrics::{Metrics, Sample, Summary};
 pub use narrate::clock;
+pub use resume::Start;
 pub use scenario::Scenario;
 pub use tail::NARRATED_TAIL;
 pub use worker::{WorkerPolicy, WorkerStatus, WorkerView};

@@ -254,7 +254,7 @@ impl World {
     /// Every step, now or later, runs after the work due at its instant (as a user action
     /// would): a worker added at 0 has polled before the next step at 0 runs.
     pub fn load(scenario: &Scenario) -> Result<Self, String> {
-        let mut world = World::new(scenario.seed);
+        let mut world = World::start(scenario);
         let mut at: Millis = 0;
         let mut later = Vec::new();
         for (index, step) in scenario.steps.iter().enumerate() {

@@ -200,6 +200,7 @@ pub fn recording(seed: u64, address: &str) -> Scenario {
         steps: Vec::new(),
         expect: None,
         questions: Default::default(),
+        start: None,
     }
 }
 
