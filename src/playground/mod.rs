@@ -966,7 +966,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
                         onopen={on.onopen.clone()} />
                     if let Some(live) = live {
                         <LiveBadge address={live.address.clone()} connection={live.connection}
-                            paused={live.clock.paused} full={live.clock.full}
+                            paused={live.clock.paused}
                             previous={s.previous_run().is_some()} onsave={on.onsaverun.clone()} />
                     }
                     if s.lesson().has_questions() && !embed {
