@@ -58,8 +58,8 @@ const RETRY: Duration = Duration::from_secs(1);
 
 /// Where a page that reconnects left off: its `Last-Event-ID` (`run:steps-sent`).
 pub fn resume_point(last_event_id: Option<&str>) -> Option<(u64, usize)> {
-    let (seed, sent) = last_event_id?.split_once(':')?;
-    Some((seed.parse().ok()?, sent.parse().ok()?))
+    let (run, sent) = last_event_id?.split_once(':')?;
+    Some((run.parse().ok()?, sent.parse().ok()?))
 }
 
 /// `GET /_sqs-sim/events`: the stream for one page, resumed where its `Last-Event-ID` left off,
@@ -83,8 +83,9 @@ type ClockState = (Millis, f64, bool);
 
 /// What one look at the state found.
 struct Look {
-    /// The stream begins (again): the hello event.
-    hello: Option<Event>,
+    /// The stream begins (again): the hello event's seed, `from` and snapshot (none: the
+    /// stream goes on where the page left off, or the run began from an empty engine).
+    hello: Option<(u64, usize, Option<Arc<str>>)>,
     /// Steps not sent yet (at most [`STEPS_PER_EVENT`]), and whether more wait.
     steps: Vec<LoggedStep>,
     more: bool,
@@ -114,15 +115,8 @@ impl Told {
             self.sent = resumed.map_or(base, |(_, sent)| sent);
             self.run = Some(run);
             self.clock = None;
-            let start = match (resumed, start) {
-                (None, Some(start)) => format!(r#","start":{start}"#),
-                _ => String::new(),
-            };
-            let data = format!(
-                r#"{{"seed":{seed},"run":{run},"from":{}{start}}}"#,
-                self.sent
-            );
-            hello = Some(event("hello", run, self.sent).data(data));
+            let start = start.filter(|_| resumed.is_none()).cloned();
+            hello = Some((seed, self.sent, start));
         }
         let now = state.engine().now();
         let (clock, journal) = (state.clock(), state.journal());
@@ -145,7 +139,13 @@ impl Told {
         let run = self.run.unwrap_or_default();
         let (now, speed, paused) = look.clock;
         let mut data = json!({"now": now, "speed": speed, "paused": paused});
-        let mut events: Vec<Event> = look.hello.into_iter().collect();
+        let mut events = Vec::new();
+        if let Some((seed, from, start)) = look.hello {
+            // The snapshot is JSON already: written in as it is, not parsed and written again.
+            let start = start.map_or(String::new(), |start| format!(r#","start":{start}"#));
+            let hello = format!(r#"{{"seed":{seed},"run":{run},"from":{from}{start}}}"#);
+            events.push(event("hello", run, from).data(hello));
+        }
         if !look.steps.is_empty() {
             self.sent += look.steps.len();
             data["steps"] = look.steps.iter().map(ToJson::to_json).collect();
