@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test, assert } from '../lib/harness.mjs';
-import { button, openTab, region, waitForMessage, waitForText } from '../lib/playground.mjs';
+import { button, region, saveAndImport, waitForMessage, waitForText } from '../lib/playground.mjs';
 import { client, loadCalls, startSqsSim } from '../lib/sqs-sim.mjs';
 
 /** More calls than the live view used to record in one run (`MAX_STEPS`, gone). */
@@ -105,16 +105,9 @@ test('after more than 200,000 calls a page starts from the latest snapshot, foll
 
     // Save as scenario: the snapshot the page started from and the calls since, which the
     // ordinary playground opens to the same queue.
-    const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'Save as scenario').click()]);
-    const file = await download.path();
-    const saved = JSON.parse(await fs.readFile(file, 'utf8'));
+    const { saved, replay } = await saveAndImport(page, context, url);
     assert.equal(saved.start.version, hello.start.version, 'the file carries the state it starts from');
     assert.ok(saved.steps.some((s) => s.sim === 'Call' && s.input.by === 'billing-1'), 'and the calls since');
-    const replay = await context.newPage();
-    await replay.setViewportSize({ width: 1280, height: 720 });
-    await replay.goto(url('?scenario=sandbox'));
-    await openTab(replay, 'Share');
-    await replay.getByLabel('Import scenario file').setInputFiles(file);
     const replayed = region(replay, 'Queue');
     await waitForMessage(replayed, /^order-4, visible/);
     await waitForMessage(replayed, /^order-3, visible/);
