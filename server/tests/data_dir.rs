@@ -59,6 +59,14 @@ impl Durable {
     }
 }
 
+/// A test that fails midway does not leave its server running.
+impl Drop for Durable {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 fn queue_url(at: SocketAddr) -> String {
     let created = call(at, "CreateQueue", &json!({"QueueName": "kept"})).json();
     created["QueueUrl"].as_str().unwrap().to_string()
