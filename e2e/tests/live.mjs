@@ -5,7 +5,7 @@
 // playground replays to the same event log; a server that goes away is said, its history kept.
 import { test, assert, eventually } from '../lib/harness.mjs';
 import { violations } from '../lib/axe.mjs';
-import { button, region, waitForMessage, waitForText, openTab } from '../lib/playground.mjs';
+import { button, region, saveAndImport, waitForMessage, waitForText, openTab } from '../lib/playground.mjs';
 import { client, runWorker, startSqsSim } from '../lib/sqs-sim.mjs';
 
 const badge = (page) => page.locator('.live-badge');
@@ -71,15 +71,8 @@ test('a consumer that crashes: its lane holds the message, it comes back, the ne
     const lines = await logLines(page);
 
     // Save as scenario, and open the file in the ordinary playground (a static host).
-    const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'Save as scenario').click()]);
-    const file = await download.path();
-    const saved = JSON.parse(await (await import('node:fs/promises')).readFile(file, 'utf8'));
+    const { saved, replay } = await saveAndImport(page, context, url);
     assert.ok(saved.steps.some((s) => s.sim === 'Call' && s.input.by === 'billing-1'), 'the recorded calls are its steps');
-    const replay = await context.newPage();
-    await replay.setViewportSize({ width: 1280, height: 720 });
-    await replay.goto(url('?scenario=sandbox'));
-    await openTab(replay, 'Share');
-    await replay.getByLabel('Import scenario file').setInputFiles(file);
     // The file is read and opened after the input's change: a tab clicked before then can be
     // missed when the page redraws under the pointer (the Story tab took the click).
     const replayed = region(replay, 'billing-1');

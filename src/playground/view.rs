@@ -198,7 +198,7 @@ impl<'a> View<'a> {
         };
         html! {
             <LiveBadge address={live.address.clone()} connection={live.connection}
-                paused={live.clock.paused} full={live.clock.full}
+                paused={live.clock.paused}
                 previous={s.previous_run().is_some()} onaction={on.clone()} />
         }
     }
