@@ -1,5 +1,5 @@
-// `sqs-sim serve` for the live view's end-to-end tests: the debug binary (./check e2e builds it)
-// serving the live bundle (dist-live/, which ./check e2e builds beside the player), on a free port (or a given one, to start it again where it was),
+// `sqs-sim serve` for the live view's end-to-end tests: the binary SQS_SIM names (./check e2e
+// builds a release one), else target/debug/sqs-sim, serving the live bundle (dist-live/, which ./check e2e builds beside the player), on a free port (or a given one, to start it again where it was),
 // and SQS clients of their own: the Node SDK in the test, and workers as separate processes
 // (e2e/lib/sqs-worker.mjs) that a test can let crash.
 import { spawn } from 'node:child_process';

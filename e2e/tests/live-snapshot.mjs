@@ -6,8 +6,8 @@
 // the state recovered, not from an empty one. Prints the bytes a page is sent when it connects,
 // the time to the live view's first paint and the server's memory.
 //
-// 200,000 calls take ~20 s on a release server and ~6 min on a debug one: ./check e2e runs this
-// file against the release build (SQS_SIM=target/release/sqs-sim), see `check`.
+// 200,000 calls take ~20 s on a release server and ~6 min on a debug one: ./check e2e runs the
+// live tests against a release build (SQS_SIM=target/release/sqs-sim).
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
