@@ -14,14 +14,13 @@
 //! the engine's state, so such a message shows in flight on no lane, and what such a poll
 //! receives is the user's, until the client that made it calls again.
 //!
-//! Reading and writing the engine's whole state is the crate's `resume` feature (on by default).
-//! The page's player goes without it (its bundle would carry the engine's serde code): there no
-//! `Start` can exist, and a `start` member is refused with `NOT_READ`.
+//! Reading the engine's whole state back is the crate's `resume` feature (the page's live bundle,
+//! the tests). The page's player goes without it (its bundle would carry the engine's serde
+//! code): there no `Start` can exist, and a `start` member is refused with `NOT_READ`. Writing
+//! one ([`Start::of`], the server's stream) needs no feature.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-#[cfg(feature = "resume")]
-use serde_json::json;
-use serde_json::Value;
+use serde_json::{json, Value};
 use sqs_engine::api::{FromJson, ToJson};
 use sqs_engine::{Engine, Millis, SNAPSHOT_VERSION};
 use std::fmt;
@@ -60,8 +59,7 @@ impl Start {
     }
 
     /// `engine`'s state as a `start` member, written without a copy of the engine: how the
-    /// server's live stream sends its snapshot.
-    #[cfg(feature = "resume")]
+    /// server's live stream sends its snapshot (without the `resume` feature too).
     pub fn of(engine: &Engine) -> Value {
         let engine = serde_json::to_string(engine).expect("an engine serialises");
         json!({"version": SNAPSHOT_VERSION, "engine": engine})
