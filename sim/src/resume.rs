@@ -66,6 +66,7 @@ impl Start {
     }
 }
 
+#[cfg(feature = "resume")]
 impl FromJson for Start {
     fn from_json(value: Value) -> Result<Self, serde_json::Error> {
         use serde::de::Error;
@@ -87,22 +88,18 @@ impl FromJson for Start {
                 "the starting state has no engine (a JSON text)",
             ));
         };
-        read_engine(engine)
+        serde_json::from_str(engine)
+            .map(|engine| Start(Arc::new(engine)))
+            .map_err(|e| Error::custom(format!("the starting state does not read: {e}")))
     }
-}
-
-/// The engine's state from its JSON text.
-#[cfg(feature = "resume")]
-fn read_engine(text: &str) -> Result<Start, serde_json::Error> {
-    serde_json::from_str(text)
-        .map(|engine| Start(Arc::new(engine)))
-        .map_err(|e| serde::de::Error::custom(format!("the starting state does not read: {e}")))
 }
 
 /// Not in this build: see the module documentation.
 #[cfg(not(feature = "resume"))]
-fn read_engine(_: &str) -> Result<Start, serde_json::Error> {
-    Err(serde::de::Error::custom(NOT_READ))
+impl FromJson for Start {
+    fn from_json(_: Value) -> Result<Self, serde_json::Error> {
+        Err(serde::de::Error::custom(NOT_READ))
+    }
 }
 
 impl ToJson for Start {
