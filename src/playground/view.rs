@@ -296,6 +296,7 @@ impl<'a> View<'a> {
     fn idle(&self) -> Idle {
         let (s, now) = (self.s, self.stage().now);
         match (self.sandbox, now >= s.end(), s.playing()) {
+            #[cfg(feature = "live")]
             _ if s.is_live() => Idle::Live,
             (true, _, _) => Idle::Sandbox,
             (false, true, _) => Idle::Over,
