@@ -122,7 +122,7 @@ test('after more than 200,000 calls a page starts from the latest snapshot, foll
     // says where it opens.
     const player = await importInto(context, url, file);
     await waitForText(player.locator('.share .status'),
-      new RegExp(`^${path.basename(file)} cannot be opened: .*this build does not read: open it on the page sqs-sim serve serves`));
+      new RegExp(`^${path.basename(file)} cannot be opened: .*saved state: open it on the page sqs-sim serve serves`));
     await screenshot('live-snapshot-saved-scenario-in-the-player', player);
     await player.close();
 

@@ -144,7 +144,7 @@ test('the page says when the server is gone, keeps what it recorded, and reconne
 test('the player (dist/, what static hosts ship) says where the live view is and opens the sandbox', async ({ page, url }) => {
   await page.goto(url('?live=1'));
   const problem = page.locator('.picker .error');
-  await waitForText(problem, /does not follow a server\. The live view is the page sqs-sim serve serves/);
+  await waitForText(problem, /This player does not follow a server: the live view is the page sqs-sim serve serves/);
   assert.equal(await badge(page).count(), 0, 'no live badge');
   assert.equal(await page.getByLabel('Scenario', { exact: true }).inputValue(), 'sandbox');
   await button(page, 'Send message').waitFor();

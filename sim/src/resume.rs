@@ -29,8 +29,8 @@ use std::sync::Arc;
 
 /// Why a build without the `resume` feature refuses a `start` member.
 #[cfg(not(feature = "resume"))]
-const NOT_READ: &str = "it starts from a server's saved state, which this build does not read: \
-open it on the page sqs-sim serve serves (Share, Import scenario file)";
+const NOT_READ: &str = "it starts from a server's saved state: open it on the page sqs-sim \
+serve serves";
 
 /// The engine's state a scenario starts from (shared by the copies of the scenario: a rewind
 /// starts from it again).

@@ -9,9 +9,8 @@ use super::session::{Session, Slot};
 
 /// What the player (built without the `live` feature) says to `live=1`.
 #[cfg(not(feature = "live"))]
-pub const NO_LIVE_VIEW: &str = "This page is the player of static hosts and docs pages: it does \
-not follow a server. The live view is the page sqs-sim serve serves at its own address (./play \
-live, then http://127.0.0.1:9324/).";
+pub const NO_LIVE_VIEW: &str = "This player does not follow a server: the live view is the page \
+sqs-sim serve serves (./play live, then http://127.0.0.1:9324/).";
 
 /// The session a link asks for: a live session (`live=1`, in the bundle `sqs-sim serve`
 /// serves), a permalink's session, else its scenario (the sandbox if none or unknown) at its
