@@ -7,7 +7,7 @@
 #     -e SQS_SIM_CONFIG=/config/queues.toml sqs-sim --seed 1
 #
 # Three stages: the static server binary (musl, the Rust pinned in rust-toolchain.toml), the
-# playground's release bundle (what `./play` builds into dist/, for the live view at /), and a
+# playground's live bundle (what `./play live` builds into dist-live/, for the live view at /), and a
 # final image FROM scratch holding only those two and a static busybox for the HEALTHCHECK (a
 # scratch image has no shell and no HTTP client). README.md, "Container image", says how to use it.
 
@@ -40,14 +40,14 @@ WORKDIR /src
 COPY . .
 RUN scripts/setup.sh rust trunk wasm-bindgen npm \
     && . scripts/env.sh \
-    && trunk build --release
+    && trunk build --release --features live --dist dist-live
 
 FROM scratch
 COPY --from=server /out/sqs-sim /sqs-sim
 COPY --from=server /out/busybox /bin/busybox
 COPY --from=server --chown=65534:65534 /out/data /data
 COPY --from=server /out/config /config
-COPY --from=bundle /src/dist /ui
+COPY --from=bundle /src/dist-live /ui
 # Inside the container the server listens on every interface (its default is loopback only);
 # publish the port on the host's loopback (-p 127.0.0.1:9324:9324) unless others should reach it.
 ENV SQS_SIM_HOST=0.0.0.0 \

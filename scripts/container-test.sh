@@ -43,14 +43,14 @@ if [ "$pinned" = "$RUST_CHANNEL" ]; then ok "pin: Rust $pinned"; else
   fail "pin: the Dockerfile's RUST_VERSION=$pinned, rust-toolchain.toml's channel $RUST_CHANNEL"
 fi
 
-[ -f dist/index.html ] || { fail "build: no dist/index.html (trunk build --release)"; finish; }
+[ -f dist-live/index.html ] || { fail "build: no dist-live/index.html (trunk build --release --features live --dist dist-live)"; finish; }
 cargo build --locked -p sqs-server --target "$TARGET" || { fail "build: cargo build --target $TARGET"; finish; }
 
 # The two stages' outputs, laid out where the Dockerfile's COPY --from lines read them.
 rm -rf "$WORK" && mkdir -p "$WORK/server/out/data" "$WORK/server/out/config" "$WORK/bundle/src"
 cp "${CARGO_TARGET_DIR:-$ROOT/target}/$TARGET/debug/sqs-sim" "$WORK/server/out/sqs-sim"
 cp /bin/busybox "$WORK/server/out/busybox"
-cp -r dist "$WORK/bundle/src/dist"
+cp -r dist-live "$WORK/bundle/src/dist-live"
 # The previous run's image goes first, so that runs leave no untagged images behind.
 podman rmi -f "$IMAGE" >/dev/null 2>&1
 # --format docker: the OCI image format has no HEALTHCHECK.

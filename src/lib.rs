@@ -3,9 +3,11 @@
 //!
 //! The page is the [`playground`]: the queue, its worker lanes, the dead-letter queue, the clock
 //! and the scenario library; or, when its address asks for one, a [`compare`]ison of two copies
-//! of a scenario; or, served by `sqs-sim serve`, the [`live`] view of that server.
+//! of a scenario; or, in the bundle `sqs-sim serve` serves (the `live` feature), the live view of
+//! that server (`live`). The player that docs pages and static hosts ship goes without it.
 
 pub mod compare;
+#[cfg(feature = "live")]
 pub mod live;
 pub mod panic_box;
 pub mod playground;

@@ -1,5 +1,6 @@
 // Helpers for the playground's end-to-end tests: find things by their accessible names (as
 // teachers' scripts and embedding pages do), drag with real pointer events, drive the clock.
+import { readFile } from 'node:fs/promises';
 import { assert, eventually } from './harness.mjs';
 
 /** Opens the playground with a query (e.g. '?scenario=sandbox') and waits for the stage. */
@@ -49,6 +50,28 @@ export async function waitForText(scope, pattern, timeout = 8000) {
     },
     { timeout },
   );
+}
+
+/**
+ * The live view's "Save as scenario" on `page`, and the file imported into the playground at
+ * `url` (the test's: the player; or the server's page) in a new page of `context`; resolves to
+ * the file's JSON, its path and that page.
+ */
+export async function saveAndImport(page, context, url) {
+  const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'Save as scenario').click()]);
+  const file = await download.path();
+  const saved = JSON.parse(await readFile(file, 'utf8'));
+  return { saved, file, replay: await importInto(context, url, file) };
+}
+
+/** A new page of `context` on the playground at `url`, with `file` given to Share → Import scenario file. */
+export async function importInto(context, url, file) {
+  const replay = await context.newPage();
+  await replay.setViewportSize({ width: 1280, height: 720 });
+  await replay.goto(url('?scenario=sandbox'));
+  await openTab(replay, 'Share');
+  await replay.getByLabel('Import scenario file').setInputFiles(file);
+  return replay;
 }
 
 /** Presses Send message `n` times (in the sandbox: order-1, order-2, ...). */

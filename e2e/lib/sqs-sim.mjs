@@ -1,5 +1,5 @@
-// `sqs-sim serve` for the live view's end-to-end tests: the debug binary (./check e2e builds it)
-// serving the release bundle, on a free port (or a given one, to start it again where it was),
+// `sqs-sim serve` for the live view's end-to-end tests: the binary SQS_SIM names (./check e2e
+// builds a release one), else target/debug/sqs-sim, serving the live bundle (dist-live/, which ./check e2e builds beside the player), on a free port (or a given one, to start it again where it was),
 // and SQS clients of their own: the Node SDK in the test, and workers as separate processes
 // (e2e/lib/sqs-worker.mjs) that a test can let crash.
 import { spawn } from 'node:child_process';
@@ -9,10 +9,14 @@ import * as SQS from '@aws-sdk/client-sqs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const binary = process.env.SQS_SIM ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(repo, 'target'), 'debug', 'sqs-sim');
+const liveBundle = path.join(repo, 'dist-live');
 
-/** Starts `sqs-sim serve --ui DIST`; resolves to { url, port, stop() } once it listens. */
-export function startSqsSim({ dist, port = 0 }) {
-  const child = spawn(binary, ['serve', '--port', String(port), '--ui', dist], { stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `sqs-sim serve --ui DIST` (with `args` after); resolves to { url, port, pid, stop() }
+ * once it listens.
+ */
+export function startSqsSim({ dist = liveBundle, port = 0, args = [] } = {}) {
+  const child = spawn(binary, ['serve', '--port', String(port), '--ui', dist, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   // A runner that stops early (an uncaught error) must not leave a server behind.
   const orphan = () => child.kill('SIGTERM');
   process.once('exit', orphan);
@@ -32,6 +36,7 @@ export function startSqsSim({ dist, port = 0 }) {
       resolve({
         url: found[1],
         port: Number(found[2]),
+        pid: child.pid,
         stop: () =>
           new Promise((done) => {
             child.once('exit', done);
@@ -74,4 +79,25 @@ export function runWorker(endpoint, key, queueUrl, then, workMs = 0) {
       }
     });
   });
+}
+
+/**
+ * The project's load tool (`sqs-sim load --bench`, 50 clients sending, receiving and deleting)
+ * against `endpoint`, run by periods of `seconds` until at least `calls` requests were answered;
+ * resolves to how many.
+ */
+export async function loadCalls(endpoint, calls, seconds = 20) {
+  let made = 0;
+  while (made < calls) {
+    const args = ['load', '--endpoint', endpoint, '--bench', '--clients', '50', '--seconds', String(seconds)];
+    const printed = await new Promise((resolve, reject) => {
+      const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (d) => (output += d));
+      child.stderr.on('data', (d) => (output += d));
+      child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`sqs-sim load: exit ${code}: ${output}`))));
+    });
+    made += Number(/requests=(\d+)/.exec(printed)[1]);
+  }
+  return made;
 }

@@ -5,7 +5,7 @@
 // playground replays to the same event log; a server that goes away is said, its history kept.
 import { test, assert, eventually } from '../lib/harness.mjs';
 import { violations } from '../lib/axe.mjs';
-import { button, region, waitForMessage, waitForText, openTab } from '../lib/playground.mjs';
+import { button, region, saveAndImport, waitForMessage, waitForText, openTab } from '../lib/playground.mjs';
 import { client, runWorker, startSqsSim } from '../lib/sqs-sim.mjs';
 
 const badge = (page) => page.locator('.live-badge');
@@ -16,8 +16,8 @@ const logLines = (page) =>
     .getByRole('listitem')
     .evaluateAll((items) => items.map((i) => i.textContent.trim()));
 
-test('a consumer that crashes: its lane holds the message, it comes back, the next takes it; Save as scenario replays it; a client can be renamed', async ({ page, context, url, dist, screenshot }) => {
-  const server = await startSqsSim({ dist });
+test('a consumer that crashes: its lane holds the message, it comes back, the next takes it; Save as scenario replays it; a client can be renamed', async ({ page, context, url, screenshot }) => {
+  const server = await startSqsSim();
   try {
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.goto(`${server.url}/`);
@@ -71,15 +71,8 @@ test('a consumer that crashes: its lane holds the message, it comes back, the ne
     const lines = await logLines(page);
 
     // Save as scenario, and open the file in the ordinary playground (a static host).
-    const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'Save as scenario').click()]);
-    const file = await download.path();
-    const saved = JSON.parse(await (await import('node:fs/promises')).readFile(file, 'utf8'));
+    const { saved, replay } = await saveAndImport(page, context, url);
     assert.ok(saved.steps.some((s) => s.sim === 'Call' && s.input.by === 'billing-1'), 'the recorded calls are its steps');
-    const replay = await context.newPage();
-    await replay.setViewportSize({ width: 1280, height: 720 });
-    await replay.goto(url('?scenario=sandbox'));
-    await openTab(replay, 'Share');
-    await replay.getByLabel('Import scenario file').setInputFiles(file);
     // The file is read and opened after the input's change: a tab clicked before then can be
     // missed when the page redraws under the pointer (the Story tab took the click).
     const replayed = region(replay, 'billing-1');
@@ -102,8 +95,8 @@ test('a consumer that crashes: its lane holds the message, it comes back, the ne
   }
 }, { timeout: 90_000 });
 
-test('the page says when the server is gone, keeps what it recorded, and reconnects when it is back', async ({ page, dist, screenshot }) => {
-  let server = await startSqsSim({ dist });
+test('the page says when the server is gone, keeps what it recorded, and reconnects when it is back', async ({ page, screenshot }) => {
+  let server = await startSqsSim();
   try {
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.goto(`${server.url}/`);
@@ -123,7 +116,7 @@ test('the page says when the server is gone, keeps what it recorded, and reconne
     assert.deepEqual(await violations(page), [], 'axe: the live view with its server gone');
 
     // The same port again: the page reconnects by itself and follows the new run.
-    server = await startSqsSim({ dist, port: server.port });
+    server = await startSqsSim({ port: server.port });
     await waitForText(badge(page), /Live · 127\.0\.0\.1:\d+/, 10_000);
     await button(page, 'Save previous run').waitFor();
     const again = client(server.url, 'shop');
@@ -147,3 +140,12 @@ test('the page says when the server is gone, keeps what it recorded, and reconne
     await server.stop();
   }
 }, { timeout: 60_000, allowErrors: true });
+
+test('the player (dist/, what static hosts ship) says where the live view is and opens the sandbox', async ({ page, url }) => {
+  await page.goto(url('?live=1'));
+  const problem = page.locator('.picker .error');
+  await waitForText(problem, /This player does not follow a server: the live view is the page sqs-sim serve serves/);
+  assert.equal(await badge(page).count(), 0, 'no live badge');
+  assert.equal(await page.getByLabel('Scenario', { exact: true }).inputValue(), 'sandbox');
+  await button(page, 'Send message').waitFor();
+});

@@ -3,20 +3,24 @@
 //!
 //! `GET /_sqs-sim/events` is a stream of Server-Sent Events, each one line of JSON:
 //!
-//! * `hello` `{"seed": N, "from": K}`: a run begins (the server started, or was reset): a World
-//!   on `seed` that replays the steps that follow is in the server engine's state. `from` is
-//!   the step the stream goes on from (0, or where a page that reconnects left off in this
-//!   run).
-//! * `steps` `{"steps": [{"at": ms, "step": {...}}, ...], "now": ms, "speed": x, "paused": b,
-//!   "full": b}`: calls recorded ([`crate::journal`]), in order, and the virtual time they
-//!   reach.
-//! * `clock` `{"now": ms, "speed": x, "paused": b, "full": b}`: virtual time moved (at most every
+//! * `hello` `{"seed": N, "run": R, "from": K, "start": {...}}`: the stream begins, or begins
+//!   again from a snapshot: a World on `seed` that starts from `start` (a scenario file's
+//!   `start` member, `sqs_sim::Start`: the engine's state after the run's first `K` steps; no
+//!   `start`: an empty engine) and replays the steps that follow is in the server engine's
+//!   state ([`crate::journal`]). `run` names the run (a start or a reset begins another). A
+//!   page that reconnects to the same run and whose steps the server still holds is not sent
+//!   the snapshot: `from` is where it left off.
+//! * `steps` `{"steps": [{"at": ms, "step": {...}}, ...], "now": ms, "speed": x, "paused": b}`:
+//!   calls recorded, in order, and the virtual time they reach.
+//! * `clock` `{"now": ms, "speed": x, "paused": b}`: virtual time moved (at most every
 //!   [`TICK`]) or the clock changed.
 //!
-//! Each event's id is `seed:steps-sent`, so a browser that reconnects by itself (`EventSource`
+//! Each event's id is `run:steps-sent`, so a browser that reconnects by itself (`EventSource`
 //! does, after the `retry` the stream asks for) says where it left off and the stream resumes
-//! without a gap or a repeat. The stream is axum's [`Sse`], with a keep-alive comment line after
-//! 15 s without an event, so that a page gone away is noticed.
+//! without a gap or a repeat. A stream that falls behind the journal's latest snapshot (a page
+//! still reading when the steps it had not read were compacted) begins again from it. The
+//! stream is axum's [`Sse`], with a keep-alive comment line after 15 s without an event, so
+//! that a page gone away is noticed.
 //!
 //! `POST /_sqs-sim/call` with `{"call": "SendMessage", "input": {...}}` (the engine's own queue
 //! URLs, as the page's World writes them) runs one SQS action as the page: `{"output": ...}`, or
@@ -33,7 +37,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use futures_util::stream::{self, Stream};
-use serde_json::{json, Value};
+use serde_json::json;
 use sqs_engine::api::{split_tagged, ToJson};
 use sqs_engine::script::error_json;
 use sqs_engine::{Millis, Request};
@@ -52,10 +56,10 @@ const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// How long a browser waits before it reconnects.
 const RETRY: Duration = Duration::from_secs(1);
 
-/// Where a page that reconnects left off: its `Last-Event-ID` (`seed:steps-sent`).
+/// Where a page that reconnects left off: its `Last-Event-ID` (`run:steps-sent`).
 pub fn resume_point(last_event_id: Option<&str>) -> Option<(u64, usize)> {
-    let (seed, sent) = last_event_id?.split_once(':')?;
-    Some((seed.parse().ok()?, sent.parse().ok()?))
+    let (run, sent) = last_event_id?.split_once(':')?;
+    Some((run.parse().ok()?, sent.parse().ok()?))
 }
 
 /// `GET /_sqs-sim/events`: the stream for one page, resumed where its `Last-Event-ID` left off,
@@ -74,13 +78,14 @@ pub async fn events(
     Sse::new(events).keep_alive(KeepAlive::new().interval(KEEP_ALIVE).text("keep-alive"))
 }
 
-/// The clock as the stream tells it: now, speed, paused, and whether recording stopped.
-type ClockState = (Millis, f64, bool, bool);
+/// The clock as the stream tells it: now, speed, paused.
+type ClockState = (Millis, f64, bool);
 
 /// What one look at the state found.
 struct Look {
-    /// A run begins: the hello event.
-    hello: Option<Event>,
+    /// The stream begins (again): the hello event's seed, `from` and snapshot (none: the
+    /// stream goes on where the page left off, or the run began from an empty engine).
+    hello: Option<(u64, usize, Option<Arc<str>>)>,
     /// Steps not sent yet (at most [`STEPS_PER_EVENT`]), and whether more wait.
     steps: Vec<LoggedStep>,
     more: bool,
@@ -90,7 +95,7 @@ struct Look {
 /// What the stream has told its page.
 #[derive(Default)]
 struct Told {
-    /// The run followed (its seed) and how many of its steps were sent.
+    /// The run followed and how many of its steps were sent (or are in the snapshot sent).
     run: Option<u64>,
     sent: usize,
     clock: Option<ClockState>,
@@ -99,18 +104,19 @@ struct Told {
 impl Told {
     /// Looks at the state, under its lock: the steps are copied, written outside it.
     fn look(&mut self, state: &mut State, resume: &mut Option<(u64, usize)>) -> Look {
-        let seed = state.seed();
+        let (seed, run) = (state.seed(), state.journal().run());
         let mut hello = None;
-        if self.run != Some(seed) {
-            let recorded = state.journal().len();
-            self.sent = match resume.take() {
-                Some((s, sent)) if s == seed && sent <= recorded => sent,
-                _ => 0,
-            };
-            self.run = Some(seed);
+        if self.run != Some(run) || !state.journal().holds(self.sent) {
+            let journal = state.journal();
+            let resumed = resume
+                .take()
+                .filter(|&(r, sent)| r == run && journal.holds(sent));
+            let (start, base) = journal.start();
+            self.sent = resumed.map_or(base, |(_, sent)| sent);
+            self.run = Some(run);
             self.clock = None;
-            let data = json!({"seed": seed, "from": self.sent});
-            hello = Some(event("hello", seed, self.sent, &data));
+            let start = start.filter(|_| resumed.is_none()).cloned();
+            hello = Some((seed, self.sent, start));
         }
         let now = state.engine().now();
         let (clock, journal) = (state.clock(), state.journal());
@@ -124,22 +130,28 @@ impl Told {
             hello,
             more: self.sent + steps.len() < journal.len(),
             steps,
-            clock: (now, clock.speed(), clock.paused(), journal.full()),
+            clock: (now, clock.speed(), clock.paused()),
         }
     }
 
     /// The events that tell what a look found.
     fn events(&mut self, look: Look) -> Vec<Event> {
-        let seed = self.run.unwrap_or_default();
-        let (now, speed, paused, full) = look.clock;
-        let mut data = json!({"now": now, "speed": speed, "paused": paused, "full": full});
-        let mut events: Vec<Event> = look.hello.into_iter().collect();
+        let run = self.run.unwrap_or_default();
+        let (now, speed, paused) = look.clock;
+        let mut data = json!({"now": now, "speed": speed, "paused": paused});
+        let mut events = Vec::new();
+        if let Some((seed, from, start)) = look.hello {
+            // The snapshot is JSON already: written in as it is, not parsed and written again.
+            let start = start.map_or(String::new(), |start| format!(r#","start":{start}"#));
+            let hello = format!(r#"{{"seed":{seed},"run":{run},"from":{from}{start}}}"#);
+            events.push(event("hello", run, from).data(hello));
+        }
         if !look.steps.is_empty() {
             self.sent += look.steps.len();
             data["steps"] = look.steps.iter().map(ToJson::to_json).collect();
-            events.push(event("steps", seed, self.sent, &data));
+            events.push(event("steps", run, self.sent).data(data.to_string()));
         } else if self.clock != Some(look.clock) {
-            events.push(event("clock", seed, self.sent, &data));
+            events.push(event("clock", run, self.sent).data(data.to_string()));
         }
         self.clock = Some(look.clock);
         events
@@ -165,12 +177,9 @@ async fn feed(shared: Arc<Shared>, sender: mpsc::Sender<Event>, mut resume: Opti
     }
 }
 
-/// One Server-Sent Event.
-fn event(name: &str, seed: u64, sent: usize, data: &Value) -> Event {
-    Event::default()
-        .event(name)
-        .id(format!("{seed}:{sent}"))
-        .data(data.to_string())
+/// One Server-Sent Event, without its data yet.
+fn event(name: &str, run: u64, sent: usize) -> Event {
+    Event::default().event(name).id(format!("{run}:{sent}"))
 }
 
 /// `POST /_sqs-sim/call`: runs a call the page makes with its own controls.

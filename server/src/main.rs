@@ -100,7 +100,7 @@ struct ServeArgs {
     /// A TOML file of queues to create before listening (see the README).
     #[arg(long, env = "SQS_SIM_CONFIG")]
     config: Option<PathBuf>,
-    /// The playground's files for the live view at `/` (default: `dist/`).
+    /// The playground's live bundle for the live view at `/` (default: `dist-live/`).
     #[arg(long, env = "SQS_SIM_UI")]
     ui: Option<PathBuf>,
     /// Another origin browsers may call from (`https://app.example:8443`), besides the server's
@@ -271,7 +271,10 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     let playground = match (ui.dir(), &args.ui) {
         (Some(dir), _) => format!("the live view of this server (files in {})", dir.display()),
         (None, Some(dir)) => format!("not served: no index.html in {}", dir.display()),
-        (None, None) => "not served: no dist/ here (build it with ./play, or pass --ui DIR)".into(),
+        (None, None) => format!(
+            "not served: no {}/ here (build it with ./play live, or pass --ui DIR)",
+            sqs_server::ui::LIVE_BUNDLE
+        ),
     };
     let config = sqs_server::Config {
         host: args.host,

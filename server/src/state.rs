@@ -84,7 +84,7 @@ impl State {
     fn new(seed: u64, clock: Clock) -> Self {
         State {
             engine: fresh_engine(seed),
-            journal: Journal::default(),
+            journal: Journal::new(None),
             clock,
             waiting: HashMap::new(),
             clock_changed: false,
@@ -184,6 +184,9 @@ impl State {
         if let Some(store) = self.store.as_mut().filter(|store| store.snapshot_due()) {
             store.snapshot(&self.engine, self.seed);
         }
+        if self.journal.compact_due() {
+            self.journal.compact(&self.engine);
+        }
         outcome
     }
 
@@ -193,13 +196,13 @@ impl State {
         &self.engine
     }
 
-    /// The calls recorded in this run.
+    /// The live view's record of this run: a snapshot and the calls after it.
     pub fn journal(&self) -> &Journal {
         &self.journal
     }
 
-    /// The seed of this run's engine: a World on it that replays the journal is in the
-    /// engine's state. A new run (a reset, a restart) has another one.
+    /// The seed of this run's engine: a World on it (from the journal's snapshot, if it has
+    /// one) that replays the journal is in the engine's state. A reset draws another one.
     pub fn seed(&self) -> u64 {
         self.seed
     }
@@ -230,7 +233,7 @@ impl State {
     pub fn reset(&mut self) -> Option<Durable> {
         self.seed = self.seed.wrapping_add(1);
         self.engine = fresh_engine(self.seed);
-        self.journal = Journal::default();
+        self.journal = Journal::new(None);
         self.waiting.clear();
         self.clock.reset(Instant::now());
         self.clock_changed = true;
@@ -306,6 +309,8 @@ impl Shared {
         let mut clock = Clock::new(speed, at);
         clock.advance(engine.now(), at);
         let mut state = State::new(recovered.seed, clock);
+        // The page's copy starts from the engine as recovered, not from an empty one.
+        state.journal = Journal::new(Some(&engine));
         state.engine = engine;
         state.store = Some(store);
         let shared = Shared {

@@ -1,6 +1,8 @@
-//! The playground's files (the release bundle `./play` builds into `dist/`), served beside the
-//! SQS endpoint by tower-http's `ServeDir` (with the bundle's gzip twins to clients that take
-//! gzip): `http://127.0.0.1:9324/` opens the playground in live mode on this server.
+//! The playground's live bundle (built with its `live` feature into `dist-live/` by `./play live`,
+//! `trunk build --release --features live --dist dist-live`), served beside the SQS endpoint by
+//! tower-http's `ServeDir` (with the bundle's gzip twins to clients that take gzip):
+//! `http://127.0.0.1:9324/` opens the playground in live mode on this server. The player in
+//! `dist/` (what static hosts ship) has no live view.
 
 use axum::body::Body;
 use axum::extract::Request;
@@ -11,6 +13,9 @@ use std::path::{Component, Path, PathBuf};
 use tower::ServiceExt;
 use tower_http::services::ServeDir;
 
+/// The live bundle's folder in a checkout: `./play live` builds it there.
+pub const LIVE_BUNDLE: &str = "dist-live";
+
 /// Where the playground's files are, if they were found.
 #[derive(Clone, Debug, Default)]
 pub struct Ui {
@@ -18,13 +23,15 @@ pub struct Ui {
 }
 
 impl Ui {
-    /// The files in `dir` if given, else in `dist/` of the current directory or of the
+    /// The files in `dir` if given, else in [`LIVE_BUNDLE`] of the current directory or of the
     /// checkout this binary was built in (when they hold an `index.html`).
     pub fn find(dir: Option<PathBuf>) -> Ui {
-        let built_beside = Path::new(env!("CARGO_MANIFEST_DIR")).join("../dist");
+        let built_beside = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join(LIVE_BUNDLE);
         let candidates = match dir {
             Some(dir) => vec![dir],
-            None => vec![PathBuf::from("dist"), built_beside],
+            None => vec![PathBuf::from(LIVE_BUNDLE), built_beside],
         };
         let dir = candidates
             .into_iter()
@@ -48,8 +55,9 @@ impl Ui {
             if path != "/" {
                 return Err(request);
             }
-            let text = "The playground's files were not found: build them with ./play (or \
-                        trunk build --release), or start sqs-sim serve with --ui DIR.\n";
+            let text = "The live view's files were not found: build them with ./play live (or \
+                        trunk build --release --features live --dist dist-live), or start \
+                        sqs-sim serve with --ui DIR.\n";
             let kind = [(CONTENT_TYPE, "text/plain; charset=utf-8")];
             return Ok((StatusCode::NOT_FOUND, kind, text).into_response());
         };

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{call, call_as, control, send};
+use common::{call, call_as, control, events, follow, send, steps};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
@@ -56,6 +56,14 @@ impl Durable {
 
     fn state(&self) -> Value {
         send(self.at, "GET", "/_sqs-sim/state", &[], b"").json()
+    }
+}
+
+/// A test that fails midway does not leave its server running.
+impl Drop for Durable {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -172,5 +180,37 @@ fn sigterm_stops_the_server_and_keeps_its_state() {
     let server = Durable::start(dir.path());
     let report = &server.printed[0];
     assert!(report.contains("with 1 queue and 1 message"), "{report}");
+    server.kill();
+}
+
+#[test]
+fn a_page_that_connects_after_a_restart_follows_the_state_recovered() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Durable::start(dir.path());
+    let url = queue_url(server.at);
+    for body in ["one", "two"] {
+        let input = json!({"QueueUrl": url, "MessageBody": body});
+        assert_eq!(call(server.at, "SendMessage", &input).status, 200);
+    }
+    let receive = json!({"QueueUrl": url, "MaxNumberOfMessages": 1, "VisibilityTimeout": 600});
+    let received = call(server.at, "ReceiveMessage", &receive);
+    assert_eq!(received.json()["Messages"].as_array().unwrap().len(), 1);
+    server.kill();
+
+    let server = Durable::start(dir.path());
+    let told = events(server.at, None, |e| e.iter().any(|e| e.name != "hello"));
+    assert!(told[0].data.get("start").is_some(), "{:?}", told[0]);
+    let depth = |world: &sqs_sim::World| {
+        let depth = world.queue_depth("kept");
+        (depth["visible"], depth["in_flight"])
+    };
+    assert_eq!(depth(&follow(&told)), (1, 1), "not an empty copy");
+    // It goes on following the calls after the restart.
+    let input = json!({"QueueUrl": url, "MessageBody": "three"});
+    assert_eq!(call(server.at, "SendMessage", &input).status, 200);
+    let last = told.last().unwrap().id.clone();
+    let mut all = told;
+    all.extend(events(server.at, Some(&last), |e| !steps(e).is_empty()));
+    assert_eq!(depth(&follow(&all)), (2, 1));
     server.kill();
 }

@@ -5,78 +5,12 @@
 
 mod common;
 
-use common::{call_as, control, start};
+use common::{call_as, control, events, follow, start, steps};
 use serde_json::{json, Value};
-use sqs_sim::{LoggedStep, SimAction, Step, World};
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::time::{Duration, Instant};
-
-/// One event of the stream: its name, id and JSON data.
-#[derive(Debug)]
-struct Event {
-    name: String,
-    id: String,
-    data: Value,
-}
-
-/// Reads the events stream (resuming after `last_id` if given) until `enough` holds of the
-/// events read so far; at most 10 s.
-fn events(at: SocketAddr, last_id: Option<&str>, enough: impl Fn(&[Event]) -> bool) -> Vec<Event> {
-    let mut stream = TcpStream::connect(at).unwrap();
-    let resume = last_id.map_or(String::new(), |id| format!("Last-Event-ID: {id}\r\n"));
-    let head = format!("GET /_sqs-sim/events HTTP/1.1\r\nHost: {at}\r\n{resume}\r\n");
-    stream.write_all(head.as_bytes()).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_millis(200)))
-        .unwrap();
-    let (mut text, mut buffer) = (String::new(), [0u8; 65536]);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        if let Ok(n) = stream.read(&mut buffer) {
-            text.push_str(&String::from_utf8_lossy(&buffer[..n]));
-        }
-        let parsed = parse(&text);
-        if enough(&parsed) {
-            return parsed;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the stream did not tell enough: {text}"
-        );
-    }
-}
-
-/// The events in a chunked text/event-stream answer (each event is one chunk).
-fn parse(text: &str) -> Vec<Event> {
-    let mut events = Vec::new();
-    let (mut name, mut id) = (String::new(), String::new());
-    for line in text.lines() {
-        if let Some(n) = line.strip_prefix("event: ") {
-            name = n.to_string();
-        } else if let Some(i) = line.strip_prefix("id: ") {
-            id = i.to_string();
-        } else if let Some(data) = line.strip_prefix("data: ") {
-            let data = serde_json::from_str(data).unwrap();
-            events.push(Event {
-                name: name.clone(),
-                id: id.clone(),
-                data,
-            });
-        }
-    }
-    events
-}
-
-fn steps(events: &[Event]) -> Vec<LoggedStep> {
-    let all = events.iter().filter(|e| e.name == "steps");
-    all.flat_map(|e| e.data["steps"].as_array().unwrap().clone())
-        .map(|s| LoggedStep {
-            at: s["at"].as_u64().unwrap(),
-            step: Step::from_value(s["step"].clone()).unwrap(),
-        })
-        .collect()
-}
+use sqs_engine::view::MessageState;
+use sqs_server::journal::COMPACT_EVERY;
+use sqs_sim::{SimAction, Step, World};
+use std::net::SocketAddr;
 
 fn clock(at: SocketAddr, change: Value) -> Value {
     control(at, "/_sqs-sim/clock", &change).json()
@@ -233,4 +167,115 @@ fn a_reset_begins_a_new_run_on_another_seed() {
         "a new run starts from its beginning"
     );
     assert!(steps(&after).is_empty());
+}
+
+/// The stored messages of `queue` as the server lists them and as a World holds them: id, body,
+/// state and receive count, oldest first.
+fn listed(at: SocketAddr, queue: &str) -> Vec<(String, String, String, u64)> {
+    let listing = common::send(
+        at,
+        "GET",
+        &format!("/_sqs-sim/queues/{queue}/messages"),
+        &[],
+        b"",
+    );
+    let messages = listing.json()["messages"].as_array().unwrap().clone();
+    messages
+        .iter()
+        .map(|m| {
+            let text = |key: &str| m[key].as_str().unwrap().to_string();
+            let count = m["receive_count"].as_u64().unwrap();
+            (text("MessageId"), text("Body"), text("state"), count)
+        })
+        .collect()
+}
+
+fn held(world: &World, queue: &str) -> Vec<(String, String, String, u64)> {
+    let state = |s: &MessageState| match s {
+        MessageState::Visible => "visible",
+        MessageState::Delayed { .. } => "delayed",
+        MessageState::InFlight { .. } => "in_flight",
+    };
+    let messages = world.engine().messages(queue);
+    messages
+        .into_iter()
+        .map(|m| {
+            (
+                m.message_id,
+                m.body,
+                state(&m.state).into(),
+                m.receive_count.into(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_page_that_connects_after_many_calls_gets_the_latest_snapshot_and_the_steps_after_it() {
+    let at = start();
+    clock(at, json!({"pause": true}));
+    let created = call_as(at, "shop", "CreateQueue", &json!({"QueueName": "orders"}));
+    let url = created.json()["QueueUrl"].as_str().unwrap().to_string();
+    let send = |body: &str| {
+        let input = json!({"QueueUrl": url, "MessageBody": body});
+        assert_eq!(call_as(at, "shop", "SendMessage", &input).status, 200);
+    };
+    for body in ["order-1", "order-2", "order-3"] {
+        send(body);
+    }
+    let receive = json!({"QueueUrl": url, "MaxNumberOfMessages": 1});
+    call_as(at, "billing-1", "ReceiveMessage", &receive);
+    // Enough calls for the journal to take a snapshot: a page does not replay them all.
+    for _ in 0..COMPACT_EVERY {
+        call_as(at, "poller", "ListQueues", &json!({}));
+    }
+    clock(at, json!({"advance": 5}));
+    send("order-4");
+    let recorded = COMPACT_EVERY + 6;
+
+    let caught_up = |e: &[common::Event]| {
+        let from = e.first().and_then(|h| h.data["from"].as_u64());
+        from.is_some_and(|from| from as usize + steps(e).len() == recorded)
+    };
+    let told = events(at, None, caught_up);
+    let hello = &told[0].data;
+    assert_eq!(
+        hello["from"], COMPACT_EVERY,
+        "the snapshot holds the first calls"
+    );
+    assert!(hello["start"]["engine"].is_string(), "{hello}");
+    let sent: usize = told.iter().map(|e| e.data.to_string().len()).sum();
+    assert!(
+        sent < 32_000,
+        "{sent} bytes: the snapshot and 6 calls, not all of them"
+    );
+
+    let copy = follow(&told);
+    let server = listed(at, "orders");
+    assert_eq!(held(&copy, "orders"), server);
+    let states: Vec<_> = server.iter().map(|m| (&m.1[..], &m.2[..], m.3)).collect();
+    assert_eq!(
+        states,
+        [
+            ("order-1", "in_flight", 1),
+            ("order-2", "visible", 0),
+            ("order-3", "visible", 0),
+            ("order-4", "visible", 0)
+        ]
+    );
+
+    // A page that left off before the snapshot begins again from it; one that left off after
+    // it goes on without it.
+    let run = told[0].id.split_once(':').unwrap().0;
+    let behind = events(at, Some(&format!("{run}:5")), caught_up);
+    assert_eq!(behind[0].data["from"], COMPACT_EVERY);
+    assert!(behind[0].data.get("start").is_some());
+    let last = told.last().unwrap().id.clone();
+    call_as(at, "billing-2", "ReceiveMessage", &receive);
+    let resumed = events(at, Some(&last), |e| !steps(e).is_empty());
+    assert_eq!(resumed[0].data["from"], recorded);
+    assert!(resumed[0].data.get("start").is_none(), "no snapshot again");
+    let mut all = told;
+    all.extend(resumed);
+    assert_eq!(held(&follow(&all), "orders"), listed(at, "orders"));
 }

@@ -71,6 +71,7 @@ pub fn day_scenario(seed: u64) -> Scenario {
         steps,
         expect: None,
         questions: Default::default(),
+        start: None,
     }
 }
 

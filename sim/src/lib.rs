@@ -41,6 +41,7 @@ mod narrate;
 mod narration;
 mod producer;
 mod queue_url;
+mod resume;
 mod rng;
 mod runner;
 pub mod scenario;
@@ -60,6 +61,7 @@ pub use lesson::{
 pub use metrics::{Metrics, Sample, Summary};
 pub use narrate::clock;
 pub use narration::{WorldEvent, EVENT_BUFFER};
+pub use resume::Start;
 pub use scenario::Scenario;
 pub use tail::NARRATED_TAIL;
 pub use worker::{WorkerPolicy, WorkerStatus, WorkerView};

@@ -238,6 +238,11 @@ impl Metrics {
         stored.fold(self.oldest_gone, Millis::max)
     }
 
+    /// Takes the first sample at `at` (a world that starts there: [`crate::World::resume`]).
+    pub(crate) fn start_at(&mut self, at: Millis) {
+        self.next_sample = at.div_ceil(self.sample_interval) * self.sample_interval;
+    }
+
     /// Whether a sample is due before `before`.
     pub(crate) fn sample_due(&self, before: Millis) -> bool {
         self.next_sample < before

@@ -36,6 +36,7 @@
 
 use crate::command::SimAction;
 use crate::lesson::Questions;
+use crate::resume::Start;
 use serde_json::{json, Value};
 use sqs_engine::api::FromJson;
 use sqs_engine::script::parse_request;
@@ -61,6 +62,9 @@ pub struct Scenario {
     pub expect: Option<serde_json::Value>,
     /// Questions asked as the clock plays ([`crate::lesson`]).
     pub questions: Questions,
+    /// The engine's state the scenario starts from (none: an empty engine on `seed`), as a
+    /// recording of a server saves it ([`crate::resume`]).
+    pub start: Option<Start>,
 }
 
 sqs_engine::members! {
@@ -73,6 +77,7 @@ sqs_engine::members! {
         steps: field("steps"),
         expect: optional("expect"),
         questions: field_or_default("questions"),
+        start: optional("start"),
     }
 }
 

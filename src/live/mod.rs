@@ -1,10 +1,11 @@
 //! The live view: the playground following the `sqs-sim serve` that served it (`?live=1`).
 //!
 //! The server records every call that reaches its engine, with its virtual time and its client,
-//! as the simulation's steps, and streams them ([`stream`]). The page's session replays them on
-//! a World of its own on the server's seed, at their times, up to the virtual time the server
-//! has reached: the engine is deterministic, so the page's copy holds what the server holds, and
-//! the usual timeline rewinds it. The page's own controls (send, settings, the clock) are
+//! as the simulation's steps, and streams them ([`stream`]) after its latest snapshot of the
+//! engine. The page's session starts a World of its own from that snapshot (on the server's
+//! seed) and replays the steps on it, at their times, up to the virtual time the server has
+//! reached: the engine is deterministic, so the page's copy holds what the server holds,
+//! however long the server has run, and the usual timeline rewinds it back to the snapshot. The page's own controls (send, settings, the clock) are
 //! requests to the server ([`Outgoing`]); what they change comes back through the stream.
 //!
 //! Plain Rust: the browser's side (the `EventSource`, `fetch`) is [`stream`].
@@ -13,9 +14,9 @@ pub mod stream;
 
 use crate::playground::session::Slot;
 use serde_json::Value;
-use sqs_engine::api::ToJson;
+use sqs_engine::api::{FromJson, ToJson};
 use sqs_engine::{Millis, Request};
-use sqs_sim::{LoggedStep, Scenario, Step};
+use sqs_sim::{LoggedStep, Scenario, Start, Step};
 
 /// The server's clock, as its stream last told it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -26,20 +27,24 @@ pub struct ServerClock {
     pub speed: f64,
     /// Whether virtual time stands still.
     pub paused: bool,
-    /// Whether the server stopped recording (too many calls in one run).
-    pub full: bool,
 }
 
 /// One event of the server's stream.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Update {
-    /// A run begins on `seed` (the server started or was reset); the steps that follow go on
-    /// from step `from` of the run (0, or where this page left off when it reconnects).
+    /// The stream begins: the steps that follow go on from step `from` of run `run` (the
+    /// server started or was reset: another run), from the engine's state `start` (the server's
+    /// latest snapshot, the state after the run's first `from` steps; none: an empty engine on
+    /// `seed`, or, with `from` where this page left off, the page's own copy).
     Hello {
         /// The run's seed.
         seed: u64,
+        /// The run.
+        run: u64,
         /// The first step the stream sends.
         from: usize,
+        /// The state the steps go on from, unless the page goes on where it left off.
+        start: Option<Start>,
     },
     /// Calls recorded, and the time they reach.
     Steps(Vec<LoggedStep>, ServerClock),
@@ -63,7 +68,12 @@ impl Update {
         match name {
             "hello" => Ok(Update::Hello {
                 seed: number("seed")?,
+                run: number("run")?,
                 from: number("from")? as usize,
+                start: match value.get("start") {
+                    Some(start) => Some(Start::from_json(start.clone()).map_err(|e| bad(&e))?),
+                    None => None,
+                },
             }),
             "steps" | "clock" => {
                 let clock = ServerClock {
@@ -73,7 +83,6 @@ impl Update {
                         .get("paused")
                         .and_then(Value::as_bool)
                         .unwrap_or(false),
-                    full: value.get("full").and_then(Value::as_bool).unwrap_or(false),
                 };
                 if name == "clock" {
                     return Ok(Update::Clock(clock));
@@ -167,6 +176,9 @@ pub struct Live {
     pub clock: ServerClock,
     /// Whether the stage follows the server (false after a rewind, until Play).
     pub following: bool,
+    /// The server's run the page follows (none until its stream says), and the number in it of
+    /// the first step the page holds (the ones before are in the snapshot it started from).
+    pub(crate) run: Option<(u64, usize)>,
     /// Requests not sent yet.
     pub(crate) outbox: Vec<Outgoing>,
 }
@@ -179,27 +191,30 @@ impl Live {
             connection: Connection::Connecting,
             clock: ServerClock::default(),
             following: true,
+            run: None,
             outbox: Vec::new(),
         }
     }
 }
 
-/// The scenario a live session records into: the server's seed and no steps of its own (the
-/// recorded calls are the session's actions; "Save as scenario" merges them in).
-pub fn recording(seed: u64, address: &str) -> Scenario {
+/// The scenario a live session records into: the server's seed, the state its stream started
+/// from (`start`: the server's snapshot, written into a saved file), and no steps of its own
+/// (the recorded calls are the session's actions; "Save as scenario" merges them in).
+pub fn recording(seed: u64, address: &str, start: Option<Start>) -> Scenario {
     Scenario {
         id: "recorded".into(),
         title: format!("Recorded from {address}"),
         narrative: format!(
             "What your own application does on sqs-sim serve at {address}, as it happens: each \
              consumer (named by its access key id) has a lane, each message is drawn where it \
-             is, and the timeline rewinds what happened since the page opened."
+             is, and the timeline rewinds what happened since the server's latest snapshot."
         ),
         watch: Vec::new(),
         seed,
         steps: Vec::new(),
         expect: None,
         questions: Default::default(),
+        start,
     }
 }
 
@@ -210,10 +225,25 @@ mod tests {
     #[test]
     fn the_streams_events_read_as_updates_and_bad_ones_are_named() {
         assert_eq!(
-            Update::parse("hello", r#"{"seed": 42, "from": 3}"#),
-            Ok(Update::Hello { seed: 42, from: 3 })
+            Update::parse("hello", r#"{"seed": 42, "run": 8, "from": 3}"#),
+            Ok(Update::Hello {
+                seed: 42,
+                run: 8,
+                from: 3,
+                start: None
+            })
         );
-        let steps = r#"{"now": 31001, "speed": 2.0, "paused": true, "full": false, "steps": [
+        let engine = sqs_engine::Engine::new(42);
+        let hello =
+            serde_json::json!({"seed": 42, "run": 8, "from": 9, "start": Start::of(&engine)});
+        let Ok(Update::Hello {
+            start: Some(start), ..
+        }) = Update::parse("hello", &hello.to_string())
+        else {
+            panic!("no start");
+        };
+        assert_eq!(start.to_json(), Start::of(&engine));
+        let steps = r#"{"now": 31001, "speed": 2.0, "paused": true, "steps": [
             {"at": 1, "step": {"sim": "Call", "input": {"by": "billing-1", "call": "ReceiveMessage",
              "input": {"QueueUrl": "https://sqs.us-east-1.amazonaws.com/000000000000/orders"}}}}]}"#;
         let Ok(Update::Steps(read, clock)) = Update::parse("steps", steps) else {
@@ -222,21 +252,20 @@ mod tests {
         assert_eq!(read.len(), 1);
         assert_eq!(read[0].at, 1);
         assert_eq!((clock.now, clock.speed, clock.paused), (31_001, 2.0, true));
-        let clock = Update::parse(
-            "clock",
-            r#"{"now": 5, "speed": 1, "paused": false, "full": true}"#,
-        );
+        let clock = Update::parse("clock", r#"{"now": 5, "speed": 1, "paused": false}"#);
         assert!(matches!(
             clock,
-            Ok(Update::Clock(ServerClock {
-                now: 5,
-                full: true,
-                ..
-            }))
+            Ok(Update::Clock(ServerClock { now: 5, .. }))
         ));
         for (name, data, problem) in [
             ("hello", "{", "cannot read"),
-            ("hello", r#"{"from": 0}"#, "no seed"),
+            ("hello", r#"{"run": 1, "from": 0}"#, "no seed"),
+            ("hello", r#"{"seed": 1, "from": 0}"#, "no run"),
+            (
+                "hello",
+                r#"{"seed": 1, "run": 1, "from": 0, "start": {"version": 99, "engine": "{}"}}"#,
+                "this build reads version",
+            ),
             ("steps", r#"{"now": 1}"#, "no steps"),
             (
                 "steps",

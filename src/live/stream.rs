@@ -19,10 +19,17 @@ struct Open {
     _listeners: Vec<Closure<dyn FnMut(JsValue)>>,
 }
 
+/// The live view's stylesheet: not in index.html, which the player shares.
+const STYLE: &str = include_str!("../../styles/live.css");
+
 /// Follows the server's stream while `on` (the page is live); tells `signal` what it hears.
+/// The live view's stylesheet goes into the page's head first.
 #[hook]
 pub fn use_live_stream(on: bool, signal: Callback<Signal>) {
     use_effect_with(on, move |&on| {
+        if on {
+            add_style();
+        }
         let open = on.then(|| connect(signal)).flatten();
         move || {
             if let Some(open) = open {
@@ -30,6 +37,20 @@ pub fn use_live_stream(on: bool, signal: Callback<Signal>) {
             }
         }
     });
+}
+
+fn add_style() {
+    let document = web_sys::window().and_then(|w| w.document());
+    let Some(document) = document else {
+        return;
+    };
+    if let (Ok(style), Ok(Some(head))) = (
+        document.create_element("style"),
+        document.query_selector("head"),
+    ) {
+        style.set_text_content(Some(STYLE));
+        let _ = head.append_child(&style);
+    }
 }
 
 fn connect(signal: Callback<Signal>) -> Option<Open> {

@@ -8,6 +8,7 @@ use super::components::worker_policy::Editing;
 use super::drag::Press;
 use super::lesson::Answer;
 use super::session::{SendForm, Slot};
+#[cfg(feature = "live")]
 use crate::live::Signal;
 use crate::share::session::Session as SharedSession;
 use sqs_engine::Request;
@@ -87,6 +88,7 @@ pub enum Action {
     /// Put the shown answer away and play on.
     Continue,
     /// Live mode: what the browser heard of the server's stream.
+    #[cfg(feature = "live")]
     Live(Signal),
     /// Live mode: show a client under another name (empty: its own).
     Rename {
@@ -97,8 +99,10 @@ pub enum Action {
     },
     /// Live mode, "Save as scenario": download the run recorded (`false`) or the one before the
     /// server started again (`true`) as a scenario file.
+    #[cfg(feature = "live")]
     SaveRun(bool),
-    /// Live mode: the server refused one of the page's requests (or could not be reached).
+    /// A request the page made failed: the live server refused one of the page's requests (or
+    /// could not be reached), or the scenario file the address names did not open.
     Refused {
         /// Where the refusal shows.
         slot: Slot,

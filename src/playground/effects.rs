@@ -7,6 +7,7 @@ use super::components::controls::Clock;
 use super::lesson::{Panel, PhaseKind};
 use super::session::{Session, Slot};
 use super::{flip, frame, page, scenarios};
+#[cfg(feature = "live")]
 use crate::live;
 use crate::share::bridge;
 use crate::share::embed::{self, HostCommand};
@@ -80,6 +81,7 @@ pub fn use_scenario_file(src: Option<String>, onaction: Callback<Action>) {
 
 /// Live mode: follows the server's stream while `on`; after every render, the requests the last
 /// action made go to the server, and a refusal comes back as [`Action::Refused`].
+#[cfg(feature = "live")]
 #[hook]
 pub fn use_live_server(on: bool, session: Rc<RefCell<Session>>, onaction: Callback<Action>) {
     live::stream::use_live_stream(on, onaction.reform(Action::Live));

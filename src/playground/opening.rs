@@ -1,15 +1,21 @@
 //! Which session the playground opens: the one a link asks for when the page loads, a scenario
-//! picked from the library, and a live run saved as a scenario file. Every lookup of the
-//! scenario library by id goes through here.
+//! picked from the library, and (the `live` feature) a live run saved as a scenario file. Every
+//! lookup of the scenario library by id goes through here.
 
 use super::link::Link;
 use super::page;
 use super::scenarios;
 use super::session::{Session, Slot};
 
-/// The session a link asks for: a permalink's session, else its scenario (the sandbox if none
-/// or unknown) at its speed and start time, playing if asked. What cannot be honoured is said
-/// by the scenario picker.
+/// What the player (built without the `live` feature) says to `live=1`.
+#[cfg(not(feature = "live"))]
+pub const NO_LIVE_VIEW: &str = "This player does not follow a server: the live view is the page \
+sqs-sim serve serves (./play live, then http://127.0.0.1:9324/).";
+
+/// The session a link asks for: a live session (`live=1`, in the bundle `sqs-sim serve`
+/// serves), a permalink's session, else its scenario (the sandbox if none or unknown) at its
+/// speed and start time, playing if asked. What cannot be honoured is said by the scenario
+/// picker.
 pub fn start_session(link: &Link) -> Session {
     let o = &link.options;
     let sandbox = || {
@@ -17,7 +23,12 @@ pub fn start_session(link: &Link) -> Session {
             .unwrap_or_else(|e| panic!("the sandbox does not load: {e}"))
     };
     let mut problems = link.warnings.clone();
+    #[cfg(not(feature = "live"))]
+    if o.live {
+        problems.push(NO_LIVE_VIEW.to_string());
+    }
     let mut session = match &link.session {
+        #[cfg(feature = "live")]
         _ if o.live => Session::live(&page::host()),
         Some(Ok(shared)) => Session::restore(shared).unwrap_or_else(|e| {
             problems.push(format!("This link cannot be opened: {e}"));
@@ -70,6 +81,7 @@ pub fn open_scenario(s: &mut Session, id: &str) -> bool {
 
 /// "Save as scenario" in live mode: downloads the run recorded (or, `previous`, the one before
 /// the server started again) as a scenario file. Nothing to save is no error.
+#[cfg(feature = "live")]
 pub fn save_run(s: &Session, previous: bool) -> Result<(), String> {
     let shared = match previous {
         true => s.previous_run().cloned(),

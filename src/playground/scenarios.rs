@@ -179,6 +179,7 @@ pub fn sandbox(fifo: bool) -> Scenario {
         steps,
         expect: None,
         questions: Default::default(),
+        start: None,
     }
 }
 

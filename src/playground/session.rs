@@ -2,9 +2,10 @@
 //! scrub) and the log of the user's own actions that makes rewind possible. Rewind is a
 //! deterministic replay: reload the scenario (same seed) and re-run the logged actions up to
 //! the chosen instant. Plain Rust, no browser: the frame loop passes wall time in. In live mode
-//! (`session/live.rs`) the logged actions are a server's recorded calls and its stream moves the
-//! clock.
+//! (`session/live.rs`, the `live` feature) the logged actions are a server's recorded calls and
+//! its stream moves the clock.
 
+#[cfg(feature = "live")]
 mod live;
 
 use super::format::wall_clock;
@@ -13,8 +14,10 @@ use super::lesson::{
     proof_words, Answer, Arrival, Asked, Lesson, Panel, Phase, Proof, Reveal, Status,
 };
 use super::scenarios;
+#[cfg(feature = "live")]
 use crate::live::{Connection, Live};
 use crate::share::session::{ScenarioSource, Session as SharedSession};
+#[cfg(feature = "live")]
 use live::LiveClock;
 use sqs_engine::api::{QueueUrl, SendMessageInput, SetQueueAttributesInput};
 use sqs_engine::{Millis, Request};
@@ -98,9 +101,11 @@ pub struct Session {
     errors: Errors,
     sent: u32,
     lesson: Lesson,
-    /// In live mode: the server followed ([`crate::live`]).
+    /// In live mode: the server followed (`crate::live`).
+    #[cfg(feature = "live")]
     live: Option<Live>,
     /// In live mode: the run recorded before the server started again.
+    #[cfg(feature = "live")]
     previous: Option<SharedSession>,
 }
 
@@ -125,7 +130,9 @@ impl Session {
             errors: Errors::default(),
             sent: 0,
             lesson: Lesson::default(),
+            #[cfg(feature = "live")]
             live: None,
+            #[cfg(feature = "live")]
             previous: None,
         };
         session.lesson = Lesson::new(&session.scenario.questions);
@@ -236,20 +243,28 @@ impl Session {
 
     /// Whether the clock runs (in live mode: the server's, with the stage following it).
     pub fn playing(&self) -> bool {
-        match &self.live {
-            Some(live) => {
-                live.following && !live.clock.paused && live.connection != Connection::Gone
-            }
-            None => self.playing,
+        #[cfg(feature = "live")]
+        if let Some(live) = &self.live {
+            return live.following && !live.clock.paused && live.connection != Connection::Gone;
         }
+        self.playing
     }
 
     /// Virtual milliseconds per wall millisecond (in live mode: the server's speed).
     pub fn speed(&self) -> f64 {
-        match &self.live {
-            Some(live) => live.clock.speed.clamp(SPEED_RANGE.0, SPEED_RANGE.1),
-            None => self.speed,
+        #[cfg(feature = "live")]
+        if let Some(live) = &self.live {
+            return live.clock.speed.clamp(SPEED_RANGE.0, SPEED_RANGE.1);
         }
+        self.speed
+    }
+
+    /// Whether the session follows a server (live mode): its stream moves the clock.
+    pub fn is_live(&self) -> bool {
+        #[cfg(feature = "live")]
+        return self.live.is_some();
+        #[cfg(not(feature = "live"))]
+        false
     }
 
     /// The error shown next to a control, if its last action failed.
@@ -264,7 +279,11 @@ impl Session {
 
     /// Starts the clock, unless a question waits for its answer (the clock says so).
     pub fn play(&mut self) {
-        if self.live_clock(LiveClock::Play) || self.holding() {
+        #[cfg(feature = "live")]
+        if self.live_clock(LiveClock::Play) {
+            return;
+        }
+        if self.holding() {
             return;
         }
         self.lesson.dismiss();
@@ -284,14 +303,20 @@ impl Session {
 
     /// Stops the clock.
     pub fn pause(&mut self) {
-        if !self.live_clock(LiveClock::Pause) {
-            self.playing = false;
+        #[cfg(feature = "live")]
+        if self.live_clock(LiveClock::Pause) {
+            return;
         }
+        self.playing = false;
     }
 
     /// Sets the speed, kept within [`SPEED_RANGE`].
     pub fn set_speed(&mut self, speed: f64) {
-        if speed.is_finite() && !self.live_clock(LiveClock::Speed(speed)) {
+        #[cfg(feature = "live")]
+        if speed.is_finite() && self.live_clock(LiveClock::Speed(speed)) {
+            return;
+        }
+        if speed.is_finite() {
             self.speed = speed.clamp(SPEED_RANGE.0, SPEED_RANGE.1);
         }
     }
@@ -305,7 +330,7 @@ impl Session {
         self.last_wall = Some(wall);
         self.wall = wall;
         // In live mode the server's stream moves the clock.
-        if self.playing && self.live.is_none() {
+        if self.playing && !self.is_live() {
             let ahead = dt * self.pace() + self.carry;
             self.carry = ahead.fract();
             let (now, end) = (self.now(), self.end());
@@ -358,7 +383,11 @@ impl Session {
     /// Pauses and jumps to the next instant at which something happens.
     pub fn step(&mut self) {
         self.playing = false;
-        if self.live_clock(LiveClock::Step) || self.holding() {
+        #[cfg(feature = "live")]
+        if self.live_clock(LiveClock::Step) {
+            return;
+        }
+        if self.holding() {
             return;
         }
         self.lesson.dismiss();
@@ -391,6 +420,7 @@ impl Session {
     /// A question ahead that is still to ask (or an answer still to reveal) stops the move
     /// there; moving back before a question asks it again.
     pub fn seek(&mut self, t: Millis) {
+        #[cfg(feature = "live")]
         if self.live_clock(LiveClock::Seek(t)) {
             return;
         }
@@ -641,6 +671,7 @@ impl Session {
     /// Runs one user action now. On success it is logged (and a timeline that was rewound
     /// forgets its old future); on failure the error is kept for `slot` and nothing changes.
     pub fn act(&mut self, slot: Slot, step: Step) -> bool {
+        #[cfg(feature = "live")]
         if let Some(sent) = self.live_act(slot.clone(), step.clone()) {
             return sent;
         }

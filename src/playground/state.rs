@@ -163,6 +163,7 @@ impl State {
             Action::Answer(answer) => s.answer(answer),
             Action::RevealNow => s.reveal_now(),
             Action::Continue => s.carry_on(),
+            #[cfg(feature = "live")]
             Action::Live(signal) => {
                 s.hear(signal);
                 // A new run of the server is a new recording: a new story, fresh view state.
@@ -171,7 +172,7 @@ impl State {
                     (self.scenario, self.beats) = story_of(&s);
                 }
             }
-            Action::Refused { slot, error } => s.refused(slot, error),
+            Action::Refused { slot, error } => s.report(slot, error),
             Action::Rename { client, name } => {
                 let names = Rc::make_mut(&mut u.names);
                 names.retain(|(own, _)| *own != client);
@@ -180,9 +181,10 @@ impl State {
                     names.push((client, name.to_string()));
                 }
             }
+            #[cfg(feature = "live")]
             Action::SaveRun(previous) => match opening::save_run(&s, previous) {
                 Ok(()) => return false,
-                Err(error) => s.refused(Slot::Scenario, error),
+                Err(error) => s.report(Slot::Scenario, error),
             },
             Action::Open(id) => {
                 if !opening::open_scenario(&mut s, &id) {

@@ -13,6 +13,7 @@ use super::components::event_log::EventLog;
 use super::components::history::History;
 use super::components::ledger::Ledger;
 use super::components::lesson::{lesson_switch, lesson_view};
+#[cfg(feature = "live")]
 use super::components::live_badge::LiveBadge;
 use super::components::queue::{Idle, Queue};
 use super::components::queue_switch::QueueSwitch;
@@ -170,11 +171,7 @@ impl<'a> View<'a> {
                     current={scenarios::Entry { id: scenario.id.clone(), title: scenario.title.clone() }}
                     error={s.error(&Slot::Scenario).map(str::to_string)}
                     onaction={on.clone()} />
-                if let Some(live) = s.live_state() {
-                    <LiveBadge address={live.address.clone()} connection={live.connection}
-                        paused={live.clock.paused} full={live.clock.full}
-                        previous={s.previous_run().is_some()} onaction={on.clone()} />
-                }
+                { self.live_badge() }
                 if s.lesson().has_questions() && !embed {
                     { lesson_switch(s.lesson().on(), scenario.questions.len(), on) }
                 }
@@ -192,6 +189,26 @@ impl<'a> View<'a> {
         }
     }
 
+    /// In live mode, the server's badge and "Save as scenario".
+    #[cfg(feature = "live")]
+    fn live_badge(&self) -> Html {
+        let (s, on) = (self.s, self.onaction);
+        let Some(live) = s.live_state() else {
+            return Html::default();
+        };
+        html! {
+            <LiveBadge address={live.address.clone()} connection={live.connection}
+                paused={live.clock.paused}
+                previous={s.previous_run().is_some()} onaction={on.clone()} />
+        }
+    }
+
+    /// The player has no live mode.
+    #[cfg(not(feature = "live"))]
+    fn live_badge(&self) -> Html {
+        Html::default()
+    }
+
     /// A question (or the lesson's score) in the story line's place while it shows.
     pub fn question_or_story(&self) -> Html {
         match &self.panel {
@@ -206,7 +223,7 @@ impl<'a> View<'a> {
     /// The queue (with the sandbox's producer), the worker lanes and the dead-letter queue.
     pub fn stage_main(&self) -> Html {
         let (s, u, stage, on) = (self.s, &self.state.ui, self.stage(), self.onaction);
-        let (embed, live) = (self.embed(), s.live_state().is_some());
+        let (embed, live) = (self.embed(), s.is_live());
         let proof = &self.proof;
         let proves_queue =
             |name: Option<&str>| proof.queue.is_some() && proof.queue.as_deref() == name;
@@ -279,7 +296,8 @@ impl<'a> View<'a> {
     fn idle(&self) -> Idle {
         let (s, now) = (self.s, self.stage().now);
         match (self.sandbox, now >= s.end(), s.playing()) {
-            _ if s.live_state().is_some() => Idle::Live,
+            #[cfg(feature = "live")]
+            _ if s.is_live() => Idle::Live,
             (true, _, _) => Idle::Sandbox,
             (false, true, _) => Idle::Over,
             (false, false, true) => Idle::Playing,

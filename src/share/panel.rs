@@ -217,6 +217,7 @@ pub fn Share(props: &ShareProps) -> Html {
             };
             input.set_value("");
             let (onimport, change) = (onimport.clone(), change.clone());
+            let name = file.name();
             spawn_local(async move {
                 match browser::read_text(file, MAX_IMPORT_BYTES)
                     .await
@@ -226,7 +227,8 @@ pub fn Share(props: &ShareProps) -> Html {
                         change.dispatch(ShareChange::Status("Scenario file opened.".into()));
                         onimport.emit(session);
                     }
-                    Err(e) => change.dispatch(ShareChange::Status(e)),
+                    Err(e) => change
+                        .dispatch(ShareChange::Status(format!("{name} cannot be opened: {e}"))),
                 }
             });
         })

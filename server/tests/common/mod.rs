@@ -3,9 +3,12 @@
 #![allow(dead_code)]
 
 use serde_json::Value;
+use sqs_engine::api::FromJson;
+use sqs_sim::{LoggedStep, Start, Step, World};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 /// A server of its own, on a free loopback port.
 pub fn start() -> SocketAddr {
@@ -115,4 +118,112 @@ pub fn call_as(at: SocketAddr, key: &str, action: &str, input: &Value) -> Answer
 pub fn control(at: SocketAddr, path: &str, body: &Value) -> Answer {
     let headers = ["Content-Type: application/json"];
     send(at, "POST", path, &headers, body.to_string().as_bytes())
+}
+
+/// One event of the stream: its name, id and JSON data.
+#[derive(Debug)]
+pub struct Event {
+    pub name: String,
+    pub id: String,
+    pub data: Value,
+}
+
+/// Reads the live view's event stream (resuming after `last_id` if given) until `enough` holds
+/// of the events read so far; at most 30 s.
+pub fn events(
+    at: SocketAddr,
+    last_id: Option<&str>,
+    enough: impl Fn(&[Event]) -> bool,
+) -> Vec<Event> {
+    let mut stream = TcpStream::connect(at).unwrap();
+    let resume = last_id.map_or(String::new(), |id| format!("Last-Event-ID: {id}\r\n"));
+    let head = format!("GET /_sqs-sim/events HTTP/1.1\r\nHost: {at}\r\n{resume}\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    let (mut text, mut buffer) = (String::new(), [0u8; 65536]);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Ok(n) = stream.read(&mut buffer) {
+            text.push_str(&String::from_utf8_lossy(&buffer[..n]));
+        }
+        let parsed = parse(&text);
+        if enough(&parsed) {
+            return parsed;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the stream did not tell enough: {text}"
+        );
+    }
+}
+
+/// The events in a chunked text/event-stream answer (each event is one chunk).
+fn parse(text: &str) -> Vec<Event> {
+    let mut events = Vec::new();
+    let (mut name, mut id) = (String::new(), String::new());
+    for line in text.lines() {
+        if let Some(n) = line.strip_prefix("event: ") {
+            name = n.to_string();
+        } else if let Some(i) = line.strip_prefix("id: ") {
+            id = i.to_string();
+        } else if let Some(data) = line.strip_prefix("data: ") {
+            let data = serde_json::from_str(data).unwrap();
+            events.push(Event {
+                name: name.clone(),
+                id: id.clone(),
+                data,
+            });
+        }
+    }
+    events
+}
+
+pub fn steps(events: &[Event]) -> Vec<LoggedStep> {
+    let all = events.iter().filter(|e| e.name == "steps");
+    all.flat_map(|e| e.data["steps"].as_array().unwrap().clone())
+        .map(|s| LoggedStep {
+            at: s["at"].as_u64().unwrap(),
+            step: Step::from_value(s["step"].clone()).unwrap(),
+        })
+        .collect()
+}
+
+/// The page's copy of the server after `told` (a stream from its first hello on, and what
+/// resumed streams told after): each hello with a snapshot begins a World from it (one without,
+/// from 0, an empty engine on its seed; one without, from where the copy is, goes on); the steps
+/// run at their times, up to the server's time.
+pub fn follow(told: &[Event]) -> World {
+    let (mut world, mut count) = (None, 0);
+    for event in told {
+        let data = &event.data;
+        if event.name == "hello" {
+            let (seed, from) = (
+                data["seed"].as_u64().unwrap(),
+                data["from"].as_u64().unwrap(),
+            );
+            if let Some(start) = data.get("start") {
+                let start = Start::from_json(start.clone()).unwrap();
+                world = Some(World::resume(seed, start.engine().clone()));
+            } else if world.is_none() || from != count {
+                assert_eq!(
+                    from, 0,
+                    "a stream that does not go on begins with a snapshot"
+                );
+                world = Some(World::new(seed));
+            }
+            count = from;
+        }
+        let world = world.as_mut().expect("a hello first");
+        for step in steps(std::slice::from_ref(event)) {
+            world.advance_to(step.at);
+            world.apply(step.step).unwrap();
+            count += 1;
+        }
+        if let Some(now) = data["now"].as_u64() {
+            world.advance_to(now);
+        }
+    }
+    world.expect("a hello")
 }

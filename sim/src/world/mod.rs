@@ -44,6 +44,7 @@ mod faults;
 mod gauges;
 mod manual;
 mod producing;
+mod resume;
 
 /// The lane holding a message in flight, and the message's ApproximateReceiveCount at that
 /// delivery, read from the Received event: a worker that asked SQS for the attribute would make
@@ -148,7 +149,7 @@ impl World {
     /// Every step, now or later, runs after the work due at its instant (as a user action
     /// would): a worker added at 0 has polled before the next step at 0 runs.
     pub fn load(scenario: &Scenario) -> Result<Self, String> {
-        let mut world = World::new(scenario.seed);
+        let mut world = World::start(scenario);
         let mut at: Millis = 0;
         let mut later = Vec::new();
         for (index, step) in scenario.steps.iter().enumerate() {

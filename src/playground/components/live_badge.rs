@@ -15,8 +15,6 @@ pub struct LiveBadgeProps {
     pub connection: Connection,
     /// Whether its clock is paused.
     pub paused: bool,
-    /// Whether it stopped recording.
-    pub full: bool,
     /// Whether the page holds the run before the server started again.
     pub previous: bool,
     /// "Save as scenario": the current run, or the previous one.
@@ -38,7 +36,8 @@ pub fn LiveBadge(props: &LiveBadgeProps) -> Html {
         ),
     };
     let title = "This page follows sqs-sim serve: every call your application makes to it shows \
-                 here as it arrives. The timeline rewinds what happened since the page opened.";
+                 here as it arrives. The timeline rewinds what happened since the server's latest \
+                 snapshot.";
     let save = |previous: bool| {
         props
             .onaction
@@ -54,11 +53,8 @@ pub fn LiveBadge(props: &LiveBadgeProps) -> Html {
                 }
                 { words }
             </p>
-            if props.full {
-                <p class="live-full">{ "Recording stopped: too many calls in this run (reset the server to start again)." }</p>
-            }
             <button type="button" onclick={save(false)}
-                title="A scenario file of every call recorded, at its virtual time: it opens in the ordinary playground (Import scenario file) and replays exactly.">
+                title="A scenario file of the server's state where this page's copy starts and every call recorded since, at its virtual time: it opens in the ordinary playground (Import scenario file) and replays exactly.">
                 { "Save as scenario" }
             </button>
             if props.previous {

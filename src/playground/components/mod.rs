@@ -11,6 +11,7 @@ pub mod history;
 pub mod icons;
 pub mod ledger;
 pub mod lesson;
+#[cfg(feature = "live")]
 pub mod live_badge;
 pub mod message;
 pub mod queue;

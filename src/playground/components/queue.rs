@@ -60,6 +60,7 @@ pub enum Idle {
     /// A scenario past its end.
     Over,
     /// Live mode: the server's clients send the messages.
+    #[cfg(feature = "live")]
     Live,
 }
 
@@ -147,7 +148,9 @@ fn empty_text(props: &QueueProps) -> &'static str {
              the Producer tab below."
         }
         (Idle::Over, false) => "No message waiting: the scenario is over.",
+        #[cfg(feature = "live")]
         (Idle::Live, _) if props.queue.is_some() => "No message waiting.",
+        #[cfg(feature = "live")]
         (Idle::Live, _) => {
             "No queue yet. Point your application at this server (AWS_ENDPOINT_URL_SQS): its \
              queues, messages and consumers show here as its calls arrive. Give each worker its \

@@ -1,6 +1,6 @@
-//! A session in live mode ([`crate::live`]): its World replays what the server's stream
-//! records, up to the virtual time the server has reached; its clock controls and hands-on
-//! controls become requests to the server.
+//! A session in live mode ([`crate::live`]): its World starts from the server's snapshot and
+//! replays what the server's stream records after it, up to the virtual time the server has
+//! reached; its clock controls and hands-on controls become requests to the server.
 
 use super::{Session, Slot};
 use crate::live::{self, Connection, Live, Outgoing, ServerClock, Signal, Update};
@@ -8,7 +8,7 @@ use crate::playground::format::wall_clock;
 use crate::share::session::Session as SharedSession;
 use serde_json::json;
 use sqs_engine::Millis;
-use sqs_sim::Step;
+use sqs_sim::{Start, Step};
 
 /// Why a simulation action is refused in live mode.
 const NOT_YOUR_WORKERS: &str = "In live mode the workers are your application's own processes: \
@@ -19,7 +19,7 @@ impl Session {
     /// A session that follows the server at `address` (`127.0.0.1:9324`); empty until the
     /// server's stream says which run it is in.
     pub fn live(address: &str) -> Session {
-        let mut session = Session::open(live::recording(0, address))
+        let mut session = Session::open(live::recording(0, address, None))
             .unwrap_or_else(|e| panic!("an empty recording does not open: {e}"));
         session.live = Some(Live::new(address));
         session
@@ -78,30 +78,41 @@ impl Session {
         }
     }
 
-    /// A request the server refused (or could not be sent).
-    pub fn refused(&mut self, slot: Slot, error: String) {
-        self.errors.insert(slot, error);
-    }
-
     fn update(&mut self, update: Update) {
         match update {
-            Update::Hello { seed, from } => {
-                let resumed = seed == self.scenario.seed && from == self.log.len() && from > 0;
+            Update::Hello {
+                seed,
+                run,
+                from,
+                start,
+            } => {
+                let Some(live) = &self.live else {
+                    return;
+                };
+                let same_run = live.run.is_some_and(|(r, _)| r == run);
+                let held = live.run.map_or(0, |(_, first)| first + self.log.len());
+                let resumed = same_run && start.is_none() && from == held;
                 if !resumed {
-                    self.begin_run(seed);
+                    self.begin_run(seed, (run, from), start, same_run);
                 }
                 if let Some(live) = &mut self.live {
                     let back = live.connection == Connection::Gone;
                     live.connection = Connection::Open;
-                    let text = match (resumed, back) {
-                        (true, _) => {
+                    let text = match (resumed, same_run, back) {
+                        (true, _, _) => {
                             format!("Reconnected to {}: following it again.", live.address)
                         }
-                        (false, true) => format!(
+                        (false, true, _) => format!(
+                            "Caught up with {} from its latest snapshot: the timeline starts there.",
+                            live.address
+                        ),
+                        (false, false, true) => format!(
                             "Reconnected to {}: the server started again, so this is a new run.",
                             live.address
                         ),
-                        (false, false) => format!("Following the server at {}.", live.address),
+                        (false, false, false) => {
+                            format!("Following the server at {}.", live.address)
+                        }
                     };
                     self.journal.announce(text, self.wall);
                 }
@@ -114,18 +125,20 @@ impl Session {
         }
     }
 
-    /// Starts over on a new run of the server (its start, a reset): a World on its seed. The
-    /// run before stays saved in [`Session::previous_run`].
-    fn begin_run(&mut self, seed: u64) {
+    /// Starts over from step `run.1` of the server's run `run.0`: a World from `start` (the
+    /// server's snapshot), or on its seed. A run before (unless it is this run again, caught up
+    /// from its snapshot) stays saved in [`Session::previous_run`].
+    fn begin_run(&mut self, seed: u64, run: (u64, usize), start: Option<Start>, same_run: bool) {
         let Some(mut live) = self.live.take() else {
             return;
         };
-        let previous = (!self.log.is_empty()).then(|| self.recorded());
-        let mut fresh = Session::open(live::recording(seed, &live.address))
-            .unwrap_or_else(|e| panic!("an empty recording does not open: {e}"));
+        let previous = (!same_run && !self.log.is_empty()).then(|| self.recorded());
+        let mut fresh = Session::open(live::recording(seed, &live.address, start))
+            .unwrap_or_else(|e| panic!("a recording from a snapshot does not open: {e}"));
         (fresh.wall, fresh.last_wall) = (self.wall, self.last_wall);
         live.clock = ServerClock::default();
         live.following = true;
+        live.run = Some(run);
         fresh.live = Some(live);
         fresh.previous = previous.or_else(|| self.previous.take());
         *self = fresh;
@@ -264,7 +277,7 @@ mod tests {
     fn following() -> Session {
         let mut s = Session::live("127.0.0.1:9324");
         s.hear(Signal::Opened);
-        s.hear(event("hello", json!({"seed": 9, "from": 0})));
+        s.hear(event("hello", json!({"seed": 9, "run": 1, "from": 0})));
         let steps = [
             call(
                 "shop",
@@ -287,7 +300,7 @@ mod tests {
         ];
         s.hear(event(
             "steps",
-            json!({"now": 5_000, "speed": 1, "paused": false, "full": false, "steps": steps}),
+            json!({"now": 5_000, "speed": 1, "paused": false, "steps": steps}),
         ));
         s
     }
@@ -308,7 +321,7 @@ mod tests {
         assert_eq!(s.now(), 5_000);
         s.hear(event(
             "clock",
-            json!({"now": 33_000, "speed": 1, "paused": false, "full": false}),
+            json!({"now": 33_000, "speed": 1, "paused": false}),
         ));
         assert_eq!(s.now(), 33_000);
         assert!(
@@ -329,7 +342,7 @@ mod tests {
         // The server goes on meanwhile: the stage stays where it was put.
         s.hear(event(
             "clock",
-            json!({"now": 8_000, "speed": 1, "paused": true, "full": false}),
+            json!({"now": 8_000, "speed": 1, "paused": true}),
         ));
         assert_eq!((s.now(), s.horizon()), (1_500, 8_000));
         s.play();
@@ -384,18 +397,107 @@ mod tests {
         assert!(!s.playing());
         assert_eq!(s.world().workers().len(), 1, "what it recorded stays");
         // The same run, resumed after the three steps sent: nothing is lost or repeated.
-        s.hear(event("hello", json!({"seed": 9, "from": 3})));
+        s.hear(event("hello", json!({"seed": 9, "run": 1, "from": 3})));
         assert_eq!(s.live_state().unwrap().connection, Connection::Open);
         assert_eq!(s.recorded().actions.len(), 3);
         assert!(s.previous_run().is_none());
         // A new run (the server started again): a fresh World; the old run can still be saved.
         s.hear(Signal::Lost);
-        s.hear(event("hello", json!({"seed": 10, "from": 0})));
+        s.hear(event("hello", json!({"seed": 10, "run": 2, "from": 0})));
         assert_eq!(s.scenario().seed, 10);
         assert!(s.world().workers().is_empty());
         assert_eq!(s.previous_run().unwrap().actions.len(), 3);
         // Bad data from the stream is named, and changes nothing.
         s.hear(event("steps", json!({"now": 1})));
         assert!(s.error(&Slot::Clock).unwrap().contains("no steps"));
+    }
+    #[test]
+    fn a_page_that_connects_late_starts_from_the_servers_snapshot_and_saves_it() {
+        // The server's engine after a long run: two messages, one in flight with billing-1.
+        let mut server = sqs_sim::World::new(9);
+        let by = |who: &str, at: Millis, action: &str, input: Value| {
+            let step = call(who, at, action, input);
+            sqs_sim::LoggedStep {
+                at,
+                step: Step::from_value(step["step"].clone()).unwrap(),
+            }
+        };
+        let history = [
+            by("shop", 0, "CreateQueue", json!({"QueueName": "orders"})),
+            by(
+                "shop",
+                1_000,
+                "SendMessage",
+                json!({"QueueUrl": URL, "MessageBody": "order-1"}),
+            ),
+            by(
+                "shop",
+                2_000,
+                "SendMessage",
+                json!({"QueueUrl": URL, "MessageBody": "order-2"}),
+            ),
+            by(
+                "billing-1",
+                3_000,
+                "ReceiveMessage",
+                json!({"QueueUrl": URL}),
+            ),
+        ];
+        for step in history {
+            server.advance_to(step.at);
+            server.apply(step.step).unwrap();
+        }
+        server.advance_to(20_000);
+        let start = Start::of(server.engine());
+
+        let mut s = Session::live("127.0.0.1:9324");
+        s.hear(Signal::Opened);
+        s.hear(event(
+            "hello",
+            json!({"seed": 9, "run": 4, "from": 20_000, "start": start}),
+        ));
+        let send = call(
+            "shop",
+            25_000,
+            "SendMessage",
+            json!({"QueueUrl": URL, "MessageBody": "order-3"}),
+        );
+        s.hear(event(
+            "steps",
+            json!({"now": 26_000, "speed": 1, "paused": false, "steps": [send]}),
+        ));
+        let depth = |s: &Session| {
+            let depth = s.world().queue_depth("orders");
+            (depth["visible"], depth["in_flight"])
+        };
+        assert_eq!((s.now(), depth(&s)), (26_000, (2, 1)));
+        // The same run, after the step the page holds: it goes on from its own copy.
+        s.hear(Signal::Lost);
+        s.hear(event("hello", json!({"seed": 9, "run": 4, "from": 20_001})));
+        assert_eq!(s.recorded().actions.len(), 1);
+        // The timeline rewinds to the snapshot, no further.
+        s.seek(0);
+        assert_eq!((s.now(), depth(&s)), (20_000, (1, 1)));
+
+        // Saved as a scenario file, the snapshot and the calls after it replay to the same state.
+        let shared = s.recorded();
+        let scenario = shared.resolve(|_| None).unwrap();
+        let text = crate::share::export::session_file_text(&shared, &scenario);
+        let file: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(file["start"], start);
+        let imported = crate::share::export::import(&text).unwrap();
+        let mut replayed = Session::restore(&imported).unwrap();
+        replayed.seek(26_000);
+        assert_eq!((replayed.now(), depth(&replayed)), (26_000, (2, 1)));
+
+        // A stream that begins again from a later snapshot of the same run (the page fell
+        // behind) replaces the copy; it is not a previous run.
+        let mut later = server.clone();
+        later.advance_to(30_000);
+        let again =
+            json!({"seed": 9, "run": 4, "from": 30_000, "start": Start::of(later.engine())});
+        s.hear(event("hello", again));
+        assert_eq!((s.now(), depth(&s)), (30_000, (1, 1)));
+        assert!(s.previous_run().is_none());
     }
 }
