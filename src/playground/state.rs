@@ -129,6 +129,10 @@ impl State {
         state.redraw();
         state
     }
+}
+
+impl Redrawn for State {
+    type Action = Action;
 
     /// Builds the stage and the summaries from the session as it is now.
     fn redraw(&mut self) {
@@ -281,10 +285,21 @@ impl State {
     }
 }
 
-impl Reducible for State {
-    type Action = Action;
+/// A page's state as Yew's reducer sees it: an action is applied to a copy, and only a copy
+/// that changed what is shown is redrawn and replaces the state; otherwise the state keeps its
+/// `Rc`, and Yew renders nothing. The playground and Compare share this shape.
+pub trait Redrawn: Clone {
+    /// What the page's callbacks send.
+    type Action;
 
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+    /// Applies an action; returns whether anything shown changed.
+    fn apply(&mut self, action: Self::Action) -> bool;
+
+    /// Rebuilds what is drawn from the state as it is now.
+    fn redraw(&mut self);
+
+    /// [`Reducible::reduce`] for a state of this shape.
+    fn reduced(self: Rc<Self>, action: Self::Action) -> Rc<Self> {
         let mut next = (*self).clone();
         if next.apply(action) {
             next.redraw();
@@ -292,6 +307,14 @@ impl Reducible for State {
         } else {
             self
         }
+    }
+}
+
+impl Reducible for State {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        self.reduced(action)
     }
 }
 
