@@ -4,6 +4,7 @@
 use super::action::Action;
 use super::components::controls::Clock;
 use super::components::queue::blocked_reason;
+use super::components::scenario_picker::Picked;
 use super::components::settings::Typed;
 use super::components::tabs::Tab;
 use super::components::worker_policy::Editing;
@@ -40,6 +41,8 @@ pub struct Ui {
     pub shown_queue: Option<String>,
     /// The panel picked below the stage (it outlives opening another scenario or session).
     pub tab: Option<Tab>,
+    /// The library scenario picked whose file has not opened yet.
+    pub picked: Option<Picked>,
     /// Live mode: the names the user gave clients (their own name, the name shown); they
     /// outlive a new run of the server, whose clients are likely the same.
     pub names: Rc<Vec<(String, String)>>,
@@ -56,6 +59,7 @@ impl Default for Ui {
             editing: Vec::new(),
             shown_queue: None,
             tab: None,
+            picked: None,
             names: Rc::default(),
             send: SendForm {
                 group_id: "g1".into(),
@@ -188,6 +192,8 @@ impl Redrawn for State {
                 Ok(()) => return false,
                 Err(error) => s.refused(Slot::Scenario, error),
             },
+            Action::Fetch(id) => u.picked = Some(Picked::Loading(id)),
+            Action::FetchFailed(error) => u.picked = Some(Picked::Failed(error)),
             Action::Open(id) => {
                 if !opening::open_scenario(&mut s, &id) {
                     return false;

@@ -169,7 +169,7 @@ impl<'a> View<'a> {
                 <ScenarioPicker entries={state.catalogue.clone()}
                     current={scenarios::Entry { id: scenario.id.clone(), title: scenario.title.clone() }}
                     error={s.error(&Slot::Scenario).map(str::to_string)}
-                    onaction={on.clone()} />
+                    picked={state.ui.picked.clone()} onaction={on.clone()} />
                 if let Some(live) = s.live_state() {
                     <LiveBadge address={live.address.clone()} connection={live.connection}
                         paused={live.clock.paused} full={live.clock.full}
