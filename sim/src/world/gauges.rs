@@ -23,15 +23,17 @@ impl World {
     /// are not dead-letter queues) and "dead_letter" (all messages in dead-letter queues).
     pub fn by_state(&self) -> BTreeMap<String, u64> {
         let d = self.depths();
-        [
-            ("visible", d.visible),
-            ("in_flight", d.in_flight),
-            ("delayed", d.delayed),
-            ("dead_letter", d.dead_letter),
-        ]
-        .into_iter()
-        .map(|(k, n)| (k.to_string(), n))
-        .collect()
+        let mut by_state = BTreeMap::new();
+        by_state.extend(
+            [
+                ("visible", d.visible),
+                ("in_flight", d.in_flight),
+                ("delayed", d.delayed),
+                ("dead_letter", d.dead_letter),
+            ]
+            .map(|(k, n)| (k.to_string(), n)),
+        );
+        by_state
     }
 
     fn depths(&self) -> Depths {
