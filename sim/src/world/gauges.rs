@@ -61,11 +61,16 @@ impl World {
     /// GetQueueAttributes counts them (all 0 for a queue that does not exist).
     pub fn queue_depth(&self, queue: &str) -> BTreeMap<String, u64> {
         let [visible, in_flight, delayed] = self.engine.depth(queue).unwrap_or([0; 3]);
-        BTreeMap::from([
-            ("visible".into(), visible),
-            ("in_flight".into(), in_flight),
-            ("delayed".into(), delayed),
-        ])
+        let mut depth = BTreeMap::new();
+        depth.extend(
+            [
+                ("visible", visible),
+                ("in_flight", in_flight),
+                ("delayed", delayed),
+            ]
+            .map(|(k, n)| (k.to_string(), n)),
+        );
+        depth
     }
 
     /// Names of the queues some queue's RedrivePolicy points at (lists: a few queues).
