@@ -14,7 +14,8 @@
 //                           Play button being enabled, median of 3 loads.
 //   first_paint_ms,         the same loads throttled as Lighthouse's mobile profile sets them
 //   interactive_ms          (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up, 4x CPU slowdown),
-//                           served with the gzip twins: navigation start to the first paint
+//                           served with the brotli twins (as a host that serves precompressed
+//                           files sends them to a browser): navigation start to the first paint
 //                           (index.html's frame), and to the Play button being enabled; median
 //                           of 3.
 //   frame_ms_p50/p95        rAF-to-rAF intervals over --frames-seconds of play at 1000x with

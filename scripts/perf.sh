@@ -6,8 +6,8 @@
 #   bundle_gzip9_bytes,         the release bundle as a plain static host sends it: each shipped
 #   bundle_brotli11_bytes       file gzip -9 (and brotli -q 11) on its own, summed
 #                               (scripts/bundle-size.sh, which ./check e2e runs as a gate)
-#   bundle_gzip_bytes           the same files as the build's Zopfli gzip twins, for hosts that
-#                               serve precompressed files
+#   bundle_gzip_bytes,          the same files as the build's Zopfli gzip and brotli twins, for
+#   bundle_br_bytes             hosts that serve precompressed files
 #   time_to_interactive_ms, first_paint_ms, interactive_ms, frame_ms_p50, frame_ms_p95,
 #   seek_ms_max, heap_growth_mb, heap_growth_late_mb
 #                               the page in headless Chromium (e2e/perf.mjs)
@@ -50,16 +50,24 @@ if run_logged trunk build --release --dist "$DIST"; then
   echo "$sizes" | grep '^bundle-size: ' | sed 's/^bundle-size: /perf: /'
   echo "$sizes" | grep -E '^bundle_(gzip9|brotli11)_bytes=' | while IFS= read -r line; do figure "$line"; done
   total=0
+  brotli=0
   for file in "$DIST"/*.wasm "$DIST"/*.js "$DIST"/*.css "$DIST"/*.html; do
     [ -f "$file" ] || continue
-    if gzip -dc "$file.gz" 2>/dev/null | cmp -s - "$file"; then
+    if gzip -dc "$file.gz" 2>/dev/null | cmp -s - "$file" &&
+      node -e 'const z = require("zlib"), fs = require("fs"); process.exit(z.brotliDecompressSync(fs.readFileSync(process.argv[1] + ".br")).equals(fs.readFileSync(process.argv[1])) ? 0 : 1)' "$file" 2>/dev/null; then
       total=$((total + $(wc -c <"$file.gz")))
+      brotli=$((brotli + $(wc -c <"$file.br")))
     else
-      echo "perf: FAILED: $file.gz is missing or does not unpack to $file" | tee -a "$LOG" >&2
+      echo "perf: FAILED: $file.gz or $file.br is missing or does not unpack to $file" | tee -a "$LOG" >&2
       status=1
     fi
   done
-  if [ "$status" = 0 ]; then figure "bundle_gzip_bytes=$total"; else figure "bundle_gzip_bytes=FAILED (a gzip twin is missing or wrong: see above)"; fi
+  if [ "$status" = 0 ]; then
+    figure "bundle_gzip_bytes=$total"
+    figure "bundle_br_bytes=$brotli"
+  else
+    figure "bundle_gzip_bytes=FAILED (a twin is missing or wrong: see above)"
+  fi
 else
   figure "bundle_gzip9_bytes=unmeasured (trunk build --release failed: see $LOG)"
   bundle=0

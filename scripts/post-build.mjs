@@ -1,6 +1,6 @@
-// Trunk post_build hook (Trunk.toml): release builds get a gzip twin of each file they ship
-// (`index.html.gz` beside `index.html`, ...), made with Zopfli (lib/precompress.mjs), for hosts
-// that serve precompressed files. Hosts that compress on the fly ignore them.
+// Trunk post_build hook (Trunk.toml): release builds get a brotli and a gzip twin of each file
+// they ship (`index.html.br` and `index.html.gz` beside `index.html`, ...: lib/precompress.mjs),
+// for hosts that serve precompressed files. Hosts that compress on the fly ignore them.
 //
 // Alone: TRUNK_STAGING_DIR=dist TRUNK_PROFILE=release node scripts/post-build.mjs
 import { readdirSync } from 'node:fs';

@@ -1,8 +1,9 @@
 // A tiny static file server for the e2e tests: serves a directory (dist/) under a URL prefix
 // ("/" or a sub-path such as "/docs/playground/") on 127.0.0.1, on a free port. Anything outside
 // the prefix is a 404, so a bundle that asks for an absolute "/x.wasm" fails under a sub-path.
-// A file's gzip twin (`x.wasm.gz`, which release builds write: scripts/lib/precompress.mjs) is
-// sent instead of it to a browser that accepts gzip, as nginx's `gzip_static` would.
+// A file's brotli or gzip twin (`x.wasm.br`, `x.wasm.gz`, which release builds write:
+// scripts/lib/precompress.mjs) is sent instead of it to a browser that accepts that encoding
+// (brotli first), as nginx's `brotli_static` and `gzip_static` would.
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -57,9 +58,12 @@ export function startServer({ dir, prefix = '/', port = 0, host = '127.0.0.1' })
       'Cache-Control': 'no-store',
       Vary: 'Accept-Encoding',
     };
-    const twin = `${file}.gz`;
-    if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? '') && fs.existsSync(twin)) {
-      return send(200, { ...headers, 'Content-Encoding': 'gzip' }, fs.readFileSync(twin));
+    const accepted = req.headers['accept-encoding'] ?? '';
+    for (const [encoding, suffix] of [['br', '.br'], ['gzip', '.gz']]) {
+      const twin = file + suffix;
+      if (new RegExp(`\\b${encoding}\\b`).test(accepted) && fs.existsSync(twin)) {
+        return send(200, { ...headers, 'Content-Encoding': encoding }, fs.readFileSync(twin));
+      }
     }
     send(200, headers, fs.readFileSync(file));
   });

@@ -143,12 +143,13 @@ test('the panels are a tab list below the stage, one key apart, the open one in 
 });
 
 /**
- * Opens every library scenario in a page of its own at `viewport` with `query` (after
- * `prepare(page)`), calls `visit(page, id)`, and returns the problems it found, one line each.
+ * Opens every library scenario (or each of `ids`) in a page of its own at `viewport` with `query`
+ * (after `prepare(page)`), calls `visit(page, id)`, and returns the problems it found, one line
+ * each.
  */
-async function everyScenario(context, url, viewport, query, visit, prepare = async () => {}) {
+async function everyScenario(context, url, viewport, query, visit, prepare = async () => {}, ids = LIBRARY) {
   const problems = [];
-  for (const id of LIBRARY) {
+  for (const id of ids) {
     const page = await context.newPage();
     await page.setViewportSize(viewport);
     await prepare(page);
@@ -177,32 +178,53 @@ test('every library scenario fits a phone at 390x844: no horizontal overflow at 
   assert.deepEqual(problems, []);
 }, { timeout: 240_000 });
 
-/** What is cut in the lanes: a card or line sticking out sideways, below a lane that does not
- * scroll (one that scrolls its cards keeps them whole), or ending in an ellipsis; and the page
- * wider than the window. */
+/** What is cut in the lanes: any of a lane's text sticking out sideways, or below a lane that
+ * does not scroll (one that scrolls keeps its text whole), a card below such a lane, anything
+ * ending in an ellipsis or the lane itself wider than it is; and the page wider than the
+ * window. Text kept for screen readers alone is left out. */
 const cutInLanes = (page) =>
   page.evaluate(() => {
     const bad = [];
+    const px = (r) => `${Math.round(r.left)}-${Math.round(r.right)}x${Math.round(r.bottom)}`;
     for (const lane of document.querySelectorAll('section.lane')) {
+      const name = lane.getAttribute('aria-label');
       const l = lane.getBoundingClientRect();
       const scrolls = lane.scrollHeight > lane.clientHeight + 1 && getComputedStyle(lane).overflowY === 'auto';
-      for (const el of lane.querySelectorAll('.msg, .lane-policy, .lane-head')) {
+      const out = (r) => r.left < l.left - 1 || r.right > l.right + 1 || (!scrolls && r.bottom > l.bottom + 1);
+      if (lane.scrollWidth > lane.clientWidth + 1) bad.push(`${name}: ${lane.scrollWidth} px wide in ${lane.clientWidth}`);
+      for (const el of lane.querySelectorAll('.msg')) {
         const r = el.getBoundingClientRect();
-        if (r.width === 0) continue;
-        const sideways = r.left < l.left - 1 || r.right > l.right + 1;
-        const below = !scrolls && r.bottom > l.bottom + 1;
-        const ellipsis = el.scrollWidth > el.clientWidth + 1;
-        if (sideways || below || ellipsis) bad.push(`${lane.getAttribute('aria-label')}: ${el.className} ${Math.round(r.left)}-${Math.round(r.right)}x${Math.round(r.bottom)} in ${Math.round(l.left)}-${Math.round(l.right)}x${Math.round(l.bottom)}`);
+        if (r.width > 0 && out(r)) bad.push(`${name}: a card at ${px(r)} in ${px(l)}`);
+      }
+      for (const el of lane.querySelectorAll('*')) {
+        if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).textOverflow === 'ellipsis') bad.push(`${name}: "${el.textContent.trim()}" ends in an ellipsis`);
+      }
+      const texts = document.createTreeWalker(lane, NodeFilter.SHOW_TEXT);
+      while (texts.nextNode()) {
+        const node = texts.currentNode;
+        if (!node.textContent.trim() || node.parentElement.closest('.visually-hidden')) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        for (const r of range.getClientRects()) {
+          if (r.width > 0 && out(r)) {
+            bad.push(`${name}: "${node.textContent.trim().slice(0, 40)}" at ${px(r)} in ${px(l)}`);
+            break;
+          }
+        }
       }
     }
     if (document.documentElement.scrollWidth > window.innerWidth) bad.push(`page ${document.documentElement.scrollWidth} px wide`);
     return bad;
   });
 
-test('every library scenario embedded at 640x400 keeps its lanes\' cards and lines whole', async ({ context, url }) => {
+test('the sandboxes and every library scenario embedded at 640x400 keep their lanes\' text and cards whole', async ({ context, url, screenshot }) => {
   // Cards glide from place to place: measure where they come to rest.
   const still = (page) => page.emulateMedia({ reducedMotion: 'reduce' });
-  const problems = await everyScenario(context, url, { width: 640, height: 400 }, '&embed=1', (page) => atEveryStep(page, cutInLanes), still);
+  const problems = await everyScenario(context, url, { width: 640, height: 400 }, '&embed=1', async (page, id) => {
+    if (id === 'sandbox') await screenshot('page-sandbox-embed-640x400', page);
+    // A sandbox has no script to step through: it waits for the user.
+    return id.startsWith('sandbox') ? cutInLanes(page) : atEveryStep(page, cutInLanes);
+  }, still, ['sandbox', 'sandbox-fifo', ...LIBRARY]);
   assert.deepEqual(problems.slice(0, 20), []);
 }, { timeout: 240_000 });
 

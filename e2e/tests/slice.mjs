@@ -1,5 +1,5 @@
 // The page through the released bundle: engine -> sim -> Yew -> DOM -> browser. It renders with
-// no console error, arrives gzip-compressed, works under a sub-path, and a panic shows an error box.
+// no console error, arrives brotli-compressed, works under a sub-path, and a panic shows an error box.
 import { test, assert } from '../lib/harness.mjs';
 import { open, region, button, send, waitForMessage } from '../lib/playground.mjs';
 
@@ -11,7 +11,7 @@ test('the page renders with no console errors', async ({ page, url, screenshot }
   await screenshot('home');
 });
 
-test('the page arrives as the gzip twins the release build writes', async ({ page, url }) => {
+test('the page arrives as the brotli twins the release build writes', async ({ page, url }) => {
   const encodings = {};
   page.on('response', (r) => {
     const path = new URL(r.url()).pathname;
@@ -21,7 +21,7 @@ test('the page arrives as the gzip twins the release build writes', async ({ pag
     encodings[file.replace(/^.*(\.js|_bg\.wasm)$/, '$1')] = r.headers()['content-encoding'];
   });
   await open(page, url);
-  assert.deepEqual(encodings, { 'index.html': 'gzip', '.js': 'gzip', '_bg.wasm': 'gzip' });
+  assert.deepEqual(encodings, { 'index.html': 'br', '.js': 'br', '_bg.wasm': 'br' });
 });
 
 test('the bundle works when served from a sub-path', async ({ page, subUrl, subpath, servers, screenshot }) => {

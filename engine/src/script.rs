@@ -359,11 +359,15 @@ impl Bindings {
                     .map(|item| self.substitute(item))
                     .collect::<Result<_, _>>()?,
             ),
-            Value::Object(map) => Value::Object(
-                map.iter()
-                    .map(|(key, item)| Ok((key.clone(), self.substitute(item)?)))
-                    .collect::<Result<_, String>>()?,
-            ),
+            // Member by member: the members are sorted and unique already (see
+            // `FromJson for BTreeMap`).
+            Value::Object(map) => {
+                let mut members = Map::new();
+                for (key, item) in map {
+                    members.insert(key.clone(), self.substitute(item)?);
+                }
+                Value::Object(members)
+            }
             scalar => scalar.clone(),
         })
     }

@@ -1,6 +1,6 @@
 //! The playground's live bundle (built with its `live` feature into `dist-live/` by `./play live`,
 //! `trunk build --release --features live --dist dist-live`), served beside the SQS endpoint by
-//! tower-http's `ServeDir` (with the bundle's gzip twins to clients that take gzip):
+//! tower-http's `ServeDir` (with the bundle's brotli or gzip twins to clients that take them):
 //! `http://127.0.0.1:9324/` opens the playground in live mode on this server. The player in
 //! `dist/` (what static hosts ship) has no live view.
 
@@ -70,7 +70,7 @@ impl Ui {
         if path != "/" && bundle_file(dir, path).is_none() {
             return Err(request);
         }
-        let files = ServeDir::new(dir).precompressed_gzip();
+        let files = ServeDir::new(dir).precompressed_br().precompressed_gzip();
         let mut response = match files.oneshot(request).await {
             Ok(response) => response.map(Body::new),
             Err(never) => match never {},

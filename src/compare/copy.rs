@@ -72,7 +72,7 @@ pub fn CopyView(props: &CopyProps) -> Html {
         text => text.replace(':', " ").replace(';', ", "),
     };
     let onsubmit = props.onapply.reform(|e: SubmitEvent| e.prevent_default());
-    let form_id = format!("copy-{}-settings", props.name.to_lowercase());
+    let form_id = format!("copy-{}-settings", props.name.to_ascii_lowercase());
     html! {
         <section class={classes!("copy", props.class)} aria-label={format!("Copy {}", props.name)}>
             <header class="copy-head">
@@ -144,7 +144,7 @@ pub fn CopyView(props: &CopyProps) -> Html {
 
 /// A setting's labelled field: a checkbox for `idempotent`, a text field for the others.
 fn field_view(copy: &str, field: &Field, ontype: &Callback<(String, String)>) -> Html {
-    let id = format!("copy-{}-{}", copy.to_lowercase(), field.name);
+    let id = format!("copy-{}-{}", copy.to_ascii_lowercase(), field.name);
     let name = field.name.clone();
     let label = match field.name.as_str() {
         "processing" => "Processing time (seconds)".to_string(),

@@ -14,6 +14,7 @@ use crate::playground::components::queue::Idle;
 use crate::playground::link::Link;
 use crate::playground::session::{Session, Slot};
 use crate::playground::stage::Stage;
+use crate::playground::state::Redrawn;
 use crate::playground::{apply_theme, relay, scenarios, story};
 use crate::share::embed::{self, HostCommand};
 use crate::share::{bridge, browser};
@@ -188,6 +189,10 @@ impl State {
         state.redraw();
         state
     }
+}
+
+impl Redrawn for State {
+    type Action = Action;
 
     /// Draws the stages, the duplicates and the table from the copies as they are now.
     fn redraw(&mut self) {
@@ -262,7 +267,9 @@ impl State {
         }
         true
     }
+}
 
+impl State {
     /// Rebuilds copy `i` with its fields as typed, from 12:00:00 up to the clock; a refused
     /// setting shows by its field and changes nothing.
     fn rebuild(&mut self, i: usize) {
@@ -328,13 +335,7 @@ impl Reducible for State {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let mut next = (*self).clone();
-        if next.apply(action) {
-            next.redraw();
-            Rc::new(next)
-        } else {
-            self
-        }
+        self.reduced(action)
     }
 }
 

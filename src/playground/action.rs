@@ -21,6 +21,10 @@ pub enum Action {
     Clock(Clock),
     /// Open a scenario by id.
     Open(String),
+    /// The picker's choice: fetch this library scenario's file, then open it.
+    Fetch(String),
+    /// The picked scenario's file could not be read or opened (why).
+    FetchFailed(String),
     /// SendMessage from the form.
     Send(SendForm),
     /// The send form as typed so far.

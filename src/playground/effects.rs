@@ -1,9 +1,11 @@
 //! What the root does besides drawing, as hooks: the clock's animation frames, a host page's
 //! commands and the events posted to it, the live server's stream and the requests sent to it,
-//! the scenario file an address names, and after each render the cards' glide and the focus.
+//! the scenario file an address names or the picker picks, and after each render the cards'
+//! glide and the focus.
 
 use super::action::Action;
 use super::components::controls::Clock;
+use super::components::scenario_picker::Picked;
 use super::lesson::{Panel, PhaseKind};
 use super::session::{Session, Slot};
 use super::{flip, frame, page, scenarios};
@@ -75,6 +77,22 @@ pub fn use_scenario_file(src: Option<String>, onaction: Callback<Action>) {
                     },
                 });
             });
+        }
+    });
+}
+
+/// The library scenario picked in the picker: its file is fetched, then it opens, or the picker
+/// names what is wrong ([`Action::FetchFailed`]).
+#[hook]
+pub fn use_picked_file(picked: Option<Picked>, onaction: Callback<Action>) {
+    let loading = match picked {
+        Some(Picked::Loading(id)) => Some(id),
+        _ => None,
+    };
+    use_effect_with(loading, move |loading| {
+        if let Some(id) = loading.clone() {
+            let failed = onaction.reform(Action::FetchFailed);
+            scenarios::open_when_fetched(id, onaction.reform(Action::Open), failed);
         }
     });
 }

@@ -82,6 +82,7 @@ pub fn Playground(props: &PlaygroundProps) -> Html {
     let framed = *use_memo((), |_| bridge::framed());
     effects::use_clock(props.live, framed, state.session.clone(), onaction.clone());
     effects::use_scenario_file(state.src.clone(), onaction.clone());
+    effects::use_picked_file(state.ui.picked.clone(), onaction.clone());
     // A `let`: Yew's #[component] does not see a hook call in a statement with an attribute.
     #[cfg(feature = "live")]
     let () = effects::use_live_server(state.live, state.session.clone(), onaction.clone());

@@ -4,6 +4,7 @@
 use super::action::Action;
 use super::components::controls::Clock;
 use super::components::queue::blocked_reason;
+use super::components::scenario_picker::Picked;
 use super::components::settings::Typed;
 use super::components::tabs::Tab;
 use super::components::worker_policy::Editing;
@@ -40,6 +41,8 @@ pub struct Ui {
     pub shown_queue: Option<String>,
     /// The panel picked below the stage (it outlives opening another scenario or session).
     pub tab: Option<Tab>,
+    /// The library scenario picked whose file has not opened yet.
+    pub picked: Option<Picked>,
     /// Live mode: the names the user gave clients (their own name, the name shown); they
     /// outlive a new run of the server, whose clients are likely the same.
     pub names: Rc<Vec<(String, String)>>,
@@ -56,6 +59,7 @@ impl Default for Ui {
             editing: Vec::new(),
             shown_queue: None,
             tab: None,
+            picked: None,
             names: Rc::default(),
             send: SendForm {
                 group_id: "g1".into(),
@@ -129,6 +133,10 @@ impl State {
         state.redraw();
         state
     }
+}
+
+impl Redrawn for State {
+    type Action = Action;
 
     /// Builds the stage and the summaries from the session as it is now.
     fn redraw(&mut self) {
@@ -186,6 +194,8 @@ impl State {
                 Ok(()) => return false,
                 Err(error) => s.report(Slot::Scenario, error),
             },
+            Action::Fetch(id) => u.picked = Some(Picked::Loading(id)),
+            Action::FetchFailed(error) => u.picked = Some(Picked::Failed(error)),
             Action::Open(id) => {
                 if !opening::open_scenario(&mut s, &id) {
                     return false;
@@ -283,10 +293,21 @@ impl State {
     }
 }
 
-impl Reducible for State {
-    type Action = Action;
+/// A page's state as Yew's reducer sees it: an action is applied to a copy, and only a copy
+/// that changed what is shown is redrawn and replaces the state; otherwise the state keeps its
+/// `Rc`, and Yew renders nothing. The playground and Compare share this shape.
+pub trait Redrawn: Clone {
+    /// What the page's callbacks send.
+    type Action;
 
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+    /// Applies an action; returns whether anything shown changed.
+    fn apply(&mut self, action: Self::Action) -> bool;
+
+    /// Rebuilds what is drawn from the state as it is now.
+    fn redraw(&mut self);
+
+    /// [`Reducible::reduce`] for a state of this shape.
+    fn reduced(self: Rc<Self>, action: Self::Action) -> Rc<Self> {
         let mut next = (*self).clone();
         if next.apply(action) {
             next.redraw();
@@ -294,6 +315,14 @@ impl Reducible for State {
         } else {
             self
         }
+    }
+}
+
+impl Reducible for State {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        self.reduced(action)
     }
 }
 

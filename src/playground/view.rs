@@ -170,7 +170,7 @@ impl<'a> View<'a> {
                 <ScenarioPicker entries={state.catalogue.clone()}
                     current={scenarios::Entry { id: scenario.id.clone(), title: scenario.title.clone() }}
                     error={s.error(&Slot::Scenario).map(str::to_string)}
-                    onaction={on.clone()} />
+                    picked={state.ui.picked.clone()} onaction={on.clone()} />
                 { self.live_badge() }
                 if s.lesson().has_questions() && !embed {
                     { lesson_switch(s.lesson().on(), scenario.questions.len(), on) }

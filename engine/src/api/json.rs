@@ -164,15 +164,18 @@ impl<T: FromJson> FromJson for Vec<T> {
     }
 }
 
+/// Member by member: a JSON object's members are sorted and unique already, so collecting them
+/// would sort them again (with a sort compiled for each `T`).
 impl<T: FromJson> FromJson for BTreeMap<String, T> {
     fn from_json(value: Value) -> Result<Self, serde_json::Error> {
-        match value {
-            Value::Object(members) => members
-                .into_iter()
-                .map(|(name, member)| Ok((name, T::from_json(member)?)))
-                .collect(),
-            other => Err(invalid_type(&other, "a map")),
+        let Value::Object(members) = value else {
+            return Err(invalid_type(&value, "a map"));
+        };
+        let mut map = BTreeMap::new();
+        for (name, member) in members {
+            map.insert(name, T::from_json(member)?);
         }
+        Ok(map)
     }
 }
 
@@ -316,13 +319,14 @@ impl<T: ToJson> ToJson for Vec<T> {
     }
 }
 
+/// Member by member, for the reason [`FromJson`]'s reader gives.
 impl<T: ToJson> ToJson for BTreeMap<String, T> {
     fn to_json(&self) -> Value {
-        Value::Object(
-            self.iter()
-                .map(|(name, value)| (name.clone(), value.to_json()))
-                .collect(),
-        )
+        let mut members = serde_json::Map::new();
+        for (name, value) in self {
+            members.insert(name.clone(), value.to_json());
+        }
+        Value::Object(members)
     }
 }
 

@@ -23,15 +23,17 @@ impl World {
     /// are not dead-letter queues) and "dead_letter" (all messages in dead-letter queues).
     pub fn by_state(&self) -> BTreeMap<String, u64> {
         let d = self.depths();
-        [
-            ("visible", d.visible),
-            ("in_flight", d.in_flight),
-            ("delayed", d.delayed),
-            ("dead_letter", d.dead_letter),
-        ]
-        .into_iter()
-        .map(|(k, n)| (k.to_string(), n))
-        .collect()
+        let mut by_state = BTreeMap::new();
+        by_state.extend(
+            [
+                ("visible", d.visible),
+                ("in_flight", d.in_flight),
+                ("delayed", d.delayed),
+                ("dead_letter", d.dead_letter),
+            ]
+            .map(|(k, n)| (k.to_string(), n)),
+        );
+        by_state
     }
 
     fn depths(&self) -> Depths {
@@ -59,11 +61,16 @@ impl World {
     /// GetQueueAttributes counts them (all 0 for a queue that does not exist).
     pub fn queue_depth(&self, queue: &str) -> BTreeMap<String, u64> {
         let [visible, in_flight, delayed] = self.engine.depth(queue).unwrap_or([0; 3]);
-        BTreeMap::from([
-            ("visible".into(), visible),
-            ("in_flight".into(), in_flight),
-            ("delayed".into(), delayed),
-        ])
+        let mut depth = BTreeMap::new();
+        depth.extend(
+            [
+                ("visible", visible),
+                ("in_flight", in_flight),
+                ("delayed", delayed),
+            ]
+            .map(|(k, n)| (k.to_string(), n)),
+        );
+        depth
     }
 
     /// Names of the queues some queue's RedrivePolicy points at (lists: a few queues).

@@ -2,12 +2,22 @@
 //! can open one and press Play.
 
 use super::{error, select_value};
-use crate::playground::scenarios::{self, Entry};
+use crate::playground::scenarios::Entry;
 use crate::playground::story::Beat;
 use crate::playground::Action;
 use std::ops::Range;
 use std::rc::Rc;
 use yew::prelude::*;
+
+/// A library scenario picked whose file has not opened yet (the reducer holds it; the root's
+/// effect fetches the file).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Picked {
+    /// Its file is being fetched (the scenario's id).
+    Loading(String),
+    /// Its file could not be read or opened (why).
+    Failed(String),
+}
 
 /// Properties of [`ScenarioPicker`].
 #[derive(Properties, PartialEq)]
@@ -18,7 +28,9 @@ pub struct PickerProps {
     pub current: Entry,
     /// Why the last opening failed.
     pub error: Option<String>,
-    /// A scenario chosen (opened by its id).
+    /// The scenario picked, while its file comes or after it failed.
+    pub picked: Option<Picked>,
+    /// A scenario chosen (its file fetched by its id).
     pub onaction: Callback<Action>,
 }
 
@@ -27,50 +39,31 @@ pub struct PickerProps {
 /// stays, and the picker shows it again).
 #[component]
 pub fn ScenarioPicker(props: &PickerProps) -> Html {
-    // The title of the scenario being fetched, and why the last fetch failed.
-    let loading = use_state(|| None::<String>);
-    let failed = use_state(|| None::<String>);
     let select = use_node_ref();
-    let onchange = {
-        let (loading, failed, select) = (loading.clone(), failed.clone(), select.clone());
-        let (onopen, entries, current) = (
-            props.onaction.reform(Action::Open),
-            props.entries.clone(),
-            props.current.id.clone(),
-        );
-        Callback::from(move |e: Event| {
-            let id = select_value(&e);
-            let title = entries
-                .iter()
-                .find(|entry| entry.id == id)
-                .map(|entry| entry.title.clone());
-            failed.set(None);
-            loading.set(title);
-            let opened = {
-                let (loading, onopen) = (loading.clone(), onopen.clone());
-                Callback::from(move |id| {
-                    loading.set(None);
-                    onopen.emit(id);
-                })
-            };
-            let refused = {
-                let (loading, failed, select, current) = (
-                    loading.clone(),
-                    failed.clone(),
-                    select.clone(),
-                    current.clone(),
-                );
-                Callback::from(move |error| {
-                    loading.set(None);
-                    failed.set(Some(error));
-                    if let Some(select) = select.cast::<web_sys::HtmlSelectElement>() {
-                        select.set_value(&current);
-                    }
-                })
-            };
-            scenarios::open_when_fetched(id, opened, refused);
-        })
+    let loading = match &props.picked {
+        Some(Picked::Loading(id)) => Some(id),
+        _ => None,
     };
+    // While no file comes, the select shows the open scenario (after a failed pick too).
+    use_effect_with((loading.is_some(), props.current.id.clone()), {
+        let select = select.clone();
+        move |(loading, current)| {
+            if let (false, Some(select)) = (loading, select.cast::<web_sys::HtmlSelectElement>()) {
+                select.set_value(current);
+            }
+        }
+    });
+    let onchange = props
+        .onaction
+        .reform(|e: Event| Action::Fetch(select_value(&e)));
+    let failed = match &props.picked {
+        Some(Picked::Failed(error)) => Some(error.as_str()),
+        _ => props.error.as_deref(),
+    };
+    let loading = loading.map(|id| {
+        let entry = props.entries.iter().find(|entry| entry.id == *id);
+        entry.map_or(id, |entry| &entry.title)
+    });
     let current = &props.current;
     // A scenario from a link or a file is not in the library: it is listed first, as itself, so
     // that the picker never names another one.
@@ -88,11 +81,11 @@ pub fn ScenarioPicker(props: &PickerProps) -> Html {
                 }
             </select>
             <span class="picker-status" role="status">
-                if let Some(title) = &*loading {
+                if let Some(title) = loading {
                     { format!("Loading \"{title}\"…") }
                 }
             </span>
-            { error(failed.as_deref().or(props.error.as_deref())) }
+            { error(failed) }
         </div>
     }
 }

@@ -176,11 +176,11 @@ pub fn Settings(props: &SettingsProps) -> Html {
     }
 }
 
-/// A field's id, from its label (`setting-visibility-timeout-seconds-`).
+/// A field's id, from its label (`setting-visibility-timeout-seconds-`): the labels are ASCII.
 fn field_id(label: &str) -> String {
     let words = label
-        .to_lowercase()
-        .replace(|c: char| !c.is_alphanumeric(), "-");
+        .to_ascii_lowercase()
+        .replace(|c: char| !c.is_ascii_alphanumeric(), "-");
     format!("setting-{words}")
 }
 

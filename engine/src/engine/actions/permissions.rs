@@ -216,7 +216,8 @@ impl Engine {
         let mut statement = Map::new();
         statement.insert("Sid".into(), label.clone().into());
         statement.insert("Effect".into(), "Allow".into());
-        let principal = Map::from_iter([("AWS".to_string(), one_or_list(principals.collect()))]);
+        let mut principal = Map::new();
+        principal.insert("AWS".into(), one_or_list(principals.collect()));
         statement.insert("Principal".into(), principal.into());
         statement.insert("Action".into(), one_or_list(actions.collect()));
         statement.insert("Resource".into(), self.q(uid).arn.clone().into());
