@@ -3,8 +3,8 @@
 # its budget. Each shipped file (.wasm, .js, .css, .html; index.html holds the stylesheet and the
 # JS loader inline) compressed on its own with `gzip -9`, summed: `bundle_gzip9_bytes=N`; beside
 # it the same with brotli at quality 11 (`bundle_brotli11_bytes=N`, node's zlib). Exits 1 when
-# the gzip -9 sum is above the budget (BUNDLE_BUDGET_BYTES, default 450000: the lowest figure
-# reached, 449,814, rounded up to a thousand; it follows the figure down, and a new feature finds
+# the gzip -9 sum is above the budget (BUNDLE_BUDGET_BYTES, default 442000: the lowest figure
+# reached, 441,581, rounded up to a thousand; it follows the figure down, and a new feature finds
 # its bytes rather than raising it). DIST is the player (dist/): the live bundle that `sqs-sim
 # serve` serves (dist-live/) has no budget. The bytes are deterministic for one checkout, so this is a
 # gate, not a timing; the path of Cargo's registry is in the wasm's panic locations, so another
@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DIST="${1:-dist}"
-BUDGET="${BUNDLE_BUDGET_BYTES:-450000}"
+BUDGET="${BUNDLE_BUDGET_BYTES:-442000}"
 [ -f "$DIST/index.html" ] || { echo "bundle-size: $DIST/index.html not found: build the bundle first (trunk build --release)" >&2; exit 1; }
 total=0
 while IFS= read -r file; do
