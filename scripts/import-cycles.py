@@ -5,8 +5,9 @@
 
 A module is a file (`queue.rs`, `actions/mod.rs`). Module A imports module B when A's code names
 an item of B: a `use` of `crate::…`, `super::…`, `self::…` or of a child module, or such a path
-written inline. `mod b;` alone is not an import. A file's own `#[cfg(test)] mod tests { … }` at
-its end belongs to it and is left out (its `super::` means the file itself).
+written inline. `mod b;` alone is not an import. A file's own `#[cfg(test)] mod tests { … }` (or
+`#[cfg(all(test, …))]`) at its end belongs to it and is left out (its `super::` means the file
+itself).
 
 Prints each strongly connected group of two or more modules with one import that closes a circle,
 and exits 1 if there is any, 0 if there is none.
@@ -18,7 +19,7 @@ from pathlib import Path
 
 USE = re.compile(r"(\bpub(?:\([\w:]+\))?\s+)?\buse\s+([^;]+);", re.S)
 INLINE = re.compile(r"\b((?:crate|super|self)(?:::\w+)+)")
-TESTS = re.compile(r"^#\[cfg\(test\)\]\s*\n\s*mod \w+ \{", re.M)
+TESTS = re.compile(r"^#\[cfg\((?:test|all\(test\b[^\]]*\))\)\]\s*\n\s*mod \w+ \{", re.M)
 LINE_COMMENT = re.compile(r"//[^\n]*")
 
 
