@@ -22,6 +22,8 @@ use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
+use rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::SplitMix64;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -129,24 +131,18 @@ impl App {
         }))
     }
 
-    /// A fresh request id, shaped as AWS's (a UUID): a counter spread by SplitMix64, salted by
-    /// the seed (the same ids in every run) or by a random salt drawn at the start.
+    /// A fresh request id, shaped as AWS's (a UUID): a counter spread by SplitMix64 (one draw
+    /// from a generator seeded with it), salted by the seed (the same ids in every run) or by a
+    /// random salt drawn at the start. Counter-based, so concurrent requests share no state.
     pub fn request_id(&self) -> String {
         let n = self.requests.fetch_add(1, Ordering::Relaxed);
-        let (low, high) = (splitmix(self.salt ^ n), splitmix(!self.salt ^ n));
+        let spread = |x: u64| SplitMix64::seed_from_u64(x).next_u64();
+        let (low, high) = (spread(self.salt ^ n), spread(!self.salt ^ n));
         let bytes = (u128::from(high) << 64 | u128::from(low)).to_le_bytes();
         uuid::Builder::from_random_bytes(bytes)
             .into_uuid()
             .to_string()
     }
-}
-
-/// SplitMix64's output function: spreads a counter's bits.
-fn splitmix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 /// The origin queue URLs are built on: the request's `Host`.
