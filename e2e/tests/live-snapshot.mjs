@@ -97,6 +97,8 @@ test('after more than 200,000 calls a page starts from the latest snapshot, foll
     // In flight: on billing-1's lane, or held by no lane if its receive is in the snapshot.
     await waitForMessage(page, /^order-1, in flight/);
     assert.deepEqual(await listed(server.url, 'orders'), ['order-1 in_flight', 'order-2 visible', 'order-3 visible']);
+    // The story line says after how many calls the snapshot was taken: the counters start there.
+    await waitForText(region(page, 'Story line'), new RegExp(`after ${hello.from.toLocaleString('en-US')} calls`));
     await screenshot('live-snapshot-1280-after-200000-calls');
 
     // It follows what comes next: billing-1 receives order-2 (its lane appears), shop sends order-4.

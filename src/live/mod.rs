@@ -12,6 +12,7 @@
 
 pub mod stream;
 
+use crate::playground::format::group;
 use crate::playground::session::Slot;
 use serde_json::Value;
 use sqs_engine::api::{FromJson, ToJson};
@@ -198,17 +199,33 @@ impl Live {
 }
 
 /// The scenario a live session records into: the server's seed, the state its stream started
-/// from (`start`: the server's snapshot, written into a saved file), and no steps of its own
-/// (the recorded calls are the session's actions; "Save as scenario" merges them in).
-pub fn recording(seed: u64, address: &str, start: Option<Start>) -> Scenario {
+/// from (`start`: the server's snapshot after its run's first `from` calls, written into a saved
+/// file), and no steps of its own (the recorded calls are the session's actions; "Save as
+/// scenario" merges them in). Started from a snapshot, its title says after how many calls: the
+/// counters and the event log count from there.
+pub fn recording(seed: u64, address: &str, start: Option<Start>, from: usize) -> Scenario {
+    let joined = start.is_some() && from > 0;
+    let title = if joined {
+        format!("Recorded from {address} after {} calls", group(from as u64))
+    } else {
+        format!("Recorded from {address}")
+    };
+    let mut narrative = format!(
+        "What your own application does on sqs-sim serve at {address}, as it happens: each \
+         consumer (named by its access key id) has a lane, each message is drawn where it is, \
+         and the timeline rewinds what happened since the server's latest snapshot."
+    );
+    if joined {
+        narrative += &format!(
+            " This view starts from the server's snapshot after its first {} calls: the \
+             counters, the event log and the timeline begin there.",
+            group(from as u64)
+        );
+    }
     Scenario {
         id: "recorded".into(),
-        title: format!("Recorded from {address}"),
-        narrative: format!(
-            "What your own application does on sqs-sim serve at {address}, as it happens: each \
-             consumer (named by its access key id) has a lane, each message is drawn where it \
-             is, and the timeline rewinds what happened since the server's latest snapshot."
-        ),
+        title,
+        narrative,
         watch: Vec::new(),
         seed,
         steps: Vec::new(),

@@ -19,7 +19,7 @@ impl Session {
     /// A session that follows the server at `address` (`127.0.0.1:9324`); empty until the
     /// server's stream says which run it is in.
     pub fn live(address: &str) -> Session {
-        let mut session = Session::open(live::recording(0, address, None))
+        let mut session = Session::open(live::recording(0, address, None, 0))
             .unwrap_or_else(|e| panic!("an empty recording does not open: {e}"));
         session.live = Some(Live::new(address));
         session
@@ -133,7 +133,7 @@ impl Session {
             return;
         };
         let previous = (!same_run && !self.log.is_empty()).then(|| self.recorded());
-        let mut fresh = Session::open(live::recording(seed, &live.address, start))
+        let mut fresh = Session::open(live::recording(seed, &live.address, start, run.1))
             .unwrap_or_else(|e| panic!("a recording from a snapshot does not open: {e}"));
         (fresh.wall, fresh.last_wall) = (self.wall, self.last_wall);
         live.clock = ServerClock::default();
@@ -471,6 +471,11 @@ mod tests {
             (depth["visible"], depth["in_flight"])
         };
         assert_eq!((s.now(), depth(&s)), (26_000, (2, 1)));
+        // Its title says how many calls the snapshot is after: the counters start there.
+        assert_eq!(
+            s.scenario().title,
+            "Recorded from 127.0.0.1:9324 after 20,000 calls"
+        );
         // The same run, after the step the page holds: it goes on from its own copy.
         s.hear(Signal::Lost);
         s.hear(event("hello", json!({"seed": 9, "run": 4, "from": 20_001})));
@@ -498,6 +503,7 @@ mod tests {
             json!({"seed": 9, "run": 4, "from": 30_000, "start": Start::of(later.engine())});
         s.hear(event("hello", again));
         assert_eq!((s.now(), depth(&s)), (30_000, (1, 1)));
+        assert!(s.scenario().title.ends_with("after 30,000 calls"));
         assert!(s.previous_run().is_none());
     }
 }
