@@ -301,7 +301,12 @@ impl Engine {
 
     /// The stored messages of a queue (delayed, visible and in flight), oldest first.
     pub fn messages(&self, name: &str) -> Vec<MessageView> {
-        let Some(q) = self.named(name) else {
+        self.messages_in(&Namespace::DEFAULT, name)
+    }
+
+    /// [`Engine::messages`] of the queue `name` in `namespace`.
+    pub fn messages_in(&self, namespace: &Namespace, name: &str) -> Vec<MessageView> {
+        let Some(q) = self.named_in(namespace, name) else {
             return Vec::new();
         };
         // FIFO: the sequence of each group's first message that is not visible (§4.5).
@@ -358,7 +363,33 @@ impl Engine {
 
     /// What GetQueueAttributes with `All` answers now.
     pub fn attributes(&self, name: &str) -> Option<Attributes> {
-        Some(self.all_attributes(self.named(name)?))
+        self.attributes_in(&Namespace::DEFAULT, name)
+    }
+
+    /// [`Engine::attributes`] of the queue `name` in `namespace`.
+    pub fn attributes_in(&self, namespace: &Namespace, name: &str) -> Option<Attributes> {
+        Some(self.all_attributes(self.named_in(namespace, name)?))
+    }
+
+    /// The namespaces that hold queues, sorted by region, then account.
+    pub fn namespaces(&self) -> Vec<Namespace> {
+        let mut namespaces: Vec<Namespace> = self
+            .registry
+            .by_name()
+            .filter_map(|q| Namespace::of_arn(&q.arn))
+            .collect();
+        namespaces.sort_unstable_by(|a, b| (&a.region, &a.account).cmp(&(&b.region, &b.account)));
+        namespaces.dedup();
+        namespaces
+    }
+
+    /// [`Engine::depths`] of the queues in `namespace`.
+    pub fn depths_in(&self, namespace: &Namespace) -> Vec<(&str, [u64; 3])> {
+        let prefix = namespace.arn_prefix();
+        self.registry
+            .by_name()
+            .filter_map(|q| Some((q.arn.strip_prefix(prefix.as_str())?, depth_of(q))))
+            .collect()
     }
 
     /// Each queue's ApproximateNumberOfMessages, …NotVisible and …Delayed, by name (sorted),
@@ -377,7 +408,12 @@ impl Engine {
 
     /// The default namespace's queue named `name`.
     fn named(&self, name: &str) -> Option<&Queue> {
-        self.q_opt(self.by_arn(&Namespace::DEFAULT.queue_arn(name))?)
+        self.named_in(&Namespace::DEFAULT, name)
+    }
+
+    /// The queue named `name` in `namespace`.
+    pub(crate) fn named_in(&self, namespace: &Namespace, name: &str) -> Option<&Queue> {
+        self.q_opt(self.by_arn(&namespace.queue_arn(name))?)
     }
 
     /// The uid of the live queue named `name` in the call's namespace.

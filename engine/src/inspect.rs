@@ -4,7 +4,7 @@
 use crate::api::{Attributes, MessageAttributes};
 use crate::message::{received, Selection};
 use crate::view::MessageView;
-use crate::Engine;
+use crate::{Engine, Namespace};
 
 /// One stored message, its state and everything a receive asking for `All` would show.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,11 +26,20 @@ impl Engine {
     /// their attributes; `None`: no such queue. Reads only: no receive count, receipt handle or
     /// state changes.
     pub fn message_details(&self, name: &str) -> Option<Vec<MessageDetails>> {
-        let q = self.q_opt(self.uid_named(name)?)?;
+        self.message_details_in(&Namespace::DEFAULT, name)
+    }
+
+    /// [`Engine::message_details`] of the queue `name` in `namespace`.
+    pub fn message_details_in(
+        &self,
+        namespace: &Namespace,
+        name: &str,
+    ) -> Option<Vec<MessageDetails>> {
+        let q = self.named_in(namespace, name)?;
         let all = Selection::new(vec!["All".into()], vec!["All".into()]);
         let details = q
             .oldest_first()
-            .zip(self.messages(name))
+            .zip(self.messages_in(namespace, name))
             .map(|((slot, msg), view)| {
                 let shown = received(msg, self.handle_of(q, slot), &all);
                 MessageDetails {
@@ -48,7 +57,8 @@ impl Engine {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Engine, Reply, Request};
+    use super::MessageDetails;
+    use crate::{Engine, Namespace, Reply, Request};
     use serde_json::json;
 
     fn call(engine: &mut Engine, action: &str, input: serde_json::Value) -> Reply {
@@ -94,5 +104,38 @@ mod tests {
             "looking changes nothing"
         );
         assert_eq!(engine.message_details("nope"), None);
+    }
+
+    /// The default namespace's queues are looked at whatever namespace the last call was
+    /// made in; another namespace's, by naming it.
+    #[test]
+    fn details_look_in_the_namespace_named() {
+        let mut engine = Engine::new(7);
+        let ireland = Namespace::new("000000000000", "eu-west-1");
+        call(&mut engine, "CreateQueue", json!({"QueueName": "q"}));
+        let url = engine.queue_url("q").unwrap().to_string();
+        call(
+            &mut engine,
+            "SendMessage",
+            json!({"QueueUrl": url, "MessageBody": "home"}),
+        );
+        let create = Request::from_input("CreateQueue", json!({"QueueName": "other"})).unwrap();
+        engine.call_in(&ireland, create);
+        let bodies = |details: Option<Vec<MessageDetails>>| {
+            details.map(|d| d.into_iter().map(|m| m.view.body).collect::<Vec<_>>())
+        };
+        assert_eq!(
+            bodies(engine.message_details("q")),
+            Some(vec!["home".into()])
+        );
+        assert_eq!(bodies(engine.message_details("other")), None);
+        assert_eq!(
+            bodies(engine.message_details_in(&ireland, "other")),
+            Some(vec![])
+        );
+        assert_eq!(bodies(engine.message_details_in(&ireland, "q")), None);
+        assert_eq!(engine.namespaces(), [ireland.clone(), Namespace::DEFAULT]);
+        assert_eq!(engine.depths_in(&ireland), [("other", [0, 0, 0])]);
+        assert!(engine.attributes_in(&ireland, "other").is_some());
     }
 }

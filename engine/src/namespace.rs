@@ -52,6 +52,13 @@ impl Namespace {
         format!("{}{name}", self.arn_prefix())
     }
 
+    /// The namespace of a queue's ARN (`arn:aws:sqs:<region>:<account>:<name>`).
+    pub(crate) fn of_arn(arn: &str) -> Option<Namespace> {
+        let mut parts = arn.strip_prefix("arn:aws:sqs:")?.splitn(3, ':');
+        let (region, account, _name) = (parts.next()?, parts.next()?, parts.next()?);
+        Some(Namespace::new(account, region))
+    }
+
     /// The ARN of every queue here, less the name.
     pub(crate) fn arn_prefix(&self) -> String {
         format!("arn:aws:sqs:{}:{}:", self.region, self.account)

@@ -17,6 +17,12 @@
 use serde_json::Value;
 use sqs_engine::Namespace;
 
+/// The URL clients see, on `base` (`http://127.0.0.1:9324`), of the queue `name` of `account`
+/// (in whichever region: as on AWS, the endpoint names the region, here the request's).
+pub fn public_url(base: &str, account: &str, name: &str) -> String {
+    format!("{base}/{account}/{name}")
+}
+
 /// The members whose values are message content or opaque tokens: never rewritten.
 const UNTOUCHED: &[&str] = &[
     "Body",
@@ -46,15 +52,14 @@ impl Addressing {
         Addressing { home, arns }
     }
 
-    /// A queue of the server's account and region as clients see its URL, on `base`
-    /// (`http://127.0.0.1:9324`).
-    pub fn public_url(&self, base: &str, name: &str) -> String {
-        format!("{base}/{}/{name}", self.home.account)
+    /// The server's own account and region.
+    pub fn home(&self) -> &Namespace {
+        &self.home
     }
 
     /// The engine's namespace for a client's, and back: the server's and the engine's default
     /// swap places, every other is itself.
-    fn swap(&self, namespace: Namespace) -> Namespace {
+    pub fn swap(&self, namespace: Namespace) -> Namespace {
         if namespace == self.home {
             Namespace::DEFAULT
         } else if namespace == Namespace::DEFAULT {

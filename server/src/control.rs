@@ -2,32 +2,39 @@
 //! start over. Requests with a body take `Content-Type: application/json` only (a browser cannot
 //! send that cross-site without a CORS preflight).
 //!
-//! * `GET /health`: `{"status": "ok", "version", "uptime_seconds", "queues", "messages"}`.
+//! * `GET /health`: `{"status": "ok", "version", "uptime_seconds", "queues", "messages"}` (the
+//!   queues and messages of every account and region).
 //! * `POST /_sqs-sim/clock` with any of `{"advance": SECONDS, "pause": BOOL, "speed": N}`
 //!   (applied in that order: pause, speed, advance); answers the state.
-//! * `GET /_sqs-sim/state`: virtual time, the clock, waiting long polls, each queue's depths.
+//! * `GET /_sqs-sim/state`: virtual time, the clock, waiting long polls, each queue's depths
+//!   (every account and region's).
 //! * `POST /_sqs-sim/reset`: an engine at virtual time 0 with only the declared queues (waiting
 //!   long polls are answered with no messages) and a new run of the live view's record; with a
 //!   data directory, its files start again from that engine before the answer, which is the
 //!   state with `"data_dir": {"cleared": true, ...}`.
-//! * `GET /_sqs-sim/queues`: every queue with its URL, depths and attributes.
-//! * `GET /_sqs-sim/queues/{name}/messages`: every stored message of a queue with its state,
-//!   without changing anything.
+//! * `GET /_sqs-sim/queues`: every queue of every account and region (the server's own first)
+//!   with its URL, depths and attributes.
+//! * `GET /_sqs-sim/queues/{name}/messages[?region=R&account=A]`: every stored message of a
+//!   queue (of the server's own account and region unless named) with its state, without
+//!   changing anything.
 //!
 //! The live view's routes, `GET /_sqs-sim/events` and `POST /_sqs-sim/call`, are [`crate::live`]'s.
 
+use crate::addressing::public_url;
 use crate::serve::{base_url, App};
 use crate::state::State as EngineState;
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use serde::Deserialize;
 use serde_json::{json, Value};
 use sqs_engine::api::ToJson;
 use sqs_engine::view::MessageState;
-use sqs_engine::{Engine, Millis, EPOCH_MS};
+use sqs_engine::{Engine, Millis, Namespace, EPOCH_MS};
 use std::sync::Arc;
 
 /// A refusal: its status and `{"error": message}`.
@@ -62,7 +69,9 @@ pub async fn health(State(app): State<Arc<App>>) -> Json<Value> {
     let (queues, messages) = app.shared.with(|state| {
         let engine = state.engine();
         engine
-            .depths()
+            .namespaces()
+            .iter()
+            .flat_map(|namespace| engine.depths_in(namespace))
             .fold((0, 0), |(queues, messages), (_, depths)| {
                 (queues + 1, messages + depths.iter().sum::<u64>())
             })
@@ -171,22 +180,31 @@ fn describe(app: &App, headers: &HeaderMap) -> Value {
     })
 }
 
-/// Every queue: its name, URL on `base` and depths, and its attributes if `attributes`.
+/// Every queue of every account and region, the server's own first: its name, account, region,
+/// URL on `base` and depths, and its attributes if `attributes`.
 fn queue_list(app: &App, engine: &Engine, base: &str, attributes: bool) -> Vec<Value> {
-    let entry = |(name, [visible, in_flight, delayed]): (&str, [u64; 3])| {
-        let mut entry = json!({
-            "name": name,
-            "url": app.addressing.public_url(base, name),
-            "visible": visible,
-            "in_flight": in_flight,
-            "delayed": delayed,
-        });
-        if attributes {
-            entry["attributes"] = json!(engine.attributes(name));
+    let mut namespaces = engine.namespaces();
+    namespaces.sort_by_key(|namespace| *namespace != Namespace::DEFAULT);
+    let mut list = Vec::new();
+    for namespace in &namespaces {
+        let public = app.addressing.swap(namespace.clone());
+        for (name, [visible, in_flight, delayed]) in engine.depths_in(namespace) {
+            let mut entry = json!({
+                "name": name,
+                "account": public.account,
+                "region": public.region,
+                "url": public_url(base, &public.account, name),
+                "visible": visible,
+                "in_flight": in_flight,
+                "delayed": delayed,
+            });
+            if attributes {
+                entry["attributes"] = json!(engine.attributes_in(namespace, name));
+            }
+            list.push(entry);
         }
-        entry
-    };
-    engine.depths().map(entry).collect()
+    }
+    list
 }
 
 /// `GET /_sqs-sim/queues`: every queue with its URL, depths and attributes (as
@@ -201,18 +219,37 @@ pub async fn queues(State(app): State<Arc<App>>, headers: HeaderMap) -> Json<Val
     Json(answer)
 }
 
+/// Where a queue is: `?region=eu-west-1&account=123456789012`, each the server's own when absent.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Place {
+    region: Option<String>,
+    account: Option<String>,
+}
+
 /// `GET /_sqs-sim/queues/{name}/messages`: every stored message of the queue with its state,
 /// as it is (nothing is received, no count or timer changes); 404 for no such queue.
 pub async fn messages(
     State(app): State<Arc<App>>,
     Path(name): Path<String>,
+    place: Result<Query<Place>, QueryRejection>,
     headers: HeaderMap,
 ) -> Response {
+    let Query(place) = match place {
+        Ok(place) => place,
+        Err(rejection) => return refused(StatusCode::BAD_REQUEST, rejection.body_text()),
+    };
     let base = base_url(&headers);
+    let home = app.addressing.home();
+    let public = Namespace::new(
+        place.account.as_deref().unwrap_or(&home.account),
+        place.region.as_deref().unwrap_or(&home.region),
+    );
+    let namespace = app.addressing.swap(public.clone());
     let found = app.shared.with(|state| {
         let engine = state.engine();
         let now = engine.now();
-        let details = engine.message_details(&name)?;
+        let details = engine.message_details_in(&namespace, &name)?;
         let left = |until: Millis| until.saturating_sub(now) as f64 / 1000.0;
         let messages: Vec<Value> = details
             .into_iter()
@@ -241,7 +278,9 @@ pub async fn messages(
             .collect();
         Some(json!({
             "queue": name,
-            "url": app.addressing.public_url(&base, &name),
+            "account": public.account,
+            "region": public.region,
+            "url": public_url(&base, &public.account, &name),
             "now_ms": now,
             "messages": messages,
         }))
@@ -251,6 +290,12 @@ pub async fn messages(
             app.addressing.outbound(&mut answer, &base);
             Json(answer).into_response()
         }
-        None => refused(StatusCode::NOT_FOUND, format!("no queue named {name:?}")),
+        None => refused(
+            StatusCode::NOT_FOUND,
+            format!(
+                "no queue named {name:?} in account {} in {}",
+                public.account, public.region
+            ),
+        ),
     }
 }

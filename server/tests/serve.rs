@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{call, send, Answer};
+use common::{call, call_as, send, Answer};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read};
 use std::net::SocketAddr;
@@ -328,6 +328,85 @@ fn the_listing_shows_every_message_in_its_state_without_changing_it() {
     );
     let missing = get(at, "/_sqs-sim/queues/nope/messages");
     assert_eq!(missing.status, 404);
+}
+
+/// A client in another region (`call_as` signs for eu-west-1; the server's is us-east-1): its
+/// queues are counted and listed with their region, its messages listed by naming the region;
+/// the server's own are still listed without one after that client's calls.
+#[test]
+fn queues_of_every_region_are_counted_and_listed() {
+    let server = Server::start(&["--seed", "1"]);
+    let at = server.at;
+    let home = call(at, "CreateQueue", &json!({"QueueName": "jobs"})).json()["QueueUrl"].clone();
+    call(
+        at,
+        "SendMessage",
+        &json!({"QueueUrl": home, "MessageBody": "home"}),
+    );
+    let away = call_as(at, "AKID", "CreateQueue", &json!({"QueueName": "orders"})).json();
+    let input = json!({"QueueUrl": away["QueueUrl"], "MessageBody": "away"});
+    call_as(at, "AKID", "SendMessage", &input);
+
+    let health = get(at, "/health").json();
+    assert_eq!(
+        (&health["queues"], &health["messages"]),
+        (&json!(2), &json!(2))
+    );
+    let listed = get(at, "/_sqs-sim/queues").json();
+    let places: Vec<_> = listed["queues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| {
+            (
+                q["name"].clone(),
+                q["region"].clone(),
+                q["attributes"]["QueueArn"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        places,
+        [
+            (
+                json!("jobs"),
+                json!("us-east-1"),
+                json!("arn:aws:sqs:us-east-1:000000000000:jobs")
+            ),
+            (
+                json!("orders"),
+                json!("eu-west-1"),
+                json!("arn:aws:sqs:eu-west-1:000000000000:orders")
+            ),
+        ]
+    );
+    let state = get(at, "/_sqs-sim/state").json();
+    assert_eq!(state["queues"][1]["region"], "eu-west-1");
+
+    let bodies = |path: &str| {
+        let answer = get(at, path);
+        (answer.status, answer.json()["messages"][0]["Body"].clone())
+    };
+    assert_eq!(
+        bodies("/_sqs-sim/queues/jobs/messages"),
+        (200, json!("home"))
+    );
+    assert_eq!(
+        bodies("/_sqs-sim/queues/orders/messages?region=eu-west-1"),
+        (200, json!("away"))
+    );
+    let elsewhere = get(at, "/_sqs-sim/queues/orders/messages");
+    assert_eq!(elsewhere.status, 404);
+    assert_eq!(
+        elsewhere.json()["error"],
+        "no queue named \"orders\" in account 000000000000 in us-east-1"
+    );
+    let bad = get(at, "/_sqs-sim/queues/orders/messages?zone=eu-west-1");
+    assert_eq!(bad.status, 400);
+    assert!(bad.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("unknown field `zone`"));
 }
 
 #[test]
