@@ -97,6 +97,19 @@ def test_messages_lists_every_state_without_receiving(sqs_sim):
     assert received["Body"] == "waiting"
 
 
+def test_queues_of_another_region_are_listed_with_it(sqs_sim):
+    sqs_sim.client().create_queue(QueueName="home")
+    away = sqs_sim.client(region_name="eu-west-1")
+    url = away.create_queue(QueueName="away")["QueueUrl"]
+    away.send_message(QueueUrl=url, MessageBody="bonjour")
+    listed = [(q["name"], q["region"]) for q in sqs_sim.state()["queues"]]
+    assert listed == [("home", sqs_sim.region), ("away", "eu-west-1")]
+    [message] = sqs_sim.messages("away", region="eu-west-1")
+    assert message["Body"] == "bonjour"
+    with pytest.raises(SqsSimError, match="404"):
+        sqs_sim.messages("away")
+
+
 def test_messages_of_a_missing_queue_is_an_error(sqs_sim):
     with pytest.raises(SqsSimError, match="404"):
         sqs_sim.messages("nope")

@@ -294,10 +294,16 @@ class SqsSim:
         """`GET /_sqs-sim/state`: now_ms, epoch_ms, speed, paused, each queue's depths, ..."""
         return self._control("GET", "/_sqs-sim/state")
 
-    def messages(self, queue_name: str) -> list[dict]:
+    def messages(
+        self, queue_name: str, region: str | None = None, account: str | None = None
+    ) -> list[dict]:
         """Every message of the queue with its state ("visible", "delayed" or "in_flight"),
-        receive count, attributes and body, without receiving it (nothing changes)."""
+        receive count, attributes and body, without receiving it (nothing changes). The queue
+        is the server's region's and account's unless `region` or `account` names another."""
         path = "/_sqs-sim/queues/" + urllib.parse.quote(queue_name, safe="") + "/messages"
+        place = {k: v for k, v in (("region", region), ("account", account)) if v is not None}
+        if place:
+            path += "?" + urllib.parse.urlencode(place)
         return self._control("GET", path)["messages"]
 
     def reset(self) -> dict:
