@@ -371,24 +371,23 @@ impl Engine {
         Some(self.all_attributes(self.named_in(namespace, name)?))
     }
 
-    /// The namespaces that hold queues, sorted by region, then account.
+    /// The namespaces that hold queues, in ARN order (by region, then account).
     pub fn namespaces(&self) -> Vec<Namespace> {
         let mut namespaces: Vec<Namespace> = self
             .registry
             .by_name()
             .filter_map(|q| Namespace::of_arn(&q.arn))
             .collect();
-        namespaces.sort_unstable_by(|a, b| (&a.region, &a.account).cmp(&(&b.region, &b.account)));
+        // A namespace's queues are neighbours in ARN order.
         namespaces.dedup();
         namespaces
     }
 
     /// [`Engine::depths`] of the queues in `namespace`.
     pub fn depths_in(&self, namespace: &Namespace) -> Vec<(&str, [u64; 3])> {
-        let prefix = namespace.arn_prefix();
         self.registry
-            .by_name()
-            .filter_map(|q| Some((q.arn.strip_prefix(prefix.as_str())?, depth_of(q))))
+            .starting_with(&namespace.arn_prefix())
+            .filter_map(|(name, uid)| Some((name, depth_of(self.q_opt(uid)?))))
             .collect()
     }
 

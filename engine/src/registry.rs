@@ -51,10 +51,10 @@ impl Registry {
 
     /// The live queues whose ARN starts with `prefix`, in ARN order, each with the rest of its
     /// ARN after the prefix.
-    pub(crate) fn starting_with<'a>(
+    pub(crate) fn starting_with<'a, 'p>(
         &'a self,
-        prefix: &'a str,
-    ) -> impl Iterator<Item = (&'a str, u32)> + 'a {
+        prefix: &'p str,
+    ) -> impl Iterator<Item = (&'a str, u32)> + use<'a, 'p> {
         self.arns
             .range::<str, _>((Bound::Included(prefix), Bound::Unbounded))
             .map_while(move |(arn, &uid)| Some((arn.strip_prefix(prefix)?, uid)))

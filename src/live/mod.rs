@@ -204,22 +204,18 @@ impl Live {
 /// scenario" merges them in). Started from a snapshot, its title says after how many calls: the
 /// counters and the event log count from there.
 pub fn recording(seed: u64, address: &str, start: Option<Start>, from: usize) -> Scenario {
-    let joined = start.is_some() && from > 0;
-    let title = if joined {
-        format!("Recorded from {address} after {} calls", group(from as u64))
-    } else {
-        format!("Recorded from {address}")
-    };
+    let mut title = format!("Recorded from {address}");
     let mut narrative = format!(
         "What your own application does on sqs-sim serve at {address}, as it happens: each \
          consumer (named by its access key id) has a lane, each message is drawn where it is, \
          and the timeline rewinds what happened since the server's latest snapshot."
     );
-    if joined {
+    if start.is_some() && from > 0 {
+        let calls = group(from as u64);
+        title += &format!(" after {calls} calls");
         narrative += &format!(
-            " This view starts from the server's snapshot after its first {} calls: the \
-             counters, the event log and the timeline begin there.",
-            group(from as u64)
+            " This view starts from the server's snapshot after its first {calls} calls: the \
+             counters, the event log and the timeline begin there."
         );
     }
     Scenario {
