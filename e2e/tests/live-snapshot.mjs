@@ -99,6 +99,12 @@ test('after more than 200,000 calls a page starts from the latest snapshot, foll
     assert.deepEqual(await listed(server.url, 'orders'), ['order-1 in_flight', 'order-2 visible', 'order-3 visible']);
     // The story line says after how many calls the snapshot was taken: the counters start there.
     await waitForText(region(page, 'Story line'), new RegExp(`after ${hello.from.toLocaleString('en-US')} calls`));
+    // Every counter shows whole: with thousands of calls the line wraps rather than cut the cost.
+    const cut = await page.locator('.counters .tile').evaluateAll((tiles) => {
+      const line = tiles[0].parentElement.getBoundingClientRect();
+      return tiles.filter((tile) => tile.getBoundingClientRect().right > line.right + 0.5).map((tile) => tile.textContent);
+    });
+    assert.deepEqual(cut, [], 'counters cut off at the right edge of their line');
     await screenshot('live-snapshot-1280-after-200000-calls');
 
     // It follows what comes next: billing-1 receives order-2 (its lane appears), shop sends order-4.
