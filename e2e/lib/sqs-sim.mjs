@@ -47,11 +47,11 @@ export function startSqsSim({ dist = liveBundle, port = 0, args = [] } = {}) {
   });
 }
 
-/** An SQS client of the server signing as `key` (its name in the live view). */
-export function client(endpoint, key) {
+/** An SQS client of the server signing as `key` (its name in the live view) for `region`. */
+export function client(endpoint, key, region = 'us-east-1') {
   const sqs = new SQS.SQSClient({
     endpoint,
-    region: 'us-east-1',
+    region,
     credentials: { accessKeyId: key, secretAccessKey: 'any' },
     maxAttempts: 1,
   });

@@ -141,6 +141,41 @@ test('the page says when the server is gone, keeps what it recorded, and reconne
   }
 }, { timeout: 60_000, allowErrors: true });
 
+test('an application signed for another region than the server\'s: the page shows its queue and what its consumer holds, and sends there', async ({ page, screenshot }) => {
+  const server = await startSqsSim();
+  try {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${server.url}/`);
+    await waitForText(badge(page), /Live ·/);
+    // The server's region is us-east-1; the application's SDK is set to eu-west-1, so its queue
+    // is there, as on AWS (ListQueues in us-east-1 does not list it).
+    const shop = client(server.url, 'shop', 'eu-west-1');
+    const { QueueUrl } = await shop('CreateQueueCommand', { QueueName: 'orders' });
+    for (const body of ['order-1', 'order-2']) await shop('SendMessageCommand', { QueueUrl, MessageBody: body });
+    const home = await client(server.url, 'shop')('ListQueuesCommand', {});
+    assert.equal(home.QueueUrls, undefined, 'no queue in the server\'s own region');
+    const queue = region(page, 'Queue');
+    await waitForMessage(queue, /^order-2, visible/);
+
+    const billing = client(server.url, 'billing-1', 'eu-west-1');
+    const received = await billing('ReceiveMessageCommand', { QueueUrl, MaxNumberOfMessages: 1 });
+    assert.equal(received.Messages[0].Body, 'order-1');
+    await waitForMessage(region(page, 'billing-1'), /^order-1, in flight, \d+ s left/);
+    await screenshot('live-1280-a-client-in-another-region');
+
+    // The page's own Send message reaches the queue it shows.
+    await page.getByLabel('Message body').fill('from-the-page');
+    await button(page, 'Send message').click();
+    await waitForMessage(queue, /^from-the-page, visible/);
+    const { Attributes } = await shop('GetQueueAttributesCommand', { QueueUrl, AttributeNames: ['ApproximateNumberOfMessages'] });
+    assert.equal(Attributes.ApproximateNumberOfMessages, '2', 'order-2 and from-the-page, in eu-west-1');
+    // Closed before the server stops: its stream cut short is not what this test is about.
+    await page.close();
+  } finally {
+    await server.stop();
+  }
+}, { timeout: 60_000 });
+
 test('the player (dist/, what static hosts ship) says where the live view is and opens the sandbox', async ({ page, url }) => {
   await page.goto(url('?live=1'));
   const problem = page.locator('.picker .error');

@@ -20,7 +20,7 @@
 //! and the work that spans parts (reveals, retention, firing timers); the actions live in
 //! `actions/`, one module per family, children of this one.
 
-use crate::api::{Attributes, QueueUrl, ReceiveMessageOutput, Request, Response};
+use crate::api::{Attributes, MessageId, QueueUrl, ReceiveMessageOutput, Request, Response};
 use crate::buffers::{keep, Spare};
 use crate::error::SqsError;
 use crate::event::{Event, EventKind, VisibleReason};
@@ -276,7 +276,13 @@ impl Engine {
 
     /// Names of the existing queues of the default namespace, sorted.
     pub fn queue_names(&self) -> Vec<String> {
-        self.default_queues()
+        self.queue_names_in(&Namespace::DEFAULT)
+    }
+
+    /// [`Engine::queue_names`] of `namespace`.
+    pub fn queue_names_in(&self, namespace: &Namespace) -> Vec<String> {
+        self.registry
+            .starting_with(&namespace.arn_prefix())
             .map(|(name, _)| name.to_string())
             .collect()
     }
@@ -291,7 +297,13 @@ impl Engine {
     /// The URL of a queue by name (a clone of the queue's own: actions find the queue by it
     /// without reading the text).
     pub fn queue_url(&self, name: &str) -> Option<QueueUrl> {
-        Some(self.named(name)?.url.clone())
+        self.queue_url_in(&Namespace::DEFAULT, name)
+    }
+
+    /// [`Engine::queue_url`] of the queue `name` in `namespace`. The URL names the queue's
+    /// region and account, so a call from any namespace reaches it.
+    pub fn queue_url_in(&self, namespace: &Namespace, name: &str) -> Option<QueueUrl> {
+        Some(self.named_in(namespace, name)?.url.clone())
     }
 
     /// The ARN of a queue by name.
@@ -348,6 +360,20 @@ impl Engine {
             .collect()
     }
 
+    /// How many messages every queue of every namespace holds (delayed, visible and in flight).
+    pub fn stored_messages(&self) -> u64 {
+        self.registry.live().flat_map(depth_of).sum()
+    }
+
+    /// Every stored message's id and body, in every queue of every namespace: what a narration
+    /// needs to name the messages again.
+    pub fn stored_bodies(&self) -> impl Iterator<Item = (MessageId, &str)> + '_ {
+        self.registry
+            .live()
+            .flat_map(|q| q.iter())
+            .map(|(_, m)| (m.id, m.body.as_str()))
+    }
+
     /// The earliest of the latest receives of the messages in flight, in every queue (None:
     /// nothing is in flight): what has hidden each of them since, happened after it.
     pub fn earliest_receive_in_flight(&self) -> Option<Millis> {
@@ -400,7 +426,12 @@ impl Engine {
 
     /// One queue's [`Engine::depths`] entry (None: no such queue).
     pub fn depth(&self, name: &str) -> Option<[u64; 3]> {
-        self.named(name).map(depth_of)
+        self.depth_in(&Namespace::DEFAULT, name)
+    }
+
+    /// [`Engine::depth`] of the queue `name` in `namespace`.
+    pub fn depth_in(&self, namespace: &Namespace, name: &str) -> Option<[u64; 3]> {
+        self.named_in(namespace, name).map(depth_of)
     }
 
     // ----- shared helpers for the action modules -----

@@ -137,5 +137,21 @@ mod tests {
         assert_eq!(engine.namespaces(), [ireland.clone(), Namespace::DEFAULT]);
         assert_eq!(engine.depths_in(&ireland), [("other", [0, 0, 0])]);
         assert!(engine.attributes_in(&ireland, "other").is_some());
+        // By name in a namespace: its names, a queue's URL (which names its region) and depth.
+        assert_eq!(engine.queue_names_in(&ireland), ["other"]);
+        assert_eq!(
+            engine.queue_url_in(&ireland, "other").unwrap().to_string(),
+            "https://sqs.eu-west-1.amazonaws.com/000000000000/other"
+        );
+        assert_eq!(engine.depth_in(&ireland, "other"), Some([0, 0, 0]));
+        assert_eq!(engine.depth_in(&ireland, "q"), None);
+        // Everywhere: the messages stored and their bodies.
+        let other = engine.queue_url_in(&ireland, "other").unwrap().to_string();
+        let send = json!({"QueueUrl": other, "MessageBody": "abroad"});
+        engine.call_in(&ireland, Request::from_input("SendMessage", send).unwrap());
+        assert_eq!(engine.stored_messages(), 2);
+        let mut bodies: Vec<&str> = engine.stored_bodies().map(|(_, body)| body).collect();
+        bodies.sort_unstable();
+        assert_eq!(bodies, ["abroad", "home"]);
     }
 }

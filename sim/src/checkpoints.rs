@@ -103,7 +103,7 @@ impl Checkpoints {
         if !due {
             return;
         }
-        let messages = stored_messages(world);
+        let messages = world.engine().stored_messages();
         if self
             .saved
             .first()
@@ -172,12 +172,6 @@ impl Checkpoints {
     }
 }
 
-/// The messages a world's queues hold (delayed, visible and in flight).
-fn stored_messages(world: &World) -> u64 {
-    let depths = world.engine().depths();
-    depths.map(|(_, counts)| counts.iter().sum::<u64>()).sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,7 +236,7 @@ mod tests {
             assert!(checkpoints.messages() <= 2_000, "at {t}");
         }
         assert_eq!(
-            stored_messages(&world),
+            world.engine().stored_messages(),
             901,
             "one sent at 0 s, then one a second"
         );

@@ -7,7 +7,7 @@ use crate::worker::{
     WorkerView, LAMBDA_POLLERS,
 };
 use sqs_engine::api::{Body, Message, MessageId, QueueUrl};
-use sqs_engine::{Millis, ReceiptHandle};
+use sqs_engine::{Millis, Namespace, ReceiptHandle};
 use std::cell::Cell;
 use std::ops::{Index, IndexMut};
 use std::sync::Arc;
@@ -322,6 +322,8 @@ pub(crate) struct Lane {
     pub(crate) deliveries: u64,
     /// A client of its own ([`crate::SimAction::Call`]): its process calls SQS itself.
     pub(crate) client: bool,
+    /// The account and region of its queue: the engine's default, or a client's own.
+    pub(crate) namespace: Namespace,
 }
 
 impl Lane {
@@ -345,6 +347,7 @@ impl Lane {
             empty_receives: 0,
             deliveries: 0,
             client: false,
+            namespace: Namespace::DEFAULT,
         }
     }
 

@@ -4,7 +4,7 @@ use crate::queue_url::cached_url;
 use crate::worker::ProducerSpec;
 use itoa::Buffer;
 use sqs_engine::api::{QueueUrl, SendMessageInput};
-use sqs_engine::{Engine, Millis, Request};
+use sqs_engine::{Engine, Millis, Namespace, Request};
 
 /// The producers, in the order they were added: the world's part that owns them.
 #[derive(Clone, Debug, Default)]
@@ -104,7 +104,11 @@ impl Producers {
         let spec = &producer.spec;
         let last = spec.count.is_some_and(|count| n >= count);
         let every = ((spec.every * 1000.0).round() as Millis).max(1);
-        let request = match cached_url(engine, &mut producer.queue_url, &spec.queue) {
+        let request = match cached_url(
+            engine,
+            &mut producer.queue_url,
+            (&Namespace::DEFAULT, &spec.queue),
+        ) {
             Some(queue_url) => Ok(Request::SendMessage(SendMessageInput {
                 queue_url,
                 message_body: producer.scratch.as_str().into(),

@@ -256,3 +256,51 @@ fn a_client_in_another_region_calls_there() {
     let read: Step = serde_json::from_str(&text).unwrap();
     assert_eq!(read, step);
 }
+
+#[test]
+fn the_world_shows_the_region_where_the_clients_queues_are() {
+    let abroad = Namespace::new("000000000000", "eu-west-1");
+    let url = abroad.queue_url("orders");
+    let call = |by: &str, action: &str, input: Value| {
+        Step::Sim(SimAction::Call {
+            by: by.into(),
+            namespace: abroad.clone(),
+            request: request(action, input),
+        })
+    };
+    let mut world = World::new(7);
+    assert_eq!(world.focus(), &Namespace::DEFAULT);
+    world
+        .apply(call("shop", "CreateQueue", json!({"QueueName": "orders"})))
+        .unwrap();
+    // The default namespace holds no queue: the world shows the client's.
+    assert_eq!(world.focus(), &abroad);
+    for body in ["order-1", "order-2"] {
+        let send = json!({"QueueUrl": url, "MessageBody": body});
+        world.apply(call("shop", "SendMessage", send)).unwrap();
+    }
+    world
+        .apply(call(
+            "billing-1",
+            "ReceiveMessage",
+            json!({"QueueUrl": url}),
+        ))
+        .unwrap();
+    assert_eq!(world.queue_depth("orders")["visible"], 1);
+    assert_eq!(world.queue_depth("orders")["in_flight"], 1);
+    assert_eq!(world.by_state()["in_flight"], 1);
+    // A queue of the default namespace (the page's, a scenario's) takes the stage back.
+    world
+        .apply(by("you", "CreateQueue", json!({"QueueName": "orders"})))
+        .unwrap();
+    assert_eq!(
+        world.focus(),
+        &abroad,
+        "the namespace shown still holds a queue"
+    );
+    world
+        .apply(call("shop", "DeleteQueue", json!({"QueueUrl": url})))
+        .unwrap();
+    assert_eq!(world.focus(), &Namespace::DEFAULT);
+    assert_eq!(world.queue_depth("orders")["visible"], 0);
+}

@@ -747,12 +747,12 @@ impl Session {
         self.act(slot, Step::Call(request))
     }
 
-    /// The URL of a queue by name (the name itself if the engine does not know it, so that
-    /// SQS answers with its own error).
+    /// The URL of a queue, by name, in the namespace the world shows (the name itself if the
+    /// engine does not know it, so that SQS answers with its own error).
     pub fn queue_url(&self, queue: &str) -> QueueUrl {
         self.world
             .engine()
-            .queue_url(queue)
+            .queue_url_in(self.world.focus(), queue)
             .unwrap_or_else(|| queue.into())
     }
 

@@ -350,21 +350,23 @@ impl Stage {
             };
         };
         let queues = if queues.len() > 1 { queues } else { Vec::new() };
-        let engine = world.engine();
+        let (engine, focus) = (world.engine(), world.focus());
         let mut attributes: Vec<(String, String)> = engine
-            .attributes(&name)
+            .attributes_in(focus, &name)
             .unwrap_or_default()
             .into_iter()
             .collect();
         let fifo = attributes
             .iter()
             .any(|(k, v)| k == "FifoQueue" && v == "true");
-        let [visible, in_flight, delayed] =
-            engine.depth(&name).unwrap_or_default().map(|n| n as usize);
+        let [visible, in_flight, delayed] = engine
+            .depth_in(focus, &name)
+            .unwrap_or_default()
+            .map(|n| n as usize);
         attributes.retain(|(k, _)| !COUNTS.contains(&k.as_str()));
         let dead_letter = dlq
             .as_deref()
-            .and_then(|q| engine.depth(q))
+            .and_then(|q| engine.depth_in(focus, q))
             .map(|d| d.iter().sum::<u64>() as usize);
         let queue = QueueInfo {
             name,
@@ -381,7 +383,7 @@ impl Stage {
         // messages count towards the cards the stage may draw (and are read only when it does).
         let others = || queues.iter().filter(|q| **q != queue.name);
         let elsewhere_stored: usize = others()
-            .filter_map(|q| engine.depth(q))
+            .filter_map(|q| engine.depth_in(focus, q))
             .map(|d| d.iter().sum::<u64>() as usize)
             .sum();
         if crowd.total() + elsewhere_stored > MAX_CARDS {
@@ -390,8 +392,10 @@ impl Stage {
                 ..Stage::crowded(world, workers, queue, dlq, crowd)
             };
         }
-        let messages = engine.messages(&queue.name);
-        let elsewhere: Vec<MessageView> = others().flat_map(|q| engine.messages(q)).collect();
+        let messages = engine.messages_in(focus, &queue.name);
+        let elsewhere: Vec<MessageView> = others()
+            .flat_map(|q| engine.messages_in(focus, q))
+            .collect();
         let card = |m: &MessageView, look| card(m, look, now, journal);
 
         let mut queued = Vec::new();
@@ -476,7 +480,7 @@ impl Stage {
             .collect();
         let dead = dlq
             .as_deref()
-            .map(|q| engine.messages(q))
+            .map(|q| engine.messages_in(focus, q))
             .unwrap_or_default()
             .iter()
             .map(|m| card(m, Look::DeadLetter))
@@ -735,16 +739,16 @@ struct Roles {
 /// the queue the first worker consumes, else the first queue with a RedrivePolicy, else the
 /// first queue that is nobody's DLQ.
 fn roles(world: &World, workers: &[WorkerView], shown: Option<&str>) -> Roles {
-    let engine = world.engine();
-    let names = engine.queue_names();
+    let (engine, focus) = (world.engine(), world.focus());
+    let names = engine.queue_names_in(focus);
     let target = |queue: &str| -> Option<String> {
-        let policy = engine.attributes(queue)?.get("RedrivePolicy")?.clone();
+        let policy = engine
+            .attributes_in(focus, queue)?
+            .get("RedrivePolicy")?
+            .clone();
         let json: serde_json::Value = serde_json::from_str(&policy).ok()?;
         let arn = json.get("deadLetterTargetArn")?.as_str()?.to_string();
-        names
-            .iter()
-            .find(|n| engine.queue_arn(n).as_deref() == Some(arn.as_str()))
-            .cloned()
+        names.iter().find(|n| focus.queue_arn(n) == arn).cloned()
     };
     // A few queues: a list, searched.
     let dlqs: Vec<String> = names.iter().filter_map(|n| target(n)).collect();
@@ -911,6 +915,67 @@ mod tests {
         let queue = stage.queue.expect("queue");
         assert!(queue.attribute("VisibilityTimeout").is_some());
         assert!(queue.attribute("ApproximateNumberOfMessages").is_none());
+    }
+
+    /// A client of `sqs-sim serve` signed for another region than the server's: its queues, a
+    /// dead-letter queue, a message it holds and one it does not.
+    #[test]
+    fn the_stage_shows_the_queues_of_a_client_in_another_region() {
+        use sqs_engine::{Namespace, Request};
+        use sqs_sim::{command::SimAction, Step};
+        let abroad = Namespace::new("000000000000", "eu-west-1");
+        let mut world = World::new(1);
+        let mut call = |by: &str, action: &str, input: serde_json::Value| {
+            let request = Request::from_input(action, input).expect("a request");
+            let step = SimAction::Call {
+                by: by.into(),
+                namespace: abroad.clone(),
+                request,
+            };
+            world.apply(Step::Sim(step)).expect("applied");
+        };
+        let redrive = serde_json::json!({
+            "deadLetterTargetArn": abroad.queue_arn("orders-dlq"), "maxReceiveCount": 5
+        });
+        call(
+            "shop",
+            "CreateQueue",
+            serde_json::json!({"QueueName": "orders-dlq"}),
+        );
+        call(
+            "shop",
+            "CreateQueue",
+            serde_json::json!({
+                "QueueName": "orders", "Attributes": {"RedrivePolicy": redrive.to_string()}
+            }),
+        );
+        let url = abroad.queue_url("orders");
+        for body in ["order-1", "order-2"] {
+            call(
+                "shop",
+                "SendMessage",
+                serde_json::json!({"QueueUrl": url, "MessageBody": body}),
+            );
+        }
+        call(
+            "billing-1",
+            "ReceiveMessage",
+            serde_json::json!({"QueueUrl": url}),
+        );
+
+        let stage = Stage::build(&world, &Journal::default(), &Stage::default());
+        assert_eq!(
+            stage.queue.as_ref().map(|q| q.name.as_str()),
+            Some("orders")
+        );
+        assert_eq!(stage.dlq.as_deref(), Some("orders-dlq"));
+        assert_eq!(stage.queued.count(Look::Visible), 1);
+        let billing = stage
+            .lanes
+            .iter()
+            .find(|l| l.worker.name == "billing-1")
+            .expect("lane");
+        assert_eq!(billing.place.count(Look::InFlight), 1);
     }
 
     #[test]

@@ -428,10 +428,7 @@ impl<'a> View<'a> {
                 Some((n.to_string(), e.to_string()))
             })
             .collect();
-        let dlq_arn = stage
-            .dlq
-            .as_deref()
-            .and_then(|d| s.world().engine().queue_arn(d));
+        let dlq_arn = stage.dlq.as_deref().map(|d| s.world().focus().queue_arn(d));
         html! {
             <>
                 <Settings queue={stage.queue.clone()} {dlq_arn} {errors}

@@ -30,7 +30,7 @@ impl World {
         let lane = match (self.lane_index(by), &request) {
             (Ok(i), _) => Some(i),
             (Err(_), Request::ReceiveMessage(input)) => {
-                Some(self.add_consumer(by, &input.queue_url)?)
+                Some(self.add_consumer(by, namespace, &input.queue_url)?)
             }
             (Err(_), _) => None,
         };
@@ -70,11 +70,18 @@ impl World {
                 pending(poll)
             }
         };
+        self.follow(namespace);
         Ok(answer)
     }
 
-    /// A lane for a client that receives for the first time, on the queue of `queue_url`.
-    fn add_consumer(&mut self, name: &str, queue_url: &QueueUrl) -> Result<usize, String> {
+    /// A lane for a client that receives for the first time, on the queue of `queue_url`, which
+    /// it calls in `namespace`.
+    fn add_consumer(
+        &mut self,
+        name: &str,
+        namespace: &Namespace,
+        queue_url: &QueueUrl,
+    ) -> Result<usize, String> {
         let queue = queue_url.rsplit('/').next().unwrap_or_default();
         let policy = WorkerPolicy {
             mode: WorkerMode::Manual,
@@ -84,6 +91,7 @@ impl World {
         self.add_worker(name, policy)?;
         let i = self.lane_index(name)?;
         self.lanes[i].client = true;
+        self.lanes[i].namespace = namespace.clone();
         Ok(i)
     }
 

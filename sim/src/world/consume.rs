@@ -173,8 +173,8 @@ impl World {
     pub(crate) fn receive(&mut self, i: usize) {
         let lane = &mut self.lanes[i];
         let id = lane.id;
-        let Some(queue_url) = cached_url(&self.engine, &mut lane.queue_url, &lane.policy.queue)
-        else {
+        let queue = (&lane.namespace, lane.policy.queue.as_str());
+        let Some(queue_url) = cached_url(&self.engine, &mut lane.queue_url, queue) else {
             self.poll_later(id, ERROR_PAUSE);
             return;
         };
@@ -250,8 +250,8 @@ impl World {
         let job = self.fresh_id();
         let now = self.now();
         let lane = &mut self.lanes[i];
-        let Some(queue_url) = cached_url(&self.engine, &mut lane.queue_url, &lane.policy.queue)
-        else {
+        let queue = (&lane.namespace, lane.policy.queue.as_str());
+        let Some(queue_url) = cached_url(&self.engine, &mut lane.queue_url, queue) else {
             return;
         };
         // ApproximateReceiveCount as the Received events (just absorbed) told it.

@@ -19,8 +19,9 @@ struct Depths {
 }
 
 impl World {
-    /// Messages left per state, over every queue: "visible", "in_flight", "delayed" (queues that
-    /// are not dead-letter queues) and "dead_letter" (all messages in dead-letter queues).
+    /// Messages left per state, over every queue the world shows ([`World::focus`]): "visible",
+    /// "in_flight", "delayed" (queues that are not dead-letter queues) and "dead_letter" (all
+    /// messages in dead-letter queues).
     pub fn by_state(&self) -> BTreeMap<String, u64> {
         let d = self.depths();
         let mut by_state = BTreeMap::new();
@@ -45,7 +46,7 @@ impl World {
 
     fn depths_with(&self, dead_letter_queues: &[String]) -> Depths {
         let mut depths = Depths::default();
-        for (name, [visible, in_flight, delayed]) in self.engine.depths() {
+        for (name, [visible, in_flight, delayed]) in self.engine.depths_in(&self.focus) {
             if dead_letter_queues.iter().any(|q| q == name) {
                 depths.dead_letter += visible + in_flight + delayed;
             } else {
@@ -58,9 +59,11 @@ impl World {
     }
 
     /// One queue's messages per state ("visible", "in_flight", "delayed"), as
-    /// GetQueueAttributes counts them (all 0 for a queue that does not exist).
+    /// GetQueueAttributes counts them (all 0 for a queue that does not exist), in the namespace
+    /// the world shows ([`World::focus`]).
     pub fn queue_depth(&self, queue: &str) -> BTreeMap<String, u64> {
-        let [visible, in_flight, delayed] = self.engine.depth(queue).unwrap_or([0; 3]);
+        let [visible, in_flight, delayed] =
+            self.engine.depth_in(&self.focus, queue).unwrap_or([0; 3]);
         let mut depth = BTreeMap::new();
         depth.extend(
             [
@@ -73,12 +76,18 @@ impl World {
         depth
     }
 
-    /// Names of the queues some queue's RedrivePolicy points at (lists: a few queues).
+    /// Names of the queues some queue's RedrivePolicy points at, in the namespace the world
+    /// shows (lists: a few queues).
     pub(crate) fn dead_letter_queues(&self) -> Vec<String> {
-        let names = self.engine.queue_names();
+        let names = self.engine.queue_names_in(&self.focus);
         let targets: Vec<String> = names
             .iter()
-            .filter_map(|name| self.engine.attributes(name)?.get("RedrivePolicy").cloned())
+            .filter_map(|name| {
+                self.engine
+                    .attributes_in(&self.focus, name)?
+                    .get("RedrivePolicy")
+                    .cloned()
+            })
             .filter_map(|policy| {
                 let policy: Value = serde_json::from_str(&policy).ok()?;
                 Some(policy.get("deadLetterTargetArn")?.as_str()?.to_string())
@@ -86,11 +95,7 @@ impl World {
             .collect();
         names
             .into_iter()
-            .filter(|name| {
-                self.engine
-                    .queue_arn(name)
-                    .is_some_and(|arn| targets.contains(&arn))
-            })
+            .filter(|name| targets.contains(&self.focus.queue_arn(name)))
             .collect()
     }
 

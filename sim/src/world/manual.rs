@@ -18,7 +18,7 @@ impl World {
         let policy = &self.lanes[i].policy;
         let queue_url = self
             .engine
-            .queue_url(&policy.queue)
+            .queue_url_in(&self.lanes[i].namespace, &policy.queue)
             .ok_or_else(|| format!("The queue {} does not exist.", policy.queue))?;
         let visibility = policy.visibility_timeout.map(i64::from);
         let output = self

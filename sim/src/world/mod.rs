@@ -106,6 +106,8 @@ pub struct World {
     /// Whether a lane has ever held messages by hand (manual mode): until one has, a message
     /// leaving the queue has no manual job to leave.
     held_by_hand: bool,
+    /// The account and region whose queues the world shows and counts ([`World::focus`]).
+    focus: Namespace,
 }
 
 impl World {
@@ -140,6 +142,7 @@ impl World {
             drained: Vec::new(),
             answered: Vec::new(),
             held_by_hand: false,
+            focus: Namespace::DEFAULT,
         }
     }
 
@@ -815,15 +818,7 @@ impl World {
         if !self.narration.labels().lapsed() || !self.narrating() {
             return;
         }
-        let engine = &self.engine;
-        let views: Vec<_> = engine
-            .queue_names()
-            .iter()
-            .flat_map(|queue| engine.messages(queue))
-            .collect();
-        let stored = views
-            .iter()
-            .filter_map(|m| Some((MessageId::new(&m.message_id)?, m.body.as_str())));
+        let stored = self.engine.stored_bodies();
         self.narration.labels_mut().rebuild(stored);
     }
 
@@ -890,6 +885,33 @@ impl World {
     /// The engine, read-only (queues, messages, attributes).
     pub fn engine(&self) -> &Engine {
         &self.engine
+    }
+
+    /// The account and region whose queues the world shows (the stage, the depth samples, the
+    /// counts by state): the engine's default namespace, where scenarios and the page's own
+    /// controls create their queues, while it holds a queue. Clients of `sqs-sim serve` call in
+    /// the region they sign for: when the namespace shown holds no queue, the world shows the
+    /// default namespace if it holds one, else the namespace of the client that has just
+    /// called if it holds one ([`World::follow`]), so that an application set to another region
+    /// than the server's shows its queues.
+    pub fn focus(&self) -> &Namespace {
+        &self.focus
+    }
+
+    /// Moves [`World::focus`] to the default namespace or to `namespace` (a client's, or the
+    /// first that holds queues in a state resumed) when it holds no queue and one of them does.
+    pub(crate) fn follow(&mut self, namespace: &Namespace) {
+        let holds = |n: &Namespace| !self.engine.queue_names_in(n).is_empty();
+        if holds(&self.focus) {
+            return;
+        }
+        let shown = [&Namespace::DEFAULT, namespace]
+            .into_iter()
+            .find(|n| holds(n));
+        if let Some(shown) = shown {
+            self.focus = shown.clone();
+            self.dead_letter_cache = None;
+        }
     }
 
     /// The engine, for the script runner's calls (see [`sqs_engine::script::Driver`]).

@@ -17,6 +17,10 @@ impl World {
         // The stored messages are named from the engine (their bodies), as after a lapse.
         world.narration.labels_mut().lapse();
         world.set_event_buffer(EVENT_BUFFER);
+        // A server whose clients called in another region than its own: their queues show.
+        if let Some(first) = world.engine.namespaces().first() {
+            world.follow(first);
+        }
         world
     }
 
