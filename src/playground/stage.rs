@@ -845,6 +845,12 @@ mod tests {
         world
     }
 
+    /// The lane of the worker `name`.
+    fn lane<'a>(stage: &'a Stage, name: &str) -> &'a Lane {
+        let found = stage.lanes.iter().find(|l| l.worker.name == name);
+        found.expect("a lane of that name")
+    }
+
     /// Two queues, each with a worker: `few` messages in the first, `many` in the second.
     fn two_queues(few: usize, many: usize) -> World {
         let json = format!(
@@ -871,22 +877,12 @@ mod tests {
         assert_eq!(quiet.queues, ["small", "big"]);
         assert!(quiet.crowd.is_none());
         // The big queue's worker holds its card although the small queue is drawn.
-        let big = quiet
-            .lanes
-            .iter()
-            .find(|l| l.worker.name == "Big worker")
-            .expect("lane");
-        assert_eq!(big.place.count(Look::InFlight), 1);
+        assert_eq!(lane(&quiet, "Big worker").place.count(Look::InFlight), 1);
 
         // Past MAX_CARDS in the two queues together, the stage is counted, not drawn.
         let busy = stage(&two_queues(3, MAX_CARDS));
         assert!(busy.crowd.is_some());
-        let big = busy
-            .lanes
-            .iter()
-            .find(|l| l.worker.name == "Big worker")
-            .expect("lane");
-        assert_eq!(big.place.count(Look::InFlight), 1);
+        assert_eq!(lane(&busy, "Big worker").place.count(Look::InFlight), 1);
     }
 
     #[test]
@@ -970,12 +966,7 @@ mod tests {
         );
         assert_eq!(stage.dlq.as_deref(), Some("orders-dlq"));
         assert_eq!(stage.queued.count(Look::Visible), 1);
-        let billing = stage
-            .lanes
-            .iter()
-            .find(|l| l.worker.name == "billing-1")
-            .expect("lane");
-        assert_eq!(billing.place.count(Look::InFlight), 1);
+        assert_eq!(lane(&stage, "billing-1").place.count(Look::InFlight), 1);
     }
 
     #[test]
