@@ -156,6 +156,8 @@ test('an application signed for another region than the server\'s: the page show
     assert.equal(home.QueueUrls, undefined, 'no queue in the server\'s own region');
     const queue = region(page, 'Queue');
     await waitForMessage(queue, /^order-2, visible/);
+    // The badge says where the stage looks, which is not the server's own region.
+    await waitForText(badge(page), /^Live · 127\.0\.0\.1:\d+ · queues in eu-west-1$/);
 
     const billing = client(server.url, 'billing-1', 'eu-west-1');
     const received = await billing('ReceiveMessageCommand', { QueueUrl, MaxNumberOfMessages: 1 });

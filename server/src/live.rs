@@ -3,13 +3,15 @@
 //!
 //! `GET /_sqs-sim/events` is a stream of Server-Sent Events, each one line of JSON:
 //!
-//! * `hello` `{"seed": N, "run": R, "from": K, "start": {...}}`: the stream begins, or begins
+//! * `hello` `{"seed": N, "run": R, "from": K, "home": {...}, "start": {...}}`: the stream begins, or begins
 //!   again from a snapshot: a World on `seed` that starts from `start` (a scenario file's
 //!   `start` member, `sqs_sim::Start`: the engine's state after the run's first `K` steps; no
 //!   `start`: an empty engine) and replays the steps that follow is in the server engine's
 //!   state ([`crate::journal`]). `run` names the run (a start or a reset begins another). A
 //!   page that reconnects to the same run and whose steps the server still holds is not sent
-//!   the snapshot: `from` is where it left off.
+//!   the snapshot: `from` is where it left off. `home` is the server's own account and region
+//!   (`{"account": ..., "region": ...}`, the engine's default namespace, see
+//!   [`crate::addressing`]): the page names the other namespaces as clients see them.
 //! * `steps` `{"steps": [{"at": ms, "step": {...}}, ...], "now": ms, "speed": x, "paused": b}`:
 //!   calls recorded, in order, and the virtual time they reach.
 //! * `clock` `{"now": ms, "speed": x, "paused": b}`: virtual time moved (at most every
@@ -70,7 +72,12 @@ pub async fn events(
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     let last = headers.get("last-event-id").and_then(|h| h.to_str().ok());
     let (sender, receiver) = mpsc::channel(16);
-    tokio::spawn(feed(app.shared.clone(), sender, resume_point(last)));
+    let home = serde_json::to_string(app.addressing.home()).expect("a namespace is JSON");
+    let told = Told {
+        home,
+        ..Told::default()
+    };
+    tokio::spawn(feed(app.shared.clone(), sender, told, resume_point(last)));
     let events = stream::unfold(receiver, |mut receiver| async move {
         let event = receiver.recv().await?;
         Some((Ok(event), receiver))
@@ -95,6 +102,8 @@ struct Look {
 /// What the stream has told its page.
 #[derive(Default)]
 struct Told {
+    /// The server's own account and region, as the hello writes it (JSON).
+    home: String,
     /// The run followed and how many of its steps were sent (or are in the snapshot sent).
     run: Option<u64>,
     sent: usize,
@@ -143,7 +152,9 @@ impl Told {
         if let Some((seed, from, start)) = look.hello {
             // The snapshot is JSON already: written in as it is, not parsed and written again.
             let start = start.map_or(String::new(), |start| format!(r#","start":{start}"#));
-            let hello = format!(r#"{{"seed":{seed},"run":{run},"from":{from}{start}}}"#);
+            let home = &self.home;
+            let hello =
+                format!(r#"{{"seed":{seed},"run":{run},"from":{from},"home":{home}{start}}}"#);
             events.push(event("hello", run, from).data(hello));
         }
         if !look.steps.is_empty() {
@@ -158,11 +169,15 @@ impl Told {
     }
 }
 
-async fn feed(shared: Arc<Shared>, sender: mpsc::Sender<Event>, mut resume: Option<(u64, usize)>) {
+async fn feed(
+    shared: Arc<Shared>,
+    sender: mpsc::Sender<Event>,
+    mut told: Told,
+    mut resume: Option<(u64, usize)>,
+) {
     if sender.send(Event::default().retry(RETRY)).await.is_err() {
         return;
     }
-    let mut told = Told::default();
     loop {
         let look = shared.with(|state| told.look(state, &mut resume));
         let more = look.more;

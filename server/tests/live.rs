@@ -59,6 +59,11 @@ fn a_world_replaying_the_stream_holds_what_the_server_holds() {
 
     let told = events(at, None, |e| steps(e).len() >= 5);
     assert_eq!(told[0].name, "hello");
+    assert_eq!(
+        told[0].data["home"],
+        json!({"account": "123456789012", "region": "eu-west-1"}),
+        "the server's own account and region (common::start's)"
+    );
     let seed = told[0].data["seed"].as_u64().unwrap();
     let recorded = steps(&told);
     let names: Vec<(&str, &str)> = recorded

@@ -16,7 +16,7 @@ use crate::playground::format::group;
 use crate::playground::session::Slot;
 use serde_json::Value;
 use sqs_engine::api::{FromJson, ToJson};
-use sqs_engine::{Millis, Request};
+use sqs_engine::{Millis, Namespace, Request};
 use sqs_sim::{LoggedStep, Scenario, Start, Step};
 
 /// The server's clock, as its stream last told it.
@@ -44,6 +44,8 @@ pub enum Update {
         run: u64,
         /// The first step the stream sends.
         from: usize,
+        /// The server's own account and region (the engine's default namespace).
+        home: Namespace,
         /// The state the steps go on from, unless the page goes on where it left off.
         start: Option<Start>,
     },
@@ -71,6 +73,10 @@ impl Update {
                 seed: number("seed")?,
                 run: number("run")?,
                 from: number("from")? as usize,
+                home: match value.get("home") {
+                    Some(home) => serde_json::from_value(home.clone()).map_err(|e| bad(&e))?,
+                    None => Namespace::DEFAULT,
+                },
                 start: match value.get("start") {
                     Some(start) => Some(Start::from_json(start.clone()).map_err(|e| bad(&e))?),
                     None => None,
@@ -177,6 +183,9 @@ pub struct Live {
     pub clock: ServerClock,
     /// Whether the stage follows the server (false after a rewind, until Play).
     pub following: bool,
+    /// The server's own account and region (`--account-id`, `--region`), which the engine
+    /// calls its default namespace.
+    pub home: Namespace,
     /// The server's run the page follows (none until its stream says), and the number in it of
     /// the first step the page holds (the ones before are in the snapshot it started from).
     pub(crate) run: Option<(u64, usize)>,
@@ -185,6 +194,25 @@ pub struct Live {
 }
 
 impl Live {
+    /// The account and region of the engine's `namespace` as the server's clients name them:
+    /// the server swaps its own with the engine's default ([`Live::home`]), every other is
+    /// itself.
+    pub fn as_clients_name(&self, namespace: &Namespace) -> Namespace {
+        if *namespace == Namespace::DEFAULT {
+            self.home.clone()
+        } else if *namespace == self.home {
+            Namespace::DEFAULT
+        } else {
+            namespace.clone()
+        }
+    }
+
+    /// Where the stage's queues are (`focus`, the World's: see `sqs_sim::World::focus`) as
+    /// clients name it, when that is not the server's own account and region.
+    pub fn elsewhere(&self, focus: &Namespace) -> Option<Namespace> {
+        (*focus != Namespace::DEFAULT).then(|| self.as_clients_name(focus))
+    }
+
     /// Following the server at `address`, not heard from yet.
     pub fn new(address: &str) -> Live {
         Live {
@@ -192,6 +220,7 @@ impl Live {
             connection: Connection::Connecting,
             clock: ServerClock::default(),
             following: true,
+            home: Namespace::DEFAULT,
             run: None,
             outbox: Vec::new(),
         }
@@ -243,9 +272,15 @@ mod tests {
                 seed: 42,
                 run: 8,
                 from: 3,
+                home: Namespace::DEFAULT,
                 start: None
             })
         );
+        let home = r#"{"seed": 1, "run": 1, "from": 0, "home": {"account": "123456789012", "region": "eu-west-1"}}"#;
+        let Ok(Update::Hello { home, .. }) = Update::parse("hello", home) else {
+            panic!("a hello with the server's home");
+        };
+        assert_eq!(home, Namespace::new("123456789012", "eu-west-1"));
         let engine = sqs_engine::Engine::new(42);
         let hello =
             serde_json::json!({"seed": 42, "run": 8, "from": 9, "start": Start::of(&engine)});
@@ -274,6 +309,11 @@ mod tests {
             ("hello", "{", "cannot read"),
             ("hello", r#"{"run": 1, "from": 0}"#, "no seed"),
             ("hello", r#"{"seed": 1, "from": 0}"#, "no run"),
+            (
+                "hello",
+                r#"{"seed": 1, "run": 1, "from": 0, "home": {"region": "eu-west-1"}}"#,
+                "missing field `account`",
+            ),
             (
                 "hello",
                 r#"{"seed": 1, "run": 1, "from": 0, "start": {"version": 99, "engine": "{}"}}"#,
@@ -310,5 +350,26 @@ mod tests {
             ("_sqs-sim/clock", r#"{"pause":true}"#.to_string())
         );
         assert_eq!(clock.slot(), Slot::Clock);
+    }
+
+    /// A server started with `--region eu-west-1`: its clients of eu-west-1 are in the engine's
+    /// default namespace, those of us-east-1 in the engine's eu-west-1.
+    #[test]
+    fn namespaces_are_named_as_the_servers_clients_name_them() {
+        let ireland = Namespace::new("000000000000", "eu-west-1");
+        let tokyo = Namespace::new("000000000000", "ap-northeast-1");
+        let mut live = Live::new("127.0.0.1:9324");
+        assert_eq!(live.as_clients_name(&tokyo), tokyo);
+        assert_eq!(
+            live.as_clients_name(&Namespace::DEFAULT),
+            Namespace::DEFAULT
+        );
+        live.home = ireland.clone();
+        assert_eq!(live.as_clients_name(&Namespace::DEFAULT), ireland);
+        assert_eq!(live.as_clients_name(&ireland), Namespace::DEFAULT);
+        assert_eq!(live.as_clients_name(&tokyo), tokyo);
+        // The stage on the server's own namespace says nothing; on another, names it.
+        assert_eq!(live.elsewhere(&Namespace::DEFAULT), None);
+        assert_eq!(live.elsewhere(&ireland), Some(Namespace::DEFAULT));
     }
 }

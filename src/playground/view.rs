@@ -198,7 +198,8 @@ impl<'a> View<'a> {
         };
         html! {
             <LiveBadge address={live.address.clone()} connection={live.connection}
-                paused={live.clock.paused}
+                paused={live.clock.paused} home={live.home.clone()}
+                elsewhere={live.elsewhere(s.world().focus())}
                 previous={s.previous_run().is_some()} onaction={on.clone()} />
         }
     }

@@ -1,9 +1,11 @@
-//! The live view's badge in the top bar: which server the page follows, and whether it is
-//! there; and the buttons that save what it recorded as a scenario file.
+//! The live view's badge in the top bar: which server the page follows, whether it is there,
+//! and the region the stage shows when it is not the server's own; and the buttons that save
+//! what it recorded as a scenario file.
 
 use super::icons::{icon, Icon};
 use crate::live::Connection;
 use crate::playground::Action;
+use sqs_engine::Namespace;
 use yew::prelude::*;
 
 /// Properties of [`LiveBadge`].
@@ -15,6 +17,11 @@ pub struct LiveBadgeProps {
     pub connection: Connection,
     /// Whether its clock is paused.
     pub paused: bool,
+    /// The server's own account and region.
+    pub home: Namespace,
+    /// The account and region of the queues on the stage, when they are not the server's own
+    /// (its clients signed for another region).
+    pub elsewhere: Option<Namespace>,
     /// Whether the page holds the run before the server started again.
     pub previous: bool,
     /// "Save as scenario": the current run, or the previous one.
@@ -24,7 +31,7 @@ pub struct LiveBadgeProps {
 /// See the module documentation.
 #[component]
 pub fn LiveBadge(props: &LiveBadgeProps) -> Html {
-    let (key, words) = match props.connection {
+    let (key, mut words) = match props.connection {
         Connection::Connecting => ("connecting", format!("Connecting to {}…", props.address)),
         Connection::Open if props.paused => {
             ("open", format!("Live · {} · clock paused", props.address))
@@ -35,9 +42,23 @@ pub fn LiveBadge(props: &LiveBadgeProps) -> Html {
             format!("Server gone · {} · reconnecting…", props.address),
         ),
     };
-    let title = "This page follows sqs-sim serve: every call your application makes to it shows \
-                 here as it arrives. The timeline rewinds what happened since the server's latest \
-                 snapshot.";
+    let mut title = "This page follows sqs-sim serve: every call your application makes to it \
+                     shows here as it arrives. The timeline rewinds what happened since the \
+                     server's latest snapshot."
+        .to_string();
+    if let Some(shown) = &props.elsewhere {
+        let place = if shown.account == props.home.account {
+            shown.region.to_string()
+        } else {
+            format!("{}, account {}", shown.region, shown.account)
+        };
+        title += &format!(
+            " The stage shows the queues of {place}, where your clients call: the server's own \
+             region is {}.",
+            props.home.region
+        );
+        words += &format!(" · queues in {place}");
+    }
     let save = |previous: bool| {
         props
             .onaction

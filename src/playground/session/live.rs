@@ -84,11 +84,13 @@ impl Session {
                 seed,
                 run,
                 from,
+                home,
                 start,
             } => {
-                let Some(live) = &self.live else {
+                let Some(live) = &mut self.live else {
                     return;
                 };
+                live.home = home;
                 let same_run = live.run.is_some_and(|(r, _)| r == run);
                 let held = live.run.map_or(0, |(_, first)| first + self.log.len());
                 let resumed = same_run && start.is_none() && from == held;
