@@ -228,7 +228,8 @@ pub struct Place {
 }
 
 /// `GET /_sqs-sim/queues/{name}/messages`: every stored message of the queue with its state,
-/// as it is (nothing is received, no count or timer changes); 404 for no such queue.
+/// as it is (nothing is received, no count or timer changes); 404 for no such queue, naming
+/// the accounts and regions that have a queue of that name.
 pub async fn messages(
     State(app): State<Arc<App>>,
     Path(name): Path<String>,
@@ -249,7 +250,13 @@ pub async fn messages(
     let found = app.shared.with(|state| {
         let engine = state.engine();
         let now = engine.now();
-        let details = engine.message_details_in(&namespace, &name)?;
+        let Some(details) = engine.message_details_in(&namespace, &name) else {
+            let holding = engine
+                .namespaces()
+                .into_iter()
+                .filter(|n| engine.depth_in(n, &name).is_some());
+            return Err(holding.map(|n| app.addressing.swap(n)).collect::<Vec<_>>());
+        };
         let left = |until: Millis| until.saturating_sub(now) as f64 / 1000.0;
         let messages: Vec<Value> = details
             .into_iter()
@@ -276,7 +283,7 @@ pub async fn messages(
                 })
             })
             .collect();
-        Some(json!({
+        Ok(json!({
             "queue": name,
             "account": public.account,
             "region": public.region,
@@ -286,16 +293,23 @@ pub async fn messages(
         }))
     });
     match found {
-        Some(mut answer) => {
+        Ok(mut answer) => {
             app.addressing.outbound(&mut answer, &base);
             Json(answer).into_response()
         }
-        None => refused(
-            StatusCode::NOT_FOUND,
-            format!(
+        Err(holding) => {
+            let mut error = format!(
                 "no queue named {name:?} in account {} in {}",
                 public.account, public.region
-            ),
-        ),
+            );
+            let places: Vec<String> = holding
+                .iter()
+                .map(|n| format!("?region={}&account={}", n.region, n.account))
+                .collect();
+            if !places.is_empty() {
+                error += &format!("; there is one at {}", places.join(", "));
+            }
+            refused(StatusCode::NOT_FOUND, error)
+        }
     }
 }

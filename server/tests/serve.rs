@@ -399,7 +399,13 @@ fn queues_of_every_region_are_counted_and_listed() {
     assert_eq!(elsewhere.status, 404);
     assert_eq!(
         elsewhere.json()["error"],
-        "no queue named \"orders\" in account 000000000000 in us-east-1"
+        "no queue named \"orders\" in account 000000000000 in us-east-1; \
+         there is one at ?region=eu-west-1&account=000000000000"
+    );
+    let nowhere = get(at, "/_sqs-sim/queues/invoices/messages");
+    assert_eq!(
+        nowhere.json()["error"],
+        "no queue named \"invoices\" in account 000000000000 in us-east-1"
     );
     let bad = get(at, "/_sqs-sim/queues/orders/messages?zone=eu-west-1");
     assert_eq!(bad.status, 400);
