@@ -39,6 +39,19 @@ impl Namespace {
         }
     }
 
+    /// This namespace with `home` and [`Namespace::DEFAULT`] in each other's place, every other
+    /// itself: a server whose own account and region (`home`) are the engine's default names
+    /// the engine's namespaces so for its clients, and theirs so for the engine.
+    pub fn swapped(&self, home: &Namespace) -> Namespace {
+        if self == home {
+            Namespace::DEFAULT
+        } else if *self == Namespace::DEFAULT {
+            home.clone()
+        } else {
+            self.clone()
+        }
+    }
+
     /// The URL of the queue `name` here.
     pub fn queue_url(&self, name: &str) -> String {
         format!(
@@ -91,6 +104,19 @@ impl Namespace {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn home_and_the_default_swap_places() {
+        let home = Namespace::new("123456789012", "eu-west-1");
+        let other = Namespace::new("123456789012", "ap-northeast-1");
+        assert_eq!(home.swapped(&home), Namespace::DEFAULT);
+        assert_eq!(Namespace::DEFAULT.swapped(&home), home);
+        assert_eq!(other.swapped(&home), other);
+        // A server at home in the default: nothing moves.
+        assert_eq!(other.swapped(&Namespace::DEFAULT), other);
+        let default = Namespace::DEFAULT;
+        assert_eq!(default.swapped(&Namespace::DEFAULT), Namespace::DEFAULT);
+    }
 
     #[test]
     fn urls_and_arns_carry_the_account_and_region() {

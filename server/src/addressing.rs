@@ -60,13 +60,7 @@ impl Addressing {
     /// The engine's namespace for a client's, and back: the server's and the engine's default
     /// swap places, every other is itself.
     pub fn swap(&self, namespace: Namespace) -> Namespace {
-        if namespace == self.home {
-            Namespace::DEFAULT
-        } else if namespace == Namespace::DEFAULT {
-            self.home.clone()
-        } else {
-            namespace
-        }
+        namespace.swapped(&self.home)
     }
 
     /// Rewrites an action's input (AWS's JSON members) for the engine, for a request signed for

@@ -194,23 +194,11 @@ pub struct Live {
 }
 
 impl Live {
-    /// The account and region of the engine's `namespace` as the server's clients name them:
-    /// the server swaps its own with the engine's default ([`Live::home`]), every other is
-    /// itself.
-    pub fn as_clients_name(&self, namespace: &Namespace) -> Namespace {
-        if *namespace == Namespace::DEFAULT {
-            self.home.clone()
-        } else if *namespace == self.home {
-            Namespace::DEFAULT
-        } else {
-            namespace.clone()
-        }
-    }
-
     /// Where the stage's queues are (`focus`, the World's: see `sqs_sim::World::focus`) as
-    /// clients name it, when that is not the server's own account and region.
+    /// clients name it (the server swaps its own with the engine's default:
+    /// [`Namespace::swapped`]), when that is not the server's own account and region.
     pub fn elsewhere(&self, focus: &Namespace) -> Option<Namespace> {
-        (*focus != Namespace::DEFAULT).then(|| self.as_clients_name(focus))
+        (*focus != Namespace::DEFAULT).then(|| focus.swapped(&self.home))
     }
 
     /// Following the server at `address`, not heard from yet.
@@ -355,21 +343,15 @@ mod tests {
     /// A server started with `--region eu-west-1`: its clients of eu-west-1 are in the engine's
     /// default namespace, those of us-east-1 in the engine's eu-west-1.
     #[test]
-    fn namespaces_are_named_as_the_servers_clients_name_them() {
+    fn the_stage_elsewhere_is_named_as_the_servers_clients_name_it() {
         let ireland = Namespace::new("000000000000", "eu-west-1");
         let tokyo = Namespace::new("000000000000", "ap-northeast-1");
         let mut live = Live::new("127.0.0.1:9324");
-        assert_eq!(live.as_clients_name(&tokyo), tokyo);
-        assert_eq!(
-            live.as_clients_name(&Namespace::DEFAULT),
-            Namespace::DEFAULT
-        );
+        assert_eq!(live.elsewhere(&Namespace::DEFAULT), None);
+        assert_eq!(live.elsewhere(&tokyo), Some(tokyo.clone()));
         live.home = ireland.clone();
-        assert_eq!(live.as_clients_name(&Namespace::DEFAULT), ireland);
-        assert_eq!(live.as_clients_name(&ireland), Namespace::DEFAULT);
-        assert_eq!(live.as_clients_name(&tokyo), tokyo);
-        // The stage on the server's own namespace says nothing; on another, names it.
         assert_eq!(live.elsewhere(&Namespace::DEFAULT), None);
         assert_eq!(live.elsewhere(&ireland), Some(Namespace::DEFAULT));
+        assert_eq!(live.elsewhere(&tokyo), Some(tokyo));
     }
 }
