@@ -10,6 +10,13 @@ import { client, runWorker, startSqsSim } from '../lib/sqs-sim.mjs';
 
 const badge = (page) => page.locator('.live-badge');
 
+/** Opens `server`'s live view in `page` at 1280x720, once its badge says it follows. */
+async function follow(page, server) {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(`${server.url}/`);
+  await waitForText(badge(page), /Live ·/);
+}
+
 /** The event log's lines, as shown: time, action and words. */
 const logLines = (page) =>
   region(page, 'Event log')
@@ -98,9 +105,7 @@ test('a consumer that crashes: its lane holds the message, it comes back, the ne
 test('the page says when the server is gone, keeps what it recorded, and reconnects when it is back', async ({ page, screenshot }) => {
   let server = await startSqsSim();
   try {
-    await page.setViewportSize({ width: 1280, height: 720 });
-    await page.goto(`${server.url}/`);
-    await waitForText(badge(page), /Live ·/);
+    await follow(page, server);
     const shop = client(server.url, 'shop');
     const { QueueUrl } = await shop('CreateQueueCommand', { QueueName: 'orders' });
     await shop('SendMessageCommand', { QueueUrl, MessageBody: 'order-1' });
@@ -144,9 +149,7 @@ test('the page says when the server is gone, keeps what it recorded, and reconne
 test('an application signed for another region than the server\'s: the page shows its queue and what its consumer holds, and sends there', async ({ page, screenshot }) => {
   const server = await startSqsSim();
   try {
-    await page.setViewportSize({ width: 1280, height: 720 });
-    await page.goto(`${server.url}/`);
-    await waitForText(badge(page), /Live ·/);
+    await follow(page, server);
     // The server's region is us-east-1; the application's SDK is set to eu-west-1, so its queue
     // is there, as on AWS (ListQueues in us-east-1 does not list it).
     const shop = client(server.url, 'shop', 'eu-west-1');
