@@ -3,8 +3,8 @@
 //!
 //! `GET /_sqs-sim/events` is a stream of Server-Sent Events, each one line of JSON:
 //!
-//! * `hello` `{"seed": N, "run": R, "from": K, "home": {...}, "start": {...}}`: the stream begins, or begins
-//!   again from a snapshot: a World on `seed` that starts from `start` (a scenario file's
+//! * `hello` `{"seed": N, "run": R, "from": K, "home": {...}, "start": {...}}`: the stream
+//!   begins, or begins again from a snapshot: a World on `seed` that starts from `start` (a scenario file's
 //!   `start` member, `sqs_sim::Start`: the engine's state after the run's first `K` steps; no
 //!   `start`: an empty engine) and replays the steps that follow is in the server engine's
 //!   state ([`crate::journal`]). `run` names the run (a start or a reset begins another). A
