@@ -4,13 +4,13 @@
 //! `GET /_sqs-sim/events` is a stream of Server-Sent Events, each one line of JSON:
 //!
 //! * `hello` `{"seed": N, "run": R, "from": K, "home": {...}, "start": {...}}`: the stream
-//!   begins, or begins again from a snapshot: a World on `seed` that starts from `start` (a scenario file's
-//!   `start` member, `sqs_sim::Start`: the engine's state after the run's first `K` steps; no
-//!   `start`: an empty engine) and replays the steps that follow is in the server engine's
-//!   state ([`crate::journal`]). `run` names the run (a start or a reset begins another). A
-//!   page that reconnects to the same run and whose steps the server still holds is not sent
-//!   the snapshot: `from` is where it left off. `home` is the server's own account and region
-//!   (`{"account": ..., "region": ...}`, the engine's default namespace, see
+//!   begins, or begins again from a snapshot: a World on `seed` that starts from `start` (a
+//!   scenario file's `start` member, `sqs_sim::Start`: the engine's state after the run's first
+//!   `K` steps; no `start`: an empty engine) and replays the steps that follow is in the server
+//!   engine's state ([`crate::journal`]). `run` names the run (a start or a reset begins
+//!   another). A page that reconnects to the same run and whose steps the server still holds is
+//!   not sent the snapshot: `from` is where it left off. `home` is the server's own account and
+//!   region (`{"account": ..., "region": ...}`, the engine's default namespace, see
 //!   [`crate::addressing`]): the page names the other namespaces as clients see them.
 //! * `steps` `{"steps": [{"at": ms, "step": {...}}, ...], "now": ms, "speed": x, "paused": b}`:
 //!   calls recorded, in order, and the virtual time they reach.
