@@ -8,7 +8,7 @@
 //!
 //! Memory stays bounded however long the server runs: once the steps since the snapshot
 //! outweigh it (at least [`COMPACT_EVERY`] of them, or as many as its size in steps of
-//! [`STEP_BYTES`]), the journal takes a new snapshot of the engine and drops them. A page that
+//! `STEP_BYTES`), the journal takes a new snapshot of the engine and drops them. A page that
 //! connects gets the latest snapshot and at most that many steps, whatever the server's age.
 
 use sqs_engine::{Engine, Millis, Namespace, Request};

@@ -892,7 +892,7 @@ impl World {
     /// controls create their queues, while it holds a queue. Clients of `sqs-sim serve` call in
     /// the region they sign for: when the namespace shown holds no queue, the world shows the
     /// default namespace if it holds one, else the namespace of the client that has just
-    /// called if it holds one ([`World::follow`]), so that an application set to another region
+    /// called if it holds one (`World::follow`), so that an application set to another region
     /// than the server's shows its queues.
     pub fn focus(&self) -> &Namespace {
         &self.focus
