@@ -1,19 +1,19 @@
 //! The request log: one line per call through `tracing`, on stderr (stdout carries the
 //! `listening on` line that scripts read).
 //!
-//! The line is our own format ([`Line`], [`Fields`]): UTC time to the millisecond (the date and
+//! The line is our own format (`Line`, `Fields`): UTC time to the millisecond (the date and
 //! second formatted once a second), level, message, then `name=value` fields, a value quoted only
 //! when it is empty or holds a space, a quote, an `=` or a character beyond ASCII, control
 //! characters escaped so that a call is one line. tracing-subscriber's own format also writes
 //! each event's target and quotes every string, which costs a call more than its answer's JSON.
 //!
 //! Calls do not write to stderr themselves, so that none waits for the terminal or the pipe: a
-//! call appends its line to a buffer ([`Pending`]) and the log's thread writes the buffer out, in
-//! one write, [`INTERVAL`] after the first line of a batch arrived. Why not the usual
+//! call appends its line to a buffer (`Pending`) and the log's thread writes the buffer out, in
+//! one write, `INTERVAL` after the first line of a batch arrived. Why not the usual
 //! `tracing_appender::non_blocking`: its thread waits on its channel whenever the channel is
 //! empty, so that under load nearly every line wakes it (a call of the kernel for the sender, a
 //! write for each line or two, tokio-rs/tracing#3446), which costs a call about as much CPU as
-//! the rest of its logging. No line is dropped: a call that finds [`MAX_PENDING`] bytes waiting
+//! the rest of its logging. No line is dropped: a call that finds `MAX_PENDING` bytes waiting
 //! waits for the thread.
 //!
 //! A call's line is one event written when its answer is ready ([`CallsLayer`]), not a span: a

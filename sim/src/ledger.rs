@@ -16,7 +16,7 @@
 //! that is performed again and not counted as a duplicate (no library scenario repeats a key that
 //! late; a message without a dead-letter queue that keeps failing could). Copies of the
 //! ledger (the world's checkpoints) share the remembered keys: a copy costs the newest 4,096 only
-//! ([`Remembered`]), so 64 checkpoints of a long session hold one set of keys, not 64.
+//! (`Remembered`), so 64 checkpoints of a long session hold one set of keys, not 64.
 
 use crate::fingerprints::Fingerprints;
 use serde::{Deserialize, Serialize};

@@ -63,7 +63,7 @@ pub struct Scenario {
     /// Questions asked as the clock plays ([`crate::lesson`]).
     pub questions: Questions,
     /// The engine's state the scenario starts from (none: an empty engine on `seed`), as a
-    /// recording of a server saves it ([`crate::resume`]).
+    /// recording of a server saves it (the `resume` module).
     pub start: Option<Start>,
 }
 

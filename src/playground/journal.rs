@@ -262,7 +262,7 @@ impl Journal {
         self.seq
     }
 
-    /// The events of this timeline (the latest [`EVENTS_LIMIT`]), as the World told them.
+    /// The events of this timeline (the latest `EVENTS_LIMIT`), as the World told them.
     pub fn events(&self) -> &[WorldEvent] {
         &self.events[self.events.len().saturating_sub(EVENTS_LIMIT)..]
     }

@@ -769,7 +769,7 @@ fn page_checkpoints() -> Checkpoints {
     Checkpoints::with_limit(CHECKPOINT_EVERY, 16)
 }
 
-/// A pace at which a scenario's script plays in about [`SCRIPT_WALL_S`] seconds (a sandbox,
+/// A pace at which a scenario's script plays in about `SCRIPT_WALL_S` seconds (a sandbox,
 /// with no script, plays at 5×).
 pub fn suggested_speed(duration: Millis) -> f64 {
     if duration == 0 {

@@ -1,5 +1,5 @@
 //! What the event log, the depth chart and the ledger show: the session's, brought up to date
-//! at most every [`SUMMARY_REFRESH_MS`] while the clock runs.
+//! at most every `SUMMARY_REFRESH_MS` while the clock runs.
 
 use super::components::chart::Depth;
 use super::components::ledger;
@@ -52,7 +52,7 @@ impl Summaries {
     }
 
     /// Brings the log and the chart up to date: at once when the clock is stopped; while it
-    /// runs, each at most every [`SUMMARY_REFRESH_MS`] and not both in one frame, which would
+    /// runs, each at most every `SUMMARY_REFRESH_MS` and not both in one frame, which would
     /// make that frame a long one (the frame loop redraws while one is behind). The ledger is
     /// short: it follows at once.
     pub fn refresh(&mut self, s: &Session) {

@@ -2,8 +2,8 @@
 //! `?scenario=<id>&speed=<n>&t=<seconds>&autoplay=1&embed=1&theme=light|dark&controls=0&lesson=1`,
 //! and `compare=<settings>,<settings>` for two copies of the scenario side by side
 //! ([`sqs_sim::compare`]); `live=1` follows the `sqs-sim serve` that served the page
-//! ([`crate::live`]); `tab=<key>` opens a panel below the stage; `src=<URL>` fetches a
-//! scenario file and opens it (read as Import reads a file).
+//! (`crate::live`, the `live` feature); `tab=<key>` opens a panel below the stage;
+//! `src=<URL>` fetches a scenario file and opens it (read as Import reads a file).
 //! Each value is checked; a bad one is named in a warning and ignored, never fatal.
 
 use crate::playground::components::tabs::Tab;

@@ -59,7 +59,7 @@ const TICK_STEPS: [Millis; 12] = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 
 const MAX_TICKS: u64 = 4;
 
 /// The instants of the time axis's labels between `from` and `to` (virtual ms): multiples of one
-/// step of [`TICK_STEPS`], so they read 12:00:30, 12:01:00, ...
+/// step of `TICK_STEPS`, so they read 12:00:30, 12:01:00, ...
 pub fn ticks(from: Millis, to: Millis) -> Vec<Millis> {
     let span = to.saturating_sub(from);
     let step = TICK_STEPS

@@ -169,7 +169,7 @@ pub fn CardList(props: &CardListProps) -> Html {
 }
 
 /// The shape that goes with a look, beside its colour and words (an in-flight card draws its
-/// live countdown [`Ring`] instead).
+/// live countdown `Ring` instead).
 pub fn badge(look: Look) -> Html {
     match look {
         Look::Visible => icon(Icon::Envelope),
@@ -182,7 +182,7 @@ pub fn badge(look: Look) -> Html {
     }
 }
 
-/// Properties of [`Ring`].
+/// Properties of `Ring`.
 #[derive(Properties, PartialEq)]
 pub struct RingProps {
     /// The fraction of the countdown still to run, 0..=1.
