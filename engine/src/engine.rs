@@ -360,6 +360,19 @@ impl Engine {
             .collect()
     }
 
+    /// How many queues there are, in every namespace.
+    pub fn queue_count(&self) -> usize {
+        self.registry.live().count()
+    }
+
+    /// Whether `namespace` holds a queue (its first one in the ARN index, not a list of them).
+    pub fn has_queues_in(&self, namespace: &Namespace) -> bool {
+        self.registry
+            .starting_with(&namespace.arn_prefix())
+            .next()
+            .is_some()
+    }
+
     /// How many messages every queue of every namespace holds (delayed, visible and in flight).
     pub fn stored_messages(&self) -> u64 {
         self.registry.live().flat_map(depth_of).sum()

@@ -150,6 +150,9 @@ mod tests {
         let send = json!({"QueueUrl": other, "MessageBody": "abroad"});
         engine.call_in(&ireland, Request::from_input("SendMessage", send).unwrap());
         assert_eq!(engine.stored_messages(), 2);
+        assert_eq!(engine.queue_count(), 2);
+        assert!(engine.has_queues_in(&ireland));
+        assert!(!engine.has_queues_in(&Namespace::new("000000000000", "ap-south-1")));
         let mut bodies: Vec<&str> = engine.stored_bodies().map(|(_, body)| body).collect();
         bodies.sort_unstable();
         assert_eq!(bodies, ["abroad", "home"]);

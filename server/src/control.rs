@@ -68,13 +68,7 @@ pub fn json_body(headers: &HeaderMap, body: &[u8]) -> Result<Value, (StatusCode,
 pub async fn health(State(app): State<Arc<App>>) -> Json<Value> {
     let (queues, messages) = app.shared.with(|state| {
         let engine = state.engine();
-        engine
-            .namespaces()
-            .iter()
-            .flat_map(|namespace| engine.depths_in(namespace))
-            .fold((0, 0), |(queues, messages), (_, depths)| {
-                (queues + 1, messages + depths.iter().sum::<u64>())
-            })
+        (engine.queue_count(), engine.stored_messages())
     });
     Json(json!({
         "status": "ok",

@@ -170,6 +170,15 @@ fn a_bad_config_names_the_queue_and_the_attribute_and_the_server_does_not_start(
     }
 }
 
+/// SendMessage of `body` to the queue at `url` (JSON protocol, the server's own region).
+fn send_message(at: SocketAddr, url: &Value, body: &str) -> Answer {
+    call(
+        at,
+        "SendMessage",
+        &json!({"QueueUrl": url, "MessageBody": body}),
+    )
+}
+
 /// The same calls on a server: their answers, without the request ids of the JSON protocol's
 /// headers (the query protocol's body holds its own).
 fn session(at: SocketAddr) -> Vec<String> {
@@ -177,12 +186,7 @@ fn session(at: SocketAddr) -> Vec<String> {
     let url = created["QueueUrl"].as_str().unwrap().to_string();
     let mut answers = vec![created.to_string()];
     for body in ["one", "two"] {
-        let sent = call(
-            at,
-            "SendMessage",
-            &json!({"QueueUrl": url, "MessageBody": body}),
-        );
-        answers.push(sent.body);
+        answers.push(send_message(at, &json!(url), body).body);
     }
     let received = call(
         at,
@@ -234,11 +238,7 @@ fn health_answers_with_the_version_uptime_and_counts() {
     let server = Server::start(&["--config", file.to_str().unwrap()]);
     let at = server.at;
     let url = call(at, "GetQueueUrl", &json!({"QueueName": "a"})).json()["QueueUrl"].clone();
-    call(
-        at,
-        "SendMessage",
-        &json!({"QueueUrl": url, "MessageBody": "x"}),
-    );
+    send_message(at, &url, "x");
     let health = get(at, "/health");
     assert_eq!(health.status, 200);
     assert_eq!(health.header("content-type"), Some("application/json"));
@@ -338,11 +338,7 @@ fn queues_of_every_region_are_counted_and_listed() {
     let server = Server::start(&["--seed", "1"]);
     let at = server.at;
     let home = call(at, "CreateQueue", &json!({"QueueName": "jobs"})).json()["QueueUrl"].clone();
-    call(
-        at,
-        "SendMessage",
-        &json!({"QueueUrl": home, "MessageBody": "home"}),
-    );
+    send_message(at, &home, "home");
     let away = call_as(at, "AKID", "CreateQueue", &json!({"QueueName": "orders"})).json();
     let input = json!({"QueueUrl": away["QueueUrl"], "MessageBody": "away"});
     call_as(at, "AKID", "SendMessage", &input);

@@ -901,7 +901,7 @@ impl World {
     /// Moves [`World::focus`] to the default namespace or to `namespace` (a client's, or the
     /// first that holds queues in a state resumed) when it holds no queue and one of them does.
     pub(crate) fn follow(&mut self, namespace: &Namespace) {
-        let holds = |n: &Namespace| !self.engine.queue_names_in(n).is_empty();
+        let holds = |n: &Namespace| self.engine.has_queues_in(n);
         if holds(&self.focus) {
             return;
         }
